@@ -1,0 +1,54 @@
+"""Provably fair chance: every draw is a function of (secret seed, draw counter).
+
+``draw(i) = SHA-256(seed ":" i)``. Given the seed revealed at the end of a game,
+anyone can recompute every shuffle; given only the commitment, nobody can predict one.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+
+def new_seed() -> str:
+    return secrets.token_hex(32)
+
+
+def commitment(seed: str) -> str:
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+class SeededRng:
+    """The generator handed to games; ``counter`` is stored beside the game state."""
+
+    def __init__(self, seed: str, counter: int = 0):
+        self._seed = seed.encode()
+        self.counter = counter
+
+    def _next64(self) -> int:
+        digest = hashlib.sha256(self._seed + b":" + str(self.counter).encode()).digest()
+        self.counter += 1
+        return int.from_bytes(digest[:8], "big")
+
+    def randbelow(self, n: int) -> int:
+        """Uniform in [0, n) by rejection sampling, so no value is favoured."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            value = self._next64()
+            if value < limit:
+                return value % n
+
+    def shuffle(self, items: list) -> list:
+        """A new list in Fisher-Yates order; the input is left as it is."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def choice(self, items: list):
+        return items[self.randbelow(len(items))]
+
+    def sample(self, items: list, k: int) -> list:
+        return self.shuffle(items)[:k]

@@ -1,0 +1,129 @@
+"""The game protocol: what every game package provides to the platform.
+
+A game is data plus pure functions over a JSON-serialisable state. It never sees
+Redis, HTTP, the clock or the OS random generator: the platform hands it events and
+a seeded generator, and a game's whole history is a fold of `apply` over its log.
+
+Shapes (plain dicts, so states and events serialise as they are):
+
+- ``Action``: ``{"type": "place_worker", "payload": {...}}`` -- what a client posts,
+  and what ``legal_actions`` offers (complete, postable as it is).
+- ``Event``: ``{"type": "place_worker", "seat": 2, "payload": {...}}`` -- an action as
+  the fold sees it; ``seat`` is ``None`` for the system actor (automata, defaults).
+  The type is the game-local name; the platform stores ``<game>.<type>`` in the log.
+- ``viewer``: a seat number, ``None`` for a spectator, or ``REFEREE`` for the
+  omniscient view (referees, and everyone once the game is finished).
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+State = dict
+Action = dict
+Event = dict
+
+REFEREE = "referee"
+"""Viewer that sees everything: a referee, or anyone once the game has finished."""
+
+
+class IllegalAction(Exception):
+    """The rules forbid this event. ``code`` is stable and machine-readable."""
+
+    def __init__(self, code: str, message: str, details: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code!r}, {self.message!r})"
+
+
+class Rng(Protocol):
+    """Deterministic generator keyed by (secret seed, draw counter).
+
+    The platform builds one per event from the counter it keeps beside the game
+    state, so the same history yields the same draws and an undo cannot re-roll.
+    Every method consumes draws; nothing else in a game may produce chance.
+    """
+
+    def randbelow(self, n: int) -> int: ...
+    def shuffle(self, items: list) -> list: ...  # returns a new list
+    def choice(self, items: list) -> Any: ...
+    def sample(self, items: list, k: int) -> list: ...
+
+
+class Game:
+    """Base class of every game. Subclasses set the metadata and implement the rules.
+
+    Metadata is data: the registry and ``GET /api/game-types`` read it.
+    ``options_schema`` and ``action_schemas`` are marshmallow schema classes from the
+    game's ``schemas.py`` (the only module of a game that imports marshmallow).
+    """
+
+    name: str = ""
+    title: str = ""
+    min_seats: int = 2
+    max_seats: int = 2
+    hidden_information: bool = False
+    chance: bool = False
+    options_schema: type | None = None
+    action_schemas: dict[str, type] = {}
+
+    # -- the protocol of DESIGN.md -------------------------------------------------
+    def setup(self, options: dict, seats: int, rng: Rng) -> State:
+        """The initial state for ``seats`` players; ``options`` is already validated."""
+        raise NotImplementedError
+
+    def apply(self, state: State, event: Event, rng: Rng) -> State:
+        """The state after ``event``. Raise IllegalAction for anything the rules forbid.
+
+        Must not mutate ``state``: validate everything first, then build the new state.
+        """
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> set[int]:
+        """Seats the game is waiting for (incl. reactions and simultaneous votes).
+
+        Public: it must not depend on hidden information. Empty only once finished.
+        """
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may post now, each a complete ``{type, payload}``."""
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: int | str | None) -> dict:
+        """What ``viewer`` may see of ``state`` (a seat, None = spectator, REFEREE)."""
+        raise NotImplementedError
+
+    def redact(self, event: Event, viewer: int | str | None) -> Event | None:
+        """What ``viewer`` may see of a logged event; None hides it entirely."""
+        return event
+
+    def result(self, state: State) -> dict | None:
+        """None while the game runs; then ``{"scores": [..], "ranking": [..], "tiebreak": ..}``.
+
+        ``scores[s]`` and ``ranking[s]`` are per seat; ranking is 1 for first, ties share.
+        """
+        raise NotImplementedError
+
+    # -- optional hooks (defaults suit most games) ----------------------------------
+    def automatic(self, state: State) -> Action | None:
+        """An action the system actor takes now (an automaton's move, a forced step)."""
+        return None
+
+    def reveals(self, before: State, event: Event, after: State) -> bool:
+        """Whether ``event`` showed someone hidden information (a card drawn from a
+        deck shuffled earlier, say). Draws from the rng already count as revealing;
+        an undo across a revealing event needs the other seats' consent."""
+        return False
+
+    def scores(self, state: State) -> list[float] | None:
+        """Current score per seat (public or not); ranks seats if a game is forfeited."""
+        return None
+
+
+def ranking_from(keys: list) -> list[int]:
+    """Competition ranking (1 = best, ties share) from per-seat sort keys, higher better."""
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
