@@ -1,0 +1,4 @@
+"""Tournaments API and pages."""
+from flask import Blueprint
+
+bp = Blueprint("tournaments", __name__)
