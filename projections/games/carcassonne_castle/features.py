@@ -1,0 +1,153 @@
+"""Connected features: paths, towers, houses and courts merged across tiles (digest 5.3, 7.4).
+
+Nodes are one tile feature (``"x,y,i"``) or one start-space feature (``"SS1:0"``).
+Facing segments of the same type join their features; a feature is open while any
+of its segments faces an empty interior cell. Rebuilt from the board on demand:
+with at most 60 tiles this is cheap and has no incremental state to get wrong.
+"""
+from __future__ import annotations
+
+from .components import (
+    ROTATED, START_PORT_FEATURE, START_SPACES, TILE_TYPES, cell_key, facing_port,
+)
+from .placement import side_neighbour
+
+
+def tile_node(x: int, y: int, index: int) -> str:
+    return f"{x},{y},{index}"
+
+
+def start_node(space_id: str, index: int) -> str:
+    return f"{space_id}:{index}"
+
+
+class Features:
+    """The feature graph of one board: which nodes belong together, and each group's facts."""
+
+    def __init__(self, board: dict):
+        self.board = board
+        self.parent: dict[str, str] = {}
+        self.info: dict[str, dict] = {}  # node -> its own facts before merging
+        self._add_start_spaces(board)
+        for key, (tid, rot) in board.items():
+            self._add_tile(key, tid, rot)
+        for key, (tid, rot) in board.items():
+            self._join_tile(key, tid, rot)
+        self.groups = self._collect()
+
+    # -- building ----------------------------------------------------------------
+    def _add_start_spaces(self, board: dict) -> None:
+        for space in START_SPACES.values():
+            empty = cell_key(*space["faces_cell"]) not in board
+            for feature in space["features"]:
+                node = start_node(space["id"], feature["index"])
+                self.parent[node] = node
+                self.info[node] = {
+                    "type": feature["type"], "piece": space["id"], "open": empty,
+                    "well": bool(feature.get("well")), "markets": feature.get("markets", 0),
+                }
+
+    def _add_tile(self, key: str, tid: str, rot: int) -> None:
+        for index, feature in enumerate(TILE_TYPES[tid]["features"]):
+            node = f"{key},{index}"
+            self.parent[node] = node
+            self.info[node] = {
+                "type": feature["type"], "piece": key, "open": False,
+                "well": bool(feature.get("well")), "markets": feature.get("markets", 0),
+            }
+
+    def _join_tile(self, key: str, tid: str, rot: int) -> None:
+        x, y = (int(v) for v in key.split(","))
+        table = ROTATED[(tid, rot)]
+        for port in range(12):
+            mine = f"{key},{table['feature_at'][port]}"
+            kind, what = side_neighbour(self.board, x, y, port // 3)
+            if kind == "empty":
+                self.info[mine]["open"] = True
+            elif kind == "tile":
+                otid, orot = self.board[what]
+                other = ROTATED[(otid, orot)]
+                across = facing_port(port)
+                if other["type_at"][across] == table["type_at"][port]:
+                    self._union(mine, f"{what},{other['feature_at'][across]}")
+            elif kind == "start":
+                index = START_PORT_FEATURE[what["id"]][port]
+                if what["segments"][_port_name(port)] == table["type_at"][port]:
+                    self._union(mine, start_node(what["id"], index))
+
+    def find(self, node: str) -> str:
+        parent = self.parent
+        root = node
+        while parent[root] != root:
+            root = parent[root]
+        while parent[node] != root:
+            parent[node], node = root, parent[node]
+        return root
+
+    def _union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+    def _collect(self) -> dict[str, dict]:
+        groups: dict[str, dict] = {}
+        for node, facts in self.info.items():
+            root = self.find(node)
+            group = groups.setdefault(root, {
+                "type": facts["type"], "nodes": [], "pieces": set(), "open": False,
+                "well": False, "markets": 0,
+            })
+            group["nodes"].append(node)
+            group["pieces"].add(facts["piece"])
+            group["open"] = group["open"] or facts["open"]
+            group["well"] = group["well"] or facts["well"]
+            group["markets"] += facts["markets"]
+        for group in groups.values():
+            group["size"] = len(group["pieces"])
+            group["nodes"].sort()
+        return groups
+
+    # -- questions -----------------------------------------------------------------
+    def group_of(self, node: str) -> dict:
+        return self.groups[self.find(node)]
+
+    def followers_on(self, group: dict, followers: list[dict]) -> list[dict]:
+        nodes = set(group["nodes"])
+        return [f for f in followers if f["node"] in nodes]
+
+
+def _port_name(port: int) -> str:
+    return "NESW"[port // 3] + str(port % 3)
+
+
+def count_by_seat(followers: list[dict], seats: int) -> list[int]:
+    counts = [0] * seats
+    for follower in followers:
+        counts[follower["seat"]] += 1
+    return counts
+
+
+def majority(counts: list[int]) -> int | None:
+    """The seat with strictly more followers than every other, or None on a tie (digest 7.5)."""
+    best = max(counts)
+    if best == 0 or counts.count(best) > 1:
+        return None
+    return counts.index(best)
+
+
+def canonical_node(group: dict) -> str | None:
+    """The group's name for final targets: its first tile node in (y, x, feature) order."""
+    tile_nodes = [n for n in group["nodes"] if ":" not in n]
+    if not tile_nodes:
+        return None
+    return min(tile_nodes, key=_node_order)
+
+
+def _node_order(node: str) -> tuple[int, int, int]:
+    x, y, i = (int(v) for v in node.split(","))
+    return (y, x, i)
+
+
+def parse_node(node: str) -> tuple[int, int, int]:
+    x, y, i = (int(v) for v in node.split(","))
+    return x, y, i

@@ -1,0 +1,75 @@
+"""Where a castle tile may go (digest 7.2).
+
+A cell is legal when it is an empty interior cell with at least one side against a
+placed tile or a start space, and on every such side both middles agree on being a
+path. Houses, towers and courts may face anything; walls constrain nothing.
+"""
+from __future__ import annotations
+
+from .components import INTERIOR, INTERIOR_KEYS, OFFSETS, ROTATED, ROTATIONS, SIDES, START_AT, cell_key
+
+
+def side_neighbour(board: dict, x: int, y: int, side: int):
+    """What lies across ``side`` of cell (x, y): ("tile", key), ("start", space), ("empty", key) or ("wall", None)."""
+    name = SIDES[side]
+    key = cell_key(x, y)
+    start = START_AT.get((key, name))
+    if start is not None:
+        return "start", start
+    dx, dy = OFFSETS[name]
+    other = cell_key(x + dx, y + dy)
+    if other in board:
+        return "tile", other
+    if other in INTERIOR_KEYS:
+        return "empty", other
+    return "wall", None
+
+
+def placement_problem(board: dict, tile_id: str, x: int, y: int, rotation: int) -> tuple[str, str] | None:
+    """None when legal, else (code, message)."""
+    if rotation not in ROTATIONS:
+        return "bad_rotation", "rotation must be 0, 90, 180 or 270"
+    key = cell_key(x, y)
+    if key not in INTERIOR_KEYS:
+        return "outside_castle", f"({x},{y}) is not a cell inside the castle walls"
+    if key in board:
+        return "cell_occupied", f"a tile already lies on ({x},{y})"
+    path_side = ROTATED[(tile_id, rotation)]["path_side"]
+    touches = False
+    for side in range(4):
+        kind, what = side_neighbour(board, x, y, side)
+        if kind == "start":
+            touches = True
+            if (what["segments"][f"{SIDES[side]}1"] == "path") != path_side[side]:
+                return "path_mismatch", f"paths must meet paths at the start space on the {SIDES[side]} side"
+        elif kind == "tile":
+            touches = True
+            tid, rot = board[what]
+            theirs = ROTATED[(tid, rot)]["path_side"][(side + 2) % 4]
+            if theirs != path_side[side]:
+                return "path_mismatch", f"paths must meet paths on the {SIDES[side]} side"
+    if not touches:
+        return "not_adjacent", "a tile must share a side with a placed tile or a start space"
+    return None
+
+
+def legal_placements(board: dict, tile_id: str) -> list[tuple[int, int, int]]:
+    """Every (x, y, rotation) where the tile may go, in board order."""
+    out = []
+    for x, y in INTERIOR:
+        if cell_key(x, y) in board:
+            continue
+        for rotation in ROTATIONS:
+            if placement_problem(board, tile_id, x, y, rotation) is None:
+                out.append((x, y, rotation))
+    return out
+
+
+def has_placement(board: dict, tile_id: str) -> bool:
+    for x, y in INTERIOR:
+        if cell_key(x, y) in board:
+            continue
+        for rotation in ROTATIONS:
+            if placement_problem(board, tile_id, x, y, rotation) is None:
+                return True
+    return False

@@ -1,0 +1,203 @@
+"""``apply``: check an event against the state, then build the next state.
+
+Every check runs on the untouched input; only then is a copy made and carried
+forward by ``flow`` to the next real decision.
+"""
+from __future__ import annotations
+
+from projections.games.base import IllegalAction
+
+from .components import DOUBLE_FOR, TILE_TYPES, cell_key
+from .final import continue_final, choose_target, target_options
+from .features import Features, canonical_node
+from .flow import (
+    after_follower, after_placement, continue_scoring, end_turn, extra_turn_possible, free_features,
+    pending_event, place_follower, remove_unplaceable, score_options,
+)
+from .legal import to_act
+from .placement import placement_problem
+from .scoring import resolve_event
+from .state import fork, fresh_wall_tiles
+
+PHASE_OF = {
+    "place_tile": "place",
+    "confirm_remove_tile": "confirm_remove",
+    "place_follower": "follower",
+    "skip_follower": "follower",
+    "score_feature": "score",
+    "use_extra_turn": "post",
+    "end_turn": "post",
+    "final_target": "final",
+}
+
+
+def apply(state: dict, event: dict) -> dict:
+    kind = event.get("type")
+    seat = event.get("seat")
+    payload = event.get("payload") or {}
+    if kind not in PHASE_OF:
+        raise IllegalAction("unknown_action", f"{kind!r} is not an action of this game")
+    if state["phase"] == "over":
+        raise IllegalAction("game_over", "the game has ended")
+    if seat not in to_act(state):
+        raise IllegalAction("not_your_turn", f"seat {seat} may not act now")
+    if PHASE_OF[kind] != state["phase"]:
+        raise IllegalAction("wrong_phase", f"{kind} is not possible during the {state['phase']} step")
+    _check_shape(kind, payload)
+    check = CHECKS.get(kind)
+    if check is not None:
+        check(state, seat, payload)
+    new = fork(state)
+    new["recent"] = []
+    DO[kind](new, seat, payload)
+    return new
+
+
+INTEGER_FIELDS = {
+    "place_tile": ("x", "y", "rotation"),
+    "place_follower": ("feature",),
+    "score_feature": ("feature",),
+    "final_target": ("wall_tile",),
+}
+
+
+def _check_shape(kind: str, payload: dict) -> None:
+    """The platform validates schemas; this keeps a malformed payload from reaching the rules."""
+    for name in INTEGER_FIELDS.get(kind, ()):
+        if not isinstance(payload.get(name), int) or isinstance(payload.get(name), bool):
+            raise IllegalAction("bad_payload", f"{kind} needs an integer {name!r}")
+    target = payload.get("target")
+    if kind == "final_target" and target is not None:
+        if not isinstance(target, dict) or not all(isinstance(target.get(k), int) for k in ("x", "y", "feature")):
+            raise IllegalAction("bad_payload", "a target is {x, y, feature} or null")
+
+
+# -- checks (read only) ---------------------------------------------------------------
+def check_place_tile(state: dict, seat: int, payload: dict) -> None:
+    problem = placement_problem(state["board"], state["tile"], payload["x"], payload["y"], payload["rotation"])
+    if problem is not None:
+        raise IllegalAction(*problem)
+
+
+def check_place_follower(state: dict, seat: int, payload: dict) -> None:
+    x, y = state["placed"][-1]
+    tid = state["board"][cell_key(x, y)][0]
+    index = payload["feature"]
+    if not 0 <= index < len(TILE_TYPES[tid]["features"]):
+        raise IllegalAction("unknown_feature", f"the tile just placed has no feature {index}")
+    if state["supply"][seat] == 0:
+        raise IllegalAction("no_followers_left", "your supply is empty: followers come back only on a later turn")
+    if index not in free_features(state):
+        raise IllegalAction("feature_occupied", "that feature already carries a follower")
+
+
+def check_score_feature(state: dict, seat: int, payload: dict) -> None:
+    feature, use = payload["feature"], bool(payload.get("use_wall_tile", False))
+    if (feature, use) in score_options(state):
+        return
+    event = next((e for e in state["pending"] if e["feature"] == feature), None)
+    if event is None:
+        raise IllegalAction("unknown_feature", f"feature {feature} of the new tile has nothing to score")
+    if (feature, False) not in score_options(state):
+        raise IllegalAction("scoring_order", "the active player's own features are scored before the opponent's")
+    if event["scorer"] != seat or event["type"] not in DOUBLE_FOR:
+        raise IllegalAction("no_wall_tile", "a wall tile doubles only a tower or house you score on your own turn")
+    if fresh_wall_tiles(state, seat, DOUBLE_FOR[event["type"]]):
+        raise IllegalAction("wall_tile_not_ready", "a wall tile cannot be used in the turn it was taken")
+    raise IllegalAction("no_wall_tile", "you hold no wall tile that doubles this feature")
+
+
+def check_use_extra_turn(state: dict, seat: int, payload: dict) -> None:
+    if not extra_turn_possible(state):
+        raise IllegalAction("no_wall_tile", "you hold no extra-turn wall tile usable now")
+
+
+def check_final_target(state: dict, seat: int, payload: dict) -> None:
+    kind = payload["wall_tile"]
+    if kind not in state["final_todo"][seat]:
+        raise IllegalAction("not_held", f"you have no unscored wall tile {kind}")
+    target = payload.get("target")
+    if target is None:
+        return
+    node = f"{target['x']},{target['y']},{target['feature']}"
+    options = target_options(state, seat, kind)
+    if node in options:
+        return
+    board_key = cell_key(target["x"], target["y"])
+    tile = state["board"].get(board_key)
+    if tile is None or not 0 <= target["feature"] < len(TILE_TYPES[tile[0]]["features"]):
+        raise IllegalAction("unknown_feature", "the target names no feature on a placed tile")
+    group = Features(state["board"]).group_of(node)
+    canonical = canonical_node(group)
+    if canonical in options:
+        return
+    if any(c["kind"] == kind and c["target"] == canonical for c in state["final_choices"][seat]):
+        raise IllegalAction("target_taken", "each wall tile of one kind scores a different feature")
+    raise IllegalAction("bad_target", "that feature is not an eligible target for this wall tile")
+
+
+CHECKS = {
+    "place_tile": check_place_tile,
+    "place_follower": check_place_follower,
+    "score_feature": check_score_feature,
+    "use_extra_turn": check_use_extra_turn,
+    "final_target": check_final_target,
+}
+
+
+# -- changes (on the copy) -------------------------------------------------------------
+def do_place_tile(state: dict, seat: int, payload: dict) -> None:
+    x, y = payload["x"], payload["y"]
+    state["board"][cell_key(x, y)] = [state["tile"], payload["rotation"]]
+    state["placed"].append([x, y])
+    state["tile"] = None
+    after_placement(state)
+
+
+def do_confirm_remove(state: dict, seat: int, payload: dict) -> None:
+    state["confirmed"].append(seat)
+    if len(state["confirmed"]) == state["seats"]:
+        remove_unplaceable(state)
+
+
+def do_place_follower(state: dict, seat: int, payload: dict) -> None:
+    place_follower(state, payload["feature"])
+    after_follower(state)
+
+
+def do_skip_follower(state: dict, seat: int, payload: dict) -> None:
+    after_follower(state)
+
+
+def do_score_feature(state: dict, seat: int, payload: dict) -> None:
+    resolve_event(state, pending_event(state, payload["feature"]), bool(payload.get("use_wall_tile", False)))
+    continue_scoring(state)
+
+
+def do_use_extra_turn(state: dict, seat: int, payload: dict) -> None:
+    end_turn(state, extra=True)
+
+
+def do_end_turn(state: dict, seat: int, payload: dict) -> None:
+    end_turn(state, extra=False)
+
+
+def do_final_target(state: dict, seat: int, payload: dict) -> None:
+    target = payload.get("target")
+    node = None
+    if target is not None:
+        node = canonical_node(Features(state["board"]).group_of(f"{target['x']},{target['y']},{target['feature']}"))
+    choose_target(state, seat, payload["wall_tile"], node)
+    continue_final(state)
+
+
+DO = {
+    "place_tile": do_place_tile,
+    "confirm_remove_tile": do_confirm_remove,
+    "place_follower": do_place_follower,
+    "skip_follower": do_skip_follower,
+    "score_feature": do_score_feature,
+    "use_extra_turn": do_use_extra_turn,
+    "end_turn": do_end_turn,
+    "final_target": do_final_target,
+}

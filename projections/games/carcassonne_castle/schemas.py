@@ -1,0 +1,52 @@
+"""Marshmallow schemas: the game's options and one schema per action type."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+
+class OptionsSchema(Schema):
+    first_player = fields.String(load_default="seat0", validate=validate.OneOf(["seat0", "random"]))
+    unplaceable_tile = fields.String(load_default="auto", validate=validate.OneOf(["auto", "confirm"]))
+    unfinished_needs_majority = fields.Boolean(load_default=True)
+
+
+class PlaceTileSchema(Schema):
+    x = fields.Integer(required=True, strict=True)
+    y = fields.Integer(required=True, strict=True)
+    rotation = fields.Integer(required=True, strict=True, validate=validate.OneOf([0, 90, 180, 270]))
+
+
+class PlaceFollowerSchema(Schema):
+    feature = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class EmptySchema(Schema):
+    """Actions that carry no choice beyond their type."""
+
+
+class ScoreFeatureSchema(Schema):
+    feature = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    use_wall_tile = fields.Boolean(load_default=False)
+
+
+class TargetSchema(Schema):
+    x = fields.Integer(required=True, strict=True)
+    y = fields.Integer(required=True, strict=True)
+    feature = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class FinalTargetSchema(Schema):
+    wall_tile = fields.Integer(required=True, strict=True, validate=validate.OneOf([4, 5, 6, 7]))
+    target = fields.Nested(TargetSchema, required=True, allow_none=True)
+
+
+ACTION_SCHEMAS = {
+    "place_tile": PlaceTileSchema,
+    "place_follower": PlaceFollowerSchema,
+    "skip_follower": EmptySchema,
+    "score_feature": ScoreFeatureSchema,
+    "use_extra_turn": EmptySchema,
+    "end_turn": EmptySchema,
+    "confirm_remove_tile": EmptySchema,
+    "final_target": FinalTargetSchema,
+}

@@ -1,0 +1,97 @@
+"""Scoring during play: which features a placement completed, and paying one of them.
+
+Digest 7.4-7.5: a path, tower or house is complete once no segment faces an empty
+cell; the seat with strictly more followers on it scores all its points (a tie pays
+nobody); the marker moves once, may land on a corner and take its wall tile; a scored
+house may carry the keep; every follower on it goes home.
+"""
+from __future__ import annotations
+
+from .components import CORNER_OF_SPACE, DOUBLE_FOR, POINTS, TILE_TYPES
+from .features import Features, count_by_seat, majority, tile_node
+from .state import eligible_wall_tiles, note
+
+
+def feature_points(group_type: str, size: int, well: bool, doubled: bool = False) -> int:
+    if doubled:
+        return size * POINTS["doubled_per_tile"][group_type]
+    if group_type == "path" and well:
+        return size * POINTS["path_with_well_per_tile"]
+    return size * POINTS["per_tile"][group_type]
+
+
+def completed_events(state: dict, x: int, y: int) -> list[dict]:
+    """The completed path/tower/house groups through the new tile, each named by its
+    lowest feature index on that tile, with the scorer fixed by the followers on it."""
+    feats = Features(state["board"])
+    tid = state["board"][f"{x},{y}"][0]
+    seen, events = set(), []
+    for index in range(len(TILE_TYPES[tid]["features"])):
+        root = feats.find(tile_node(x, y, index))
+        group = feats.groups[root]
+        if root in seen or group["type"] == "court" or group["open"]:
+            continue
+        seen.add(root)
+        on_it = feats.followers_on(group, state["followers"])
+        if not on_it:
+            continue
+        events.append({
+            "feature": index, "type": group["type"], "size": group["size"], "well": group["well"],
+            "nodes": group["nodes"], "scorer": majority(count_by_seat(on_it, state["seats"])),
+        })
+    return events
+
+
+def return_followers(state: dict, nodes: list[str]) -> None:
+    members = set(nodes)
+    keep = []
+    for follower in state["followers"]:
+        if follower["node"] in members:
+            state["supply"][follower["seat"]] += 1
+        else:
+            keep.append(follower)
+    state["followers"] = keep
+
+
+def move_marker(state: dict, seat: int, points: int) -> None:
+    """One move of ``points``; ending on a corner that still holds a wall tile takes it."""
+    state["score"][seat] += points
+    corner = CORNER_OF_SPACE.get(state["score"][seat] % POINTS["track_length"])
+    if points and corner is not None and state["frame"].get(corner) is not None:
+        kind = state["frame"][corner]
+        state["frame"][corner] = None
+        state["held"][seat].append({"kind": kind, "turn": state["turn"], "used": False, "corner": corner})
+        note(state, "wall_tile_taken", seat=seat, kind=kind, corner=corner)
+
+
+def can_double(state: dict, event: dict) -> bool:
+    kind = DOUBLE_FOR.get(event["type"])
+    return (
+        kind is not None
+        and event["scorer"] == state["active"]
+        and bool(eligible_wall_tiles(state, state["active"], kind))
+    )
+
+
+def resolve_event(state: dict, event: dict, use_wall_tile: bool) -> None:
+    """Pay one completed feature (mutates the working copy ``state``)."""
+    seat = event["scorer"]
+    if use_wall_tile:
+        eligible_wall_tiles(state, seat, DOUBLE_FOR[event["type"]])[0]["used"] = True
+    points = feature_points(event["type"], event["size"], event["well"], use_wall_tile)
+    note(state, "feature_scored", seat=seat, type=event["type"], size=event["size"], points=points,
+         doubled=use_wall_tile, node=event["nodes"][0])
+    move_marker(state, seat, points)
+    if event["type"] == "house":
+        keep = state["keep"][seat]
+        if keep is None or event["size"] > keep["size"]:
+            x, y = state["placed"][-1]
+            state["keep"][seat] = {"node": tile_node(x, y, event["feature"]), "size": event["size"]}
+            note(state, "keep_placed", seat=seat, size=event["size"])
+    return_followers(state, event["nodes"])
+    state["pending"] = [e for e in state["pending"] if e["feature"] != event["feature"]]
+
+
+def resolve_tie(state: dict, event: dict) -> None:
+    note(state, "feature_tied", type=event["type"], size=event["size"], node=event["nodes"][0])
+    return_followers(state, event["nodes"])
