@@ -1,4 +1,49 @@
-"""Web pages: lobby, play table, replay viewer, referee console, verify."""
-from flask import Blueprint
+"""Web pages: lobby, play table, replay viewer, referee console, verify.
 
-bp = Blueprint("web", __name__)
+The pages are thin shells: each loads an ES module from ``static/js`` that talks to
+the public HTTP API (docs/API.md) and nothing else. Tokens never reach the server in
+a URL: seat and referee links carry them in the fragment (``#token=...``), which the
+browser does not send; the page reads it and passes it as a Bearer header.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder=None)
+
+GAME_ID = "<string:game_id>"
+
+
+def _page(template: str, title: str, module: str, **context):
+    response = render_template(template, title=title, module=module, **context)
+    return response, 200, {
+        # The token lives in the fragment; keep referrers from leaking paths anyway.
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+    }
+
+
+@bp.get("/")
+def lobby():
+    return _page("lobby.html", "Lobby", "lobby")
+
+
+@bp.get(f"/games/{GAME_ID}")
+def table(game_id: str):
+    return _page("table.html", "Table", "table", game_id=game_id)
+
+
+@bp.get(f"/games/{GAME_ID}/replay")
+def replay(game_id: str):
+    return _page("replay.html", "Replay", "replay", game_id=game_id)
+
+
+@bp.get(f"/games/{GAME_ID}/referee")
+def referee(game_id: str):
+    return _page("referee.html", "Referee console", "referee", game_id=game_id)
+
+
+@bp.get("/verify")
+def verify():
+    return _page("verify.html", "Verify an export", "verify")

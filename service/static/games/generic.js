@@ -1,0 +1,145 @@
+// Fallback board renderer: a structured, readable drawing of any game's view.
+// Used when a game's own module (/static/games/<game>.js) is missing or throws.
+// Same contract as every renderer: render(root, view, ctx), describeAction, describeEvent.
+
+const SKIP = new Set(["summary", "scores"]);
+
+function el(tag, cls, ...children) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  for (const c of children) {
+    if (c === null || c === undefined) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function words(key) {
+  const s = String(key).replace(/_/g, " ");
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+function isScalar(v) { return v === null || ["string", "number", "boolean"].includes(typeof v); }
+
+function scalar(v, key, ctx) {
+  if (v === null || v === undefined) return el("span", "g-null", "—");
+  if (typeof v === "boolean") return el("span", v ? "g-yes" : "g-no", v ? "yes" : "no");
+  if ((key === "seat" || key === "owner" || key === "player" || /_seat$/.test(String(key))) && typeof v === "number" && ctx && ctx.names) {
+    return el("span", `g-seat seat-${v}`, ctx.names[v] || `Seat ${v}`);
+  }
+  return el("span", typeof v === "number" ? "g-num" : "g-str", String(v));
+}
+
+function isHiddenMarker(v) { return v && typeof v === "object" && !Array.isArray(v) && v.hidden === true && Object.keys(v).length <= 2; }
+
+function value(v, key, ctx, depth) {
+  if (isScalar(v)) return scalar(v, key, ctx);
+  if (isHiddenMarker(v)) return el("span", "g-hidden", v.count !== undefined ? `${v.count} hidden` : "hidden");
+  if (Array.isArray(v)) return list(v, key, ctx, depth);
+  return object(v, ctx, depth);
+}
+
+function list(arr, key, ctx, depth) {
+  if (arr.length === 0) return el("span", "g-null", "none");
+  if (arr.every(isScalar)) {
+    const wrap = el("span", "g-chips");
+    for (const x of arr) wrap.append(el("span", "g-chip", scalar(x, key, ctx)));
+    return wrap;
+  }
+  if (arr.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
+    const cols = [];
+    for (const row of arr) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
+    if (cols.length <= 8 && arr.every((row) => Object.values(row).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar)) || isHiddenMarker(x)))) {
+      const table = el("table", "g-table");
+      const head = el("tr", null);
+      const perSeat = /seat|player/i.test(String(key)) || arr.length === (ctx && ctx.names ? ctx.names.length : -1);
+      if (perSeat && !cols.includes("seat")) head.append(el("th", null, ""));
+      for (const c of cols) head.append(el("th", null, words(c)));
+      table.append(el("thead", null, head));
+      const body = el("tbody", null);
+      arr.forEach((row, i) => {
+        const tr = el("tr", null);
+        if (perSeat && !cols.includes("seat")) tr.append(el("th", null, ctx && ctx.names ? (ctx.names[i] || `Seat ${i}`) : `#${i}`));
+        if (perSeat && ctx && ctx.seat === i) tr.className = "g-me";
+        for (const c of cols) tr.append(el("td", null, row[c] === undefined ? "" : value(row[c], c, ctx, depth + 1)));
+        body.append(tr);
+      });
+      table.append(body);
+      return table;
+    }
+  }
+  const ol = el("ol", "g-list");
+  arr.forEach((x) => ol.append(el("li", null, value(x, key, ctx, depth + 1))));
+  return ol;
+}
+
+function object(obj, ctx, depth) {
+  const keys = Object.keys(obj);
+  if (keys.length === 0) return el("span", "g-null", "empty");
+  const dl = el("dl", "g-dl");
+  for (const k of keys) {
+    dl.append(el("dt", null, words(k)));
+    dl.append(el("dd", null, value(obj[k], k, ctx, depth + 1)));
+  }
+  if (depth >= 2 && keys.length > 6) {
+    const d = el("details", "g-more", el("summary", null, `${keys.length} fields`), dl);
+    return d;
+  }
+  return dl;
+}
+
+function scoresTable(scores, ctx) {
+  const table = el("table", "g-table g-scores");
+  const tr1 = el("tr", null);
+  const tr2 = el("tr", null);
+  scores.forEach((s, i) => {
+    tr1.append(el("th", ctx && ctx.seat === i ? "g-me" : null, (ctx && ctx.names && ctx.names[i]) || `Seat ${i}`));
+    tr2.append(el("td", null, s === null || s === undefined ? el("span", "g-hidden", "hidden") : String(s)));
+  });
+  table.append(el("thead", null, tr1), el("tbody", null, tr2));
+  return table;
+}
+
+export function render(root, view, ctx = {}) {
+  const board = el("div", "generic-board");
+  if (view === null || view === undefined || typeof view !== "object") {
+    board.append(el("p", "g-null", "Nothing to show."));
+    root.append(board);
+    return;
+  }
+  if (view.summary) board.append(el("p", "g-summary", String(view.summary)));
+  if (Array.isArray(view.scores)) {
+    board.append(el("section", "g-section", el("h4", null, "Scores"), scoresTable(view.scores, ctx)));
+  }
+  for (const [k, v] of Object.entries(view)) {
+    if (SKIP.has(k)) continue;
+    const sec = el("section", "g-section", el("h4", null, words(k)), value(v, k, ctx, 0));
+    sec.dataset.key = k;
+    board.append(sec);
+  }
+  root.append(board);
+}
+
+function payloadWords(payload) {
+  if (!payload || typeof payload !== "object") return "";
+  const parts = Object.entries(payload).map(([k, v]) => {
+    const shown = isScalar(v) ? String(v) : JSON.stringify(v);
+    return `${words(k).toLowerCase()} ${shown}`;
+  });
+  return parts.join(", ");
+}
+
+export function describeAction(action) {
+  const what = words(action.type || "action");
+  const p = payloadWords(action.payload);
+  return p ? `${what}: ${p}` : what;
+}
+
+export function describeEvent(event, names = []) {
+  const a = event.actor || {};
+  const who = a.seat !== undefined && a.seat !== null ? (names[a.seat] || `Seat ${a.seat}`) : (a.role === "referee" ? "Referee" : "System");
+  const t = String(event.type || "");
+  const local = t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
+  const p = event.payload && event.payload.hidden ? "(hidden)" : payloadWords(event.payload);
+  return `${who}: ${words(local).toLowerCase()}${p ? ` — ${p}` : ""}`;
+}

@@ -1,0 +1,74 @@
+// The HTTP API client: the only way the pages talk to the server (docs/API.md).
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `Request failed (HTTP ${status})`);
+    this.status = status;
+    this.code = err.code || `http_${status}`;
+    this.details = err.details || {};
+  }
+}
+
+/** Call /api<path>. `token` becomes a Bearer header; `body` is sent as JSON unless `raw`. */
+export async function api(path, { method = "GET", body, token, raw, contentType, text } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload;
+  if (raw !== undefined) {
+    payload = raw;
+    headers["Content-Type"] = contentType || "application/x-ndjson";
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers["Content-Type"] = "application/json";
+  }
+  let response;
+  try {
+    response = await fetch(`/api${path}`, { method, headers, body: payload, cache: "no-store" });
+  } catch (e) {
+    throw new ApiError(0, { error: { code: "network", message: "The server cannot be reached. Check your connection and try again." } });
+  }
+  if (text && response.ok) return response.text();
+  let data = null;
+  const type = response.headers.get("Content-Type") || "";
+  if (type.includes("json")) {
+    try { data = await response.json(); } catch (e) { data = null; }
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export function uuid() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export const Api = {
+  gameTypes: () => api("/game-types"),
+  listGames: (filters = {}) => {
+    const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    return api(`/games${q.toString() ? `?${q}` : ""}`);
+  },
+  createGame: (body) => api("/games", { method: "POST", body }),
+  meta: (id, token) => api(`/games/${enc(id)}`, { token }),
+  view: (id, token, at) => api(`/games/${enc(id)}/view${at ? `?at=${at}` : ""}`, { token }),
+  actions: (id, token) => api(`/games/${enc(id)}/actions`, { token }),
+  act: (id, token, action, expectedSeq) => api(`/games/${enc(id)}/actions`, {
+    method: "POST", token,
+    body: { type: action.type, payload: action.payload || {}, action_id: uuid(), ...(expectedSeq ? { expected_seq: expectedSeq } : {}) },
+  }),
+  events: (id, token, after = 0) => api(`/games/${enc(id)}/events?after=${after}`, { token }),
+  undo: (id, token, toSeq) => api(`/games/${enc(id)}/undo`, { method: "POST", token, body: { to_seq: toSeq } }),
+  undoAnswer: (id, token, req, answer) => api(`/games/${enc(id)}/undo/${enc(req)}/${answer}`, { method: "POST", token, body: {} }),
+  annotations: (id, token) => api(`/games/${enc(id)}/annotations`, { token }),
+  annotate: (id, token, body) => api(`/games/${enc(id)}/annotations`, { method: "POST", token, body }),
+  referee: (id, token, what, body) => api(`/games/${enc(id)}/referee/${what}`, { method: "POST", token, body }),
+  exportLog: (id, token) => api(`/games/${enc(id)}/export`, { token, text: true }),
+  verify: (text) => api("/verify", { method: "POST", raw: text }),
+};
+
+function enc(s) { return encodeURIComponent(String(s)); }

@@ -1,0 +1,200 @@
+// Lobby: list and filter games, create a game, hand out seat / spectator / referee links.
+import { Api } from "./api.js";
+import { h, clear, $, flash, errorText, humanize, statusBadge, fmtTime, copyButton, seatName } from "./shell.js";
+
+let types = [];
+const DEFAULT_NAMES = ["Ada", "Brunel", "Curie", "Darwin", "Euler", "Faraday", "Gauss", "Hopper"];
+
+async function main() {
+  try {
+    types = await Api.gameTypes();
+  } catch (e) {
+    flash(`Could not load the game types: ${errorText(e)}`, "error", { sticky: true });
+    types = [];
+  }
+  const gameSel = $("#create-game");
+  const filterSel = $("#filter-game");
+  for (const t of types) {
+    gameSel.append(h("option", { value: t.name }, t.title || humanize(t.name)));
+    filterSel.append(h("option", { value: t.name }, t.title || humanize(t.name)));
+  }
+  if (!types.length) {
+    gameSel.append(h("option", { value: "" }, "No games available"));
+    $("#create-submit").disabled = true;
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get("game")) filterSel.value = params.get("game");
+  if (params.get("status")) $("#filter-status").value = params.get("status");
+
+  gameSel.addEventListener("change", () => buildForm());
+  $("#create-count").addEventListener("change", () => buildSeats());
+  $("#create-form").addEventListener("submit", onCreate);
+  $("#filter-game").addEventListener("change", () => { syncFilterUrl(); loadList(); });
+  $("#filter-status").addEventListener("change", () => { syncFilterUrl(); loadList(); });
+  $("#filter-refresh").addEventListener("click", () => loadList());
+  buildForm();
+  await loadList();
+  setInterval(() => { if (!document.hidden) loadList(true); }, 15000);
+}
+
+function currentType() { return types.find((t) => t.name === $("#create-game").value); }
+
+function buildForm() {
+  const t = currentType();
+  const count = $("#create-count");
+  clear(count);
+  clear($("#create-options"), h("legend", {}, "Options"));
+  if (!t) return;
+  $("#create-game-info").textContent = [
+    `${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} players`,
+    t.hidden_information ? "hidden information" : "open information",
+    t.chance ? "chance" : "no chance",
+  ].join(" · ");
+  for (let n = t.min_seats; n <= t.max_seats; n++) count.append(h("option", { value: n }, `${n} players`));
+  buildSeats();
+  const opts = $("#create-options");
+  const entries = Object.entries(t.options || {});
+  if (!entries.length) opts.append(h("p", { class: "muted small" }, "This game has no options."));
+  for (const [name, spec] of entries) opts.append(optionField(name, spec || {}));
+}
+
+function optionField(name, spec) {
+  const type = String(spec.type || "string").toLowerCase();
+  const label = humanize(name);
+  const data = { dataset: { option: name, kind: type } };
+  if (Array.isArray(spec.choices) && spec.choices.length) {
+    const sel = h("select", { name: `opt_${name}`, ...data },
+      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(spec.default) }, c === null ? "none" : String(c))));
+    return h("label", {}, label, sel);
+  }
+  if (type.startsWith("bool")) {
+    return h("label", { class: "inline" }, h("input", { type: "checkbox", name: `opt_${name}`, checked: !!spec.default, ...data }), ` ${label}`);
+  }
+  if (type.startsWith("int") || type === "number" || type === "float") {
+    return h("label", {}, label, h("input", { type: "number", name: `opt_${name}`, value: spec.default ?? "", step: type.startsWith("int") ? 1 : "any", min: spec.min, max: spec.max, ...data }));
+  }
+  return h("label", {}, label, h("input", { type: "text", name: `opt_${name}`, value: spec.default ?? "", ...data }));
+}
+
+function buildSeats() {
+  const n = Number($("#create-count").value || 0);
+  const box = $("#create-seats");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  clear(box, h("legend", {}, "Seat names"));
+  for (let i = 0; i < n; i++) {
+    box.append(h("label", { class: "seat-name" }, h("span", { class: `seat-dot seat-${i}` }), `Seat ${i}`,
+      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || `Player ${i + 1}`, maxlength: 40, required: true })));
+  }
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of document.querySelectorAll("#create-options [data-option]")) {
+    const name = input.dataset.option;
+    const kind = input.dataset.kind;
+    if (input.tagName === "SELECT") options[name] = JSON.parse(input.value);
+    else if (input.type === "checkbox") options[name] = input.checked;
+    else if (input.type === "number") { if (input.value !== "") options[name] = kind.startsWith("int") ? parseInt(input.value, 10) : Number(input.value); }
+    else if (input.value !== "") options[name] = input.value;
+  }
+  return options;
+}
+
+async function onCreate(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const t = currentType();
+  if (!t) return;
+  const seats = [...document.querySelectorAll("#create-seats input")].map((i) => i.value.trim());
+  if (seats.some((s) => !s)) { flash("Every seat needs a name.", "error"); return; }
+  const body = { game: t.name, seats, options: readOptions() };
+  if (form.ranked.checked) body.ranked = true;
+  if (form.clock_base.value) body.clock = { base: Number(form.clock_base.value), increment: Number(form.clock_increment.value || 0) };
+  const button = $("#create-submit");
+  button.disabled = true;
+  try {
+    const created = await Api.createGame(body);
+    showCreated(created, t);
+    flash(`Game ${created.id} created.`, "ok");
+    loadList(true);
+  } catch (e) {
+    flash(`The game was not created: ${errorText(e)}`, "error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function link(path, token) {
+  return `${location.origin}${path}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
+}
+
+function linkRow(label, url, cls, extra) {
+  return h("li", { class: cls },
+    h("span", { class: "link-label" }, label),
+    h("a", { href: url, target: "_blank", rel: "noopener noreferrer", class: "link-url" }, url.replace(/#token=.*/, "#token=…")),
+    copyButton(url), extra);
+}
+
+function showCreated(created, t) {
+  const box = $("#created");
+  const game = `/games/${encodeURIComponent(created.id)}`;
+  clear(box,
+    h("h3", {}, `${t.title || humanize(t.name)} · ${created.id}`),
+    h("p", { class: "warn small" }, "Each seat link is that player's key: send it to them privately. The links are shown only now."),
+    h("ul", { class: "links-list", id: "seat-links" },
+      created.seats.map((s) => linkRow(`${s.name} (seat ${s.seat})`, link(game, s.token), "seat-link", null))),
+    h("ul", { class: "links-list" },
+      linkRow("Spectators", `${location.origin}${game}#spectator`, "spectator-link"),
+      linkRow("Referee", link(`${game}/referee`, created.referee_token), "referee-link"),
+      linkRow("Replay", `${location.origin}${game}/replay`, "replay-link")),
+    h("p", { class: "muted small" }, "Seed commitment ", h("code", {}, created.seed_commitment || "—")),
+    h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Done"));
+  box.hidden = false;
+  box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+function syncFilterUrl() {
+  const q = new URLSearchParams();
+  if ($("#filter-game").value) q.set("game", $("#filter-game").value);
+  if ($("#filter-status").value) q.set("status", $("#filter-status").value);
+  history.replaceState(null, "", `/${q.toString() ? `?${q}` : ""}`);
+}
+
+async function loadList(quiet = false) {
+  const box = $("#games-list");
+  let data;
+  try {
+    data = await Api.listGames({ game: $("#filter-game").value, status: $("#filter-status").value });
+  } catch (e) {
+    if (!quiet) clear(box, h("p", { class: "error" }, `Could not list the games: ${errorText(e)}`));
+    return;
+  }
+  const games = (data && data.games) || [];
+  if (!games.length) { clear(box, h("p", { class: "muted" }, "No games match.")); return; }
+  const title = (name) => (types.find((t) => t.name === name) || {}).title || humanize(name);
+  clear(box, h("table", { class: "games", id: "games-table" },
+    h("thead", {}, h("tr", {}, ["Game", "Players", "Status", "Step", "Waiting for", "Created", ""].map((c) => h("th", {}, c)))),
+    h("tbody", {}, games.map((g) => {
+      const names = (g.seats || []).map((s) => s.name);
+      return h("tr", { dataset: { gameId: g.id } },
+        h("td", {}, h("strong", {}, g.title || title(g.game)), h("div", { class: "muted small" }, g.id,
+          g.ranked ? " · ranked" : "", g.forked_from ? ` · fork of ${g.forked_from}` : "", g.tournament ? " · tournament" : "")),
+        h("td", {}, names.join(", ")),
+        h("td", {}, statusBadge(g.status)),
+        h("td", {}, String(g.seq ?? "")),
+        h("td", {}, g.status === "finished" ? resultText(g, names) : (g.to_act || []).map((s) => seatName(s, names)).join(", ")),
+        h("td", { class: "small" }, fmtTime(g.created_at)),
+        h("td", { class: "actions" },
+          h("a", { href: `/games/${encodeURIComponent(g.id)}#spectator`, class: "button small" }, g.status === "finished" ? "Final board" : "Watch"),
+          h("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, class: "button small" }, "Replay")));
+    }))));
+}
+
+function resultText(g, names) {
+  const r = g.result;
+  if (!r || !r.ranking) return "finished";
+  const winners = r.ranking.map((rank, s) => (rank === 1 ? seatName(s, names) : null)).filter(Boolean);
+  return `Won by ${winners.join(" & ")}`;
+}
+
+main();

@@ -1,0 +1,221 @@
+// Referee console: /games/<id>/referee#token=<referee token>.
+import { Api, ApiError } from "./api.js";
+import {
+  h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
+  auditBox, follow, serial, humanize, fmtTime, shortHash,
+} from "./shell.js";
+
+const gameId = document.body.dataset.gameId;
+const root = document.getElementById("referee-root");
+const S = { token: null, meta: null, view: null, events: [], annotations: [], renderer: null, names: [] };
+
+async function main() {
+  const t = takeToken(gameId, "referee");
+  S.token = t.token;
+  const back = [["Open the table as a spectator", `/games/${encodeURIComponent(gameId)}#spectator`], ["Back to the lobby", "/"]];
+  if (!S.token) {
+    return fatal(root, "The referee link is needed",
+      "The referee console only opens from the game's referee link (it carries the referee's token). Ask the organiser who created the game.", back);
+  }
+  try {
+    S.meta = await Api.meta(gameId);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return fatal(root, "No such game", `There is no game with the id “${gameId}”.`, [["Back to the lobby", "/"]]);
+    return fatal(root, "The console could not be opened", errorText(e), back);
+  }
+  try {
+    S.view = await Api.view(gameId, S.token);
+  } catch (e) {
+    t.forget();
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      return fatal(root, "This referee link is not valid", "The token in this link is not this game's referee token.", back);
+    }
+    return fatal(root, "The console could not be opened", errorText(e), back);
+  }
+  if (!S.view.viewer || S.view.viewer.role !== "referee") {
+    t.forget();
+    return fatal(root, "This is not a referee link",
+      "The token in this link belongs to a player's seat, not to the referee. Players play at the table.",
+      [["Go to the table", `/games/${encodeURIComponent(gameId)}`], ["Back to the lobby", "/"]]);
+  }
+  try { sessionStorage.setItem(`boardroom:referee:${gameId}`, S.token); } catch (e) { /* none */ }
+  S.names = (S.meta.seats || []).map((s) => s.name);
+  S.renderer = await loadRenderer(S.meta.game);
+  layout();
+  await refresh();
+  follow(gameId, () => refresh());
+}
+
+function seatSelect(name) {
+  return h("select", { name, required: true }, S.meta.seats.map((s) => h("option", { value: s.seat }, `${s.name} (seat ${s.seat})`)));
+}
+
+function disputeSelect() {
+  return h("select", { name: "dispute", class: "dispute-select" }, h("option", { value: "" }, "— no dispute —"));
+}
+
+function layout() {
+  clear(root,
+    h("header", { class: "game-head" },
+      h("div", {},
+        h("h1", {}, `${S.meta.title || humanize(S.meta.game)} — referee`),
+        h("div", { class: "muted small" }, `Game ${gameId} · `, S.names.join(", "))),
+      h("div", { class: "head-right" }, h("span", { class: "you" }, "Referee"), h("span", { id: "status" }),
+        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay` }, "Replay"),
+        h("a", { class: "button small", href: "/verify" }, "Verify"))),
+    h("div", { id: "turn", class: "turn-banner" }),
+    h("div", { class: "table-cols" },
+      h("div", { class: "main-col" },
+        h("section", { class: "board-wrap panel" }, h("div", { id: "board", class: "board" })),
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Log (click a step to rewind to it)"),
+          h("ol", { id: "referee-log", class: "log replay-log" }))),
+      h("aside", { class: "side" },
+        h("section", { class: "panel", id: "pause-panel" }, h("h3", {}, "Game flow"),
+          h("form", { id: "pause-form", onsubmit: onPause },
+            h("label", {}, "Reason (optional)", h("input", { type: "text", name: "reason", maxlength: 500 })),
+            h("button", { type: "submit", id: "pause-btn", class: "primary" }, "Pause"))),
+        h("section", { class: "panel", id: "rewind-panel" }, h("h3", {}, "Rewind"),
+          h("form", { id: "rewind-form", onsubmit: (ev) => send(ev, "rewind", (f) => ({ to_seq: int(f.to_seq.value), reason: f.reason.value.trim() })) },
+            h("label", {}, "Back to step", h("input", { type: "number", name: "to_seq", min: 1, required: true, id: "rewind-to" })),
+            h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500, id: "rewind-reason" })),
+            h("label", {}, "Settles dispute", disputeSelect()),
+            h("button", { type: "submit", id: "rewind-btn" }, "Rewind"))),
+        h("section", { class: "panel", id: "adjust-panel" }, h("h3", {}, "Adjust a score"),
+          h("form", { id: "adjust-form", onsubmit: (ev) => send(ev, "adjust", (f) => ({ seat: int(f.seat.value), points: int(f.points.value), reason: f.reason.value.trim() })) },
+            h("label", {}, "Player", seatSelect("seat")),
+            h("label", {}, "Points (+/−)", h("input", { type: "number", name: "points", required: true, step: 1 })),
+            h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
+            h("label", {}, "Settles dispute", disputeSelect()),
+            h("button", { type: "submit", id: "adjust-btn" }, "Adjust"))),
+        h("section", { class: "panel", id: "forfeit-panel" }, h("h3", {}, "Forfeit"),
+          h("form", { id: "forfeit-form", onsubmit: (ev) => send(ev, "forfeit", (f) => ({ seat: int(f.seat.value), reason: f.reason.value.trim() })) },
+            h("label", {}, "Player", seatSelect("seat")),
+            h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
+            h("label", {}, "Settles dispute", disputeSelect()),
+            h("button", { type: "submit", id: "forfeit-btn", class: "danger" }, "Declare forfeit"))),
+        h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, "Disputes"), h("div", { id: "disputes" })),
+        h("section", { class: "panel", id: "export-panel" }, h("h3", {}, "Export"),
+          h("p", { class: "small" }, "The whole log as JSON Lines, hash-chained; once the game is finished it carries the seed."),
+          h("div", { class: "row" },
+            h("button", { type: "button", id: "export-btn", onclick: onExport }, "Download the log"),
+            h("a", { href: "/verify", class: "button" }, "Verify an export"))),
+        h("div", { id: "audit-slot" }))));
+}
+
+function int(v) { return parseInt(v, 10); }
+
+const refresh = serial(async () => {
+  try {
+    const [meta, view, ev, ann] = await Promise.all([
+      Api.meta(gameId), Api.view(gameId, S.token), Api.events(gameId, S.token, 0), Api.annotations(gameId, S.token),
+    ]);
+    Object.assign(S, { meta, view, events: ev.events || [], annotations: ann.annotations || [] });
+  } catch (e) {
+    flash(`Could not refresh: ${errorText(e)}`, "error");
+    return;
+  }
+  draw();
+});
+
+function draw() {
+  const { meta, view } = S;
+  clear($("#status"), statusBadge(view.status));
+  const toAct = view.to_act || [];
+  clear($("#turn"), view.status === "finished" ? h("strong", {}, "The game is over.")
+    : [view.status === "paused" ? h("strong", {}, "Paused. ") : null,
+      toAct.length ? `Waiting for ${toAct.map((s) => seatName(s, S.names)).join(", ")}. ` : "",
+      view.view && view.view.summary ? view.view.summary : ""]);
+  const board = $("#board");
+  S.renderer.render(board, view.view, { seat: null, names: S.names, actions: [], act: async () => { throw new Error("The referee does not play"); }, referee: true });
+  // pause / resume
+  const pb = $("#pause-btn");
+  pb.textContent = view.status === "paused" ? "Resume" : "Pause";
+  pb.disabled = view.status === "finished";
+  $("#rewind-to").max = String(meta.seq);
+  // log
+  clear($("#referee-log"), S.events.map((e) => h("li", {
+    dataset: { seq: e.seq }, tabindex: 0, title: `${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
+    onclick: () => { $("#rewind-to").value = String(e.seq); $("#rewind-reason").focus(); },
+  }, h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
+  const logEl = $("#referee-log");
+  logEl.scrollTop = logEl.scrollHeight;
+  drawDisputes();
+  clear($("#audit-slot"), auditBox(meta));
+}
+
+function drawDisputes() {
+  const disputes = S.annotations.filter((a) => a.kind === "dispute");
+  const open = disputes.filter((a) => !a.resolution);
+  for (const sel of document.querySelectorAll(".dispute-select")) {
+    const keep = sel.value;
+    clear(sel, h("option", { value: "" }, "— no dispute —"),
+      open.map((a) => h("option", { value: a.id }, `#${a.id} · step ${a.seq}: ${String(a.text).slice(0, 40)}`)));
+    sel.value = open.some((a) => String(a.id) === keep) ? keep : "";
+  }
+  clear($("#disputes"), disputes.length ? h("ul", { class: "annotations" }, disputes.map((a) => h("li", { class: "annotation kind-dispute", dataset: { id: a.id } },
+    h("div", { class: "ann-head" }, h("strong", {}, a.author || "a player"), ` on step ${a.seq}`, h("span", { class: "muted small" }, ` · ${fmtTime(a.ts)}`)),
+    h("p", { class: "ann-text" }, a.text),
+    a.resolution
+      ? h("p", { class: "resolution done" }, `Resolved: ${humanize(String(a.resolution.type).replace(/^referee\./, ""))} at step ${a.resolution.seq}`, a.resolution.reason ? ` — “${a.resolution.reason}”` : "")
+      : h("form", { class: "row dismiss-form", onsubmit: (ev) => dismiss(ev, a.id) },
+        h("input", { type: "text", name: "reason", placeholder: "Reason to dismiss", required: true, maxlength: 500 }),
+        h("button", { type: "submit" }, "Dismiss"),
+        h("button", { type: "button", onclick: () => { for (const s of document.querySelectorAll(".dispute-select")) s.value = String(a.id); $("#rewind-to").value = String(Math.max(1, a.seq - 1)); flash("Dispute selected in the forms: rewind, adjust or forfeit to settle it.", "info"); } }, "Settle…"))))) 
+    : h("p", { class: "muted small" }, "No disputes raised."));
+}
+
+async function onPause(ev) {
+  ev.preventDefault();
+  const reason = ev.target.reason.value.trim();
+  const what = S.view.status === "paused" ? "resume" : "pause";
+  try {
+    await Api.referee(gameId, S.token, what, reason ? { reason } : {});
+    ev.target.reset();
+    flash(what === "pause" ? "Game paused." : "Game resumed.", "ok");
+  } catch (e) { flash(`Could not ${what}: ${errorText(e)}`, "error"); }
+  await refresh();
+}
+
+async function send(ev, what, build) {
+  ev.preventDefault();
+  const form = ev.target;
+  const body = build(form);
+  if (form.dispute && form.dispute.value) body.dispute = /^\d+$/.test(form.dispute.value) ? int(form.dispute.value) : form.dispute.value;
+  if ("reason" in body && !body.reason) { flash("A reason is required.", "error"); return; }
+  try {
+    const r = await Api.referee(gameId, S.token, what, body);
+    form.reset();
+    flash(`${humanize(what)} recorded as step ${r.seq}.`, "ok");
+  } catch (e) {
+    flash(`${humanize(what)} refused: ${errorText(e)}`, "error");
+  }
+  await refresh();
+}
+
+async function dismiss(ev, id) {
+  ev.preventDefault();
+  const reason = ev.target.reason.value.trim();
+  try {
+    await Api.referee(gameId, S.token, "dismiss", { dispute: id, reason });
+    flash("Dispute dismissed.", "ok");
+  } catch (e) { flash(`Dismiss refused: ${errorText(e)}`, "error"); }
+  await refresh();
+}
+
+async function onExport() {
+  try {
+    const text = await Api.exportLog(gameId, S.token);
+    const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+    const a = h("a", { href: url, download: `game-${gameId}.jsonl` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    flash("Log exported.", "ok");
+  } catch (e) { flash(`Export failed: ${errorText(e)}`, "error"); }
+}
+
+main().catch((e) => {
+  console.error(e);
+  fatal(root, "Something went wrong", `The console could not be drawn: ${e.message || e}`, [["Back to the lobby", "/"]]);
+});

@@ -1,0 +1,304 @@
+// Replay viewer: /games/<id>/replay[?at=N] — step through the log, annotate steps, see disputes.
+import { Api, ApiError } from "./api.js";
+import {
+  h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
+  auditBox, humanize, fmtTime, shortHash, follow,
+} from "./shell.js";
+
+const MAX_TEXT = 2000;
+const gameId = document.body.dataset.gameId;
+const root = document.getElementById("replay-root");
+const S = {
+  token: null, role: "spectator", seat: null, meta: null, events: [], annotations: [], at: 1, max: 1,
+  renderer: null, names: [], loadId: 0, view: null,
+};
+
+async function main() {
+  const t = takeToken(gameId, "seat");
+  S.token = t.token;
+  if (!S.token) {
+    try { S.token = sessionStorage.getItem(`boardroom:referee:${gameId}`); } catch (e) { S.token = null; }
+  }
+  try {
+    S.meta = await Api.meta(gameId);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return fatal(root, "No such game", `There is no game with the id “${gameId}”.`, [["Back to the lobby", "/"]]);
+    return fatal(root, "The replay could not be opened", errorText(e), [["Back to the lobby", "/"]]);
+  }
+  S.names = (S.meta.seats || []).map((s) => s.name);
+  S.renderer = await loadRenderer(S.meta.game);
+  // Who am I? The current view tells (and checks the token).
+  try {
+    const v = await Api.view(gameId, S.token);
+    const viewer = v.viewer || {};
+    if (viewer.seat !== undefined && viewer.seat !== null) { S.role = "seat"; S.seat = viewer.seat; }
+    else if (viewer.role === "referee") S.role = "referee";
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      t.forget();
+      S.token = null;
+      flash("The token of this link is not valid for this game: showing the replay as a spectator.", "error", { sticky: true });
+    } else return fatal(root, "The replay could not be opened", errorText(e));
+  }
+  layout();
+  await loadLog();
+  const requested = parseInt(new URLSearchParams(location.search).get("at") || "", 10);
+  await goto(Number.isFinite(requested) ? requested : S.max, { requested: Number.isFinite(requested) ? requested : null });
+  document.addEventListener("keydown", onKey);
+  // New steps of an ongoing game extend the timeline.
+  if (S.meta.status !== "finished") follow(gameId, () => loadLog().then(() => drawControls()));
+}
+
+function layout() {
+  clear(root,
+    h("header", { class: "game-head" },
+      h("div", {},
+        h("h1", {}, `${S.meta.title || humanize(S.meta.game)} — replay`),
+        h("div", { class: "muted small" }, `Game ${gameId} · `, S.meta.seats.map((s) => s.name).join(", "))),
+      h("div", { class: "head-right" },
+        h("span", { class: "you" }, S.role === "seat" ? `As ${seatName(S.seat, S.names)}` : S.role === "referee" ? "Referee" : "Spectator"),
+        h("span", { id: "status" }, statusBadge(S.meta.status)),
+        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}` }, "Table"))),
+    h("div", { id: "clamp-note", class: "notice", hidden: true }),
+    h("section", { class: "panel controls", id: "controls" },
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "first", title: "First step (Home)", onclick: () => goto(1) }, "⏮ First"),
+        h("button", { type: "button", id: "prev", title: "Previous step (←)", onclick: () => goto(S.at - 1) }, "◀ Prev"),
+        h("span", { id: "step-label", class: "step-label" }),
+        h("button", { type: "button", id: "next", title: "Next step (→)", onclick: () => goto(S.at + 1) }, "Next ▶"),
+        h("button", { type: "button", id: "last", title: "Last step (End)", onclick: () => goto(S.max) }, "Last ⏭"),
+        h("a", { id: "permalink", class: "permalink small", href: "#" }, "Link to this step")),
+      h("div", { class: "timeline" },
+        h("div", { id: "markers", class: "markers" }),
+        h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1, "aria-label": "Step",
+          oninput: (ev) => goto(parseInt(ev.target.value, 10), { fromSlider: true }) }))),
+    h("div", { class: "table-cols" },
+      h("section", { class: "board-wrap panel" },
+        h("p", { id: "step-event", class: "step-event" }),
+        h("div", { id: "board", class: "board" })),
+      h("aside", { class: "side" },
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Event log"), h("ol", { id: "replay-log", class: "log replay-log" })),
+        h("section", { class: "panel", id: "annotations-panel" }, h("h3", {}, "Annotations on this step"),
+          h("div", { id: "step-annotations" }), annotationForm()),
+        h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, "Disputes"), h("div", { id: "disputes" })),
+        h("div", { id: "seed-slot" }),
+        h("div", { id: "audit-slot" }))));
+}
+
+function annotationForm() {
+  const kinds = [h("option", { value: "comment" }, "Comment")];
+  if (S.role === "seat") kinds.push(h("option", { value: "dispute" }, "Dispute (asks the referee to rule)"));
+  return h("form", { id: "annotation-form", class: "annotation-form", onsubmit: onAnnotate },
+    h("label", {}, "Note", h("textarea", { name: "text", id: "annotation-text", rows: 3, placeholder: "What happened here?" })),
+    h("div", { class: "row" },
+      h("select", { name: "kind", id: "annotation-kind" }, kinds),
+      h("input", { type: "text", name: "author", id: "annotation-author", placeholder: "Your name (optional)", maxlength: 80,
+        value: S.role === "seat" ? S.names[S.seat] || "" : "" }),
+      h("button", { type: "submit", class: "primary", id: "annotation-submit" }, "Add")),
+    h("p", { id: "annotation-error", class: "action-error", role: "alert", hidden: true }),
+    h("p", { class: "muted small", id: "annotation-count" }, `Up to ${MAX_TEXT} characters.`));
+}
+
+async function loadLog() {
+  try {
+    const [meta, ev, ann] = await Promise.all([
+      Api.meta(gameId), Api.events(gameId, S.token, 0), Api.annotations(gameId, S.token),
+    ]);
+    S.meta = meta;
+    S.events = ev.events || [];
+    S.annotations = ann.annotations || [];
+    S.max = Math.max(1, meta.seq || S.events.reduce((m, e) => Math.max(m, e.seq), 1));
+  } catch (e) {
+    flash(`Could not load the log: ${errorText(e)}`, "error");
+  }
+  drawLog();
+  drawMarkers();
+  drawDisputes();
+  drawSeed();
+  clear($("#audit-slot"), auditBox(S.meta));
+  clear($("#status"), statusBadge(S.meta.status));
+}
+
+async function goto(n, { requested = null, fromSlider = false } = {}) {
+  if (!Number.isFinite(n)) n = S.max;
+  const target = Math.min(Math.max(1, Math.round(n)), S.max);
+  const note = $("#clamp-note");
+  if (requested !== null && requested !== target) {
+    note.hidden = false;
+    note.textContent = requested > S.max
+      ? `Step ${requested} is beyond the end of this game; showing the last step, ${target}.`
+      : `There is no step ${requested}; showing step ${target}.`;
+  } else if (requested === null) note.hidden = true;
+  S.at = target;
+  const url = `${location.pathname}?at=${target}`;
+  history.replaceState(null, "", url);
+  drawControls(fromSlider);
+  const id = ++S.loadId;
+  let resp;
+  try {
+    resp = await Api.view(gameId, S.token, target);
+  } catch (e) {
+    if (id === S.loadId) flash(`Could not load step ${target}: ${errorText(e)}`, "error");
+    return;
+  }
+  if (id !== S.loadId) return; // a later step was asked for meanwhile
+  S.view = resp;
+  if (resp.at && resp.at !== S.at) { S.at = resp.at; history.replaceState(null, "", `${location.pathname}?at=${resp.at}`); drawControls(); }
+  const board = $("#board");
+  board.dataset.at = String(S.at);
+  S.renderer.render(board, resp.view, { seat: S.seat, names: S.names, actions: [], act: async () => { throw new Error("This is a replay"); }, replay: true });
+  root.dataset.at = String(S.at);
+  drawStepAnnotations();
+}
+
+function drawControls(fromSlider = false) {
+  const slider = $("#slider");
+  slider.max = String(S.max);
+  if (!fromSlider) slider.value = String(S.at);
+  const ev = S.events.find((e) => e.seq === S.at);
+  clear($("#step-label"), h("strong", { id: "step-at" }, String(S.at)), ` / ${S.max}`);
+  $("#permalink").href = `${location.origin}${location.pathname}?at=${S.at}`;
+  $("#first").disabled = $("#prev").disabled = S.at <= 1;
+  $("#next").disabled = $("#last").disabled = S.at >= S.max;
+  clear($("#step-event"), ev ? [h("span", { class: "seq" }, `Step ${ev.seq}`), " ", S.renderer.describeEvent(ev, S.names),
+    h("span", { class: "muted small" }, ` · ${fmtTime(ev.ts)}`)] : h("span", { class: "muted" }, `Step ${S.at}`));
+  for (const li of document.querySelectorAll("#replay-log li")) {
+    const cur = Number(li.dataset.seq) === S.at;
+    li.classList.toggle("current", cur);
+    if (cur) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    if (cur) li.scrollIntoView({ block: "nearest" });
+  }
+}
+
+function annotationsAt(seq) { return S.annotations.filter((a) => a.seq === seq); }
+
+function drawLog() {
+  clear($("#replay-log"), S.events.map((e) => {
+    const anns = annotationsAt(e.seq);
+    const disputes = anns.filter((a) => a.kind === "dispute");
+    return h("li", { dataset: { seq: e.seq }, tabindex: 0, title: `${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
+      onclick: () => goto(e.seq), onkeydown: (k) => { if (k.key === "Enter") goto(e.seq); } },
+      h("span", { class: "seq" }, e.seq), " ", h("span", { class: "text" }, S.renderer.describeEvent(e, S.names)),
+      anns.length - disputes.length ? h("span", { class: "ann-badge", title: "comments" }, `💬 ${anns.length - disputes.length}`) : null,
+      disputes.length ? h("span", { class: "ann-badge dispute", title: "disputes" }, `⚑ ${disputes.length}`) : null);
+  }));
+}
+
+function drawMarkers() {
+  const box = $("#markers");
+  const bySeq = new Map();
+  for (const a of S.annotations) { if (!bySeq.has(a.seq)) bySeq.set(a.seq, []); bySeq.get(a.seq).push(a); }
+  clear(box, [...bySeq.entries()].map(([seq, list]) => {
+    const left = S.max > 1 ? ((seq - 1) / (S.max - 1)) * 100 : 0;
+    const dispute = list.some((a) => a.kind === "dispute");
+    return h("button", {
+      type: "button", class: `marker${dispute ? " dispute" : ""}`, style: `left: ${left}%`, dataset: { seq },
+      title: `Step ${seq}: ${list.map((a) => a.text).join(" · ").slice(0, 200)}`, onclick: () => goto(seq),
+      "aria-label": `Annotation on step ${seq}`,
+    }, dispute ? "⚑" : "●");
+  }));
+}
+
+function annotationItem(a) {
+  return h("li", { class: `annotation kind-${a.kind}`, dataset: { id: a.id, seq: a.seq } },
+    h("div", { class: "ann-head" }, h("strong", {}, a.author || "anonymous"), " ",
+      h("span", { class: `badge kind-${a.kind}` }, humanize(a.kind)), " ",
+      h("a", { href: `?at=${a.seq}`, onclick: (ev) => { ev.preventDefault(); goto(a.seq); } }, `step ${a.seq}`),
+      h("span", { class: "muted small" }, ` · ${fmtTime(a.ts)}`)),
+    h("p", { class: "ann-text" }, a.text),
+    a.kind === "dispute" ? resolutionLine(a) : null);
+}
+
+function resolutionLine(a) {
+  const r = a.resolution;
+  if (!r) return h("p", { class: "resolution open" }, "Open: awaiting the referee.");
+  return h("p", { class: "resolution done" }, "Resolved by the referee: ", humanize(localName(r.type)),
+    " at ", h("a", { href: `?at=${r.seq}`, onclick: (ev) => { ev.preventDefault(); goto(r.seq); } }, `step ${r.seq}`),
+    r.reason ? ` — “${r.reason}”` : "");
+}
+
+function localName(t) { return String(t || "").replace(/^referee\./, ""); }
+
+function drawStepAnnotations() {
+  const list = annotationsAt(S.at);
+  clear($("#step-annotations"), list.length
+    ? h("ul", { class: "annotations", id: "annotations-list" }, list.map(annotationItem))
+    : h("p", { class: "muted small", id: "annotations-list" }, "No annotations on this step yet."));
+}
+
+function drawDisputes() {
+  const disputes = S.annotations.filter((a) => a.kind === "dispute");
+  clear($("#disputes"), disputes.length
+    ? h("ul", { class: "annotations" }, disputes.map(annotationItem))
+    : h("p", { class: "muted small" }, "No disputes."));
+}
+
+async function onAnnotate(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const err = $("#annotation-error");
+  const text = form.text.value.trim();
+  const fail = (m) => { err.hidden = false; err.textContent = m; };
+  if (!text) return fail("An annotation needs some text.");
+  if (text.length > MAX_TEXT) return fail(`An annotation is at most ${MAX_TEXT} characters; this one has ${text.length}.`);
+  const body = { seq: S.at, text, kind: form.kind.value };
+  if (form.author.value.trim()) body.author = form.author.value.trim();
+  $("#annotation-submit").disabled = true;
+  try {
+    await Api.annotate(gameId, S.token, body);
+    err.hidden = true;
+    form.text.value = "";
+    flash(body.kind === "dispute" ? "Dispute raised: the referee has been asked to rule." : "Annotation added.", "ok");
+    await loadLog();
+    drawControls();
+    drawStepAnnotations();
+  } catch (e) {
+    fail(`The annotation was refused: ${errorText(e)}`);
+  } finally {
+    $("#annotation-submit").disabled = false;
+  }
+}
+
+async function drawSeed() {
+  const slot = $("#seed-slot");
+  const finished = S.events.find((e) => e.type === "game.finished");
+  if (S.meta.status !== "finished" || !finished) { clear(slot); return; }
+  const p = finished.payload || {};
+  const seed = p.seed ?? p.revealed_seed;
+  const box = h("section", { class: "panel", id: "seed" }, h("h3", {}, "Revealed seed"),
+    seed ? h("p", {}, h("code", { id: "seed-value", class: "wrap" }, String(seed))) : h("p", { class: "muted" }, "The seed is not in the log."),
+    h("p", { class: "muted small", id: "seed-check" }, "Checking it against the commitment…"));
+  clear(slot, box);
+  if (!seed) return;
+  const verdict = await checkSeed(String(seed), S.meta.seed_commitment);
+  $("#seed-check").textContent = verdict === true
+    ? "sha256(seed) equals the seed commitment published when the game was created."
+    : verdict === false
+      ? "This browser could not match the seed to the commitment; export the log and run the verify page for the server's check."
+      : "Export the log and use the verify page to check the seed against the commitment.";
+}
+
+async function checkSeed(seed, commitment) {
+  if (!commitment || !globalThis.crypto || !crypto.subtle) return null;
+  const hex = async (bytes) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const candidates = [new TextEncoder().encode(seed)];
+  if (/^[0-9a-f]+$/i.test(seed) && seed.length % 2 === 0) candidates.push(new Uint8Array(seed.match(/../g).map((x) => parseInt(x, 16))));
+  const want = String(commitment).replace(/^sha256:/, "").toLowerCase();
+  for (const c of candidates) if ((await hex(c)) === want) return true;
+  return false;
+}
+
+function onKey(ev) {
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) && ev.target.type !== "range") return;
+  if (ev.target.type === "range" && (ev.key === "ArrowLeft" || ev.key === "ArrowRight")) return; // the slider handles them
+  if (ev.key === "ArrowLeft") { ev.preventDefault(); goto(S.at - 1); }
+  else if (ev.key === "ArrowRight") { ev.preventDefault(); goto(S.at + 1); }
+  else if (ev.key === "Home") { ev.preventDefault(); goto(1); }
+  else if (ev.key === "End") { ev.preventDefault(); goto(S.max); }
+}
+
+main().catch((e) => {
+  console.error(e);
+  fatal(root, "Something went wrong", `The replay could not be drawn: ${e.message || e}`, [["Back to the lobby", "/"]]);
+});

@@ -1,0 +1,272 @@
+// Shared helpers of every page: DOM building, messages, tokens, renderers, formatting.
+import { ApiError } from "./api.js";
+
+/** h("div", {class: "x", onclick: fn}, child, "text", [more]) -> Element */
+export function h(tag, attrs = {}, ...children) {
+  const el = tag.startsWith("svg:")
+    ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4))
+    : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "text") el.textContent = v;
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+export function clear(el, ...children) { el.replaceChildren(); append(el, children); return el; }
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+// -- messages -------------------------------------------------------------------
+let flashTimer = null;
+/** A message banner at the top of the page. kind: "error" | "ok" | "info". */
+export function flash(message, kind = "info", { sticky = false } = {}) {
+  const el = document.getElementById("flash");
+  if (!el) return;
+  el.className = `flash flash-${kind}`;
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(flashTimer);
+  if (!sticky) flashTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 9000 : 4000);
+}
+
+/** The words a person should read for an API error. */
+export function errorText(err) {
+  if (err instanceof ApiError) {
+    const fields = err.status === 400 && err.details && typeof err.details === "object"
+      ? Object.entries(err.details).filter(([k]) => k !== "seq").map(([k, v]) => `${k}: ${[].concat(v).join(", ")}`).join("; ")
+      : "";
+    return fields ? `${err.message} (${fields})` : err.message;
+  }
+  return (err && err.message) || String(err);
+}
+
+/** Replace the page body with a clear, human message (bad token, unknown game). */
+export function fatal(root, title, message, links = []) {
+  clear(root, h("section", { class: "panel narrow fatal", role: "alert", id: "fatal" },
+    h("h2", {}, title),
+    h("p", {}, message),
+    links.length ? h("p", { class: "links" }, links.map(([text, href]) => h("a", { href, class: "button" }, text))) : null));
+}
+
+// -- tokens (only ever from the URL fragment; kept in sessionStorage, never sent in a URL) --
+/**
+ * The token for this game and role. A link fragment `#token=...` wins and is then removed
+ * from the address bar; `#spectator` forgets the stored one. role: "seat" | "referee".
+ */
+export function takeToken(gameId, role) {
+  const key = `boardroom:${role}:${gameId}`;
+  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
+  let token = null;
+  let fromLink = false;
+  try {
+    if (frag.get("token")) {
+      token = frag.get("token");
+      fromLink = true;
+      sessionStorage.setItem(key, token);
+    } else if (frag.has("spectator") || frag.has("spectate")) {
+      sessionStorage.removeItem(key);
+    } else {
+      token = sessionStorage.getItem(key);
+    }
+  } catch (e) {
+    token = frag.get("token");
+  }
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  return { token, fromLink, forget: () => { try { sessionStorage.removeItem(key); } catch (e) { /* none */ } } };
+}
+
+// -- game renderers -------------------------------------------------------------
+const renderers = {};
+
+/** The game's board module (/static/games/<game>.js), falling back to generic.js. */
+export async function loadRenderer(game) {
+  if (renderers[game]) return renderers[game];
+  const generic = await import("/static/games/generic.js");
+  let mod = null;
+  let problem = null;
+  if (/^[a-z0-9_]+$/.test(game || "")) {
+    try {
+      mod = await import(`/static/games/${game}.js`);
+      if (typeof mod.render !== "function") { problem = "has no render()"; mod = null; }
+    } catch (e) {
+      problem = `could not be loaded (${e.message || e})`;
+      console.warn(`renderer for ${game}`, e);
+    }
+  }
+  const renderer = {
+    game,
+    custom: !!mod,
+    problem,
+    render(root, view, ctx) {
+      if (mod) {
+        try {
+          root.replaceChildren();
+          mod.render(root, view, ctx);
+          return true;
+        } catch (e) {
+          console.error(`renderer ${game} failed`, e);
+          root.replaceChildren();
+          generic.render(root, view, ctx);
+          root.prepend(h("p", { class: "renderer-note" }, `The ${game} board could not be drawn (${e.message}); showing the generic view.`));
+          return false;
+        }
+      }
+      root.replaceChildren();
+      generic.render(root, view, ctx);
+      return false;
+    },
+    describeAction(action, view) {
+      if (mod && typeof mod.describeAction === "function") {
+        try { const s = mod.describeAction(action, view); if (s) return String(s); } catch (e) { console.warn(e); }
+      }
+      return generic.describeAction(action, view);
+    },
+    describeEvent(event, names) {
+      const platform = describePlatformEvent(event, names);
+      if (platform) return platform;
+      if (event.payload && event.payload.hidden) {
+        return `${actorName(event.actor, names)}: ${humanize(localType(event.type))} (hidden)`;
+      }
+      if (mod && typeof mod.describeEvent === "function") {
+        try { const s = mod.describeEvent(event, names); if (s) return String(s); } catch (e) { console.warn(e); }
+      }
+      return generic.describeEvent(event, names);
+    },
+  };
+  renderers[game] = renderer;
+  return renderer;
+}
+
+// -- words ------------------------------------------------------------------------
+export function humanize(s) {
+  const t = String(s ?? "").replace(/[_.]+/g, " ").trim();
+  return t ? t[0].toUpperCase() + t.slice(1) : "";
+}
+
+export function localType(type) {
+  const s = String(type || "");
+  const i = s.indexOf(".");
+  return i >= 0 ? s.slice(i + 1) : s;
+}
+
+export function seatName(seat, names) {
+  if (seat === null || seat === undefined) return "—";
+  const n = names && names[seat];
+  return n ? `${n}` : `Seat ${seat}`;
+}
+
+export function actorName(actor, names) {
+  if (!actor) return "System";
+  if (actor.seat !== undefined && actor.seat !== null) return seatName(actor.seat, names);
+  if (actor.role === "referee") return actor.name ? `Referee ${actor.name}` : "Referee";
+  if (actor.role === "system") return "System";
+  return humanize(actor.role || "someone");
+}
+
+/** Log lines for the platform's own events (game.*, referee.*); null for a game's events. */
+export function describePlatformEvent(e, names) {
+  const p = e.payload || {};
+  const who = actorName(e.actor, names);
+  const why = p.reason ? ` — “${p.reason}”` : "";
+  switch (e.type) {
+    case "game.created": return `Game created for ${(p.seats || names || []).length || "?"} players`;
+    case "game.finished": return `Game finished${p.result && p.result.scores ? ` — scores ${p.result.scores.join(" / ")}` : ""}`;
+    case "game.undo": return `${who} undid back to step ${p.to_seq}`;
+    case "game.undo_requested": return `${who} asked to undo back to step ${p.to_seq}`;
+    case "game.undo_approved": return `${who} approved the undo`;
+    case "game.undo_declined": return `${who} declined the undo`;
+    case "referee.pause": return `${who} paused the game${why}`;
+    case "referee.resume": return `${who} resumed the game${why}`;
+    case "referee.rewind": return `${who} rewound to step ${p.to_seq}${why}`;
+    case "referee.adjust": return `${who} adjusted ${seatName(p.seat, names)} by ${p.points > 0 ? "+" : ""}${p.points}${why}`;
+    case "referee.forfeit": return `${who} declared ${seatName(p.seat, names)} forfeited${why}`;
+    case "referee.dismiss": return `${who} dismissed a dispute${why}`;
+    default:
+      if (String(e.type).startsWith("game.") || String(e.type).startsWith("referee.")) {
+        return `${who}: ${humanize(localType(e.type))}${why}`;
+      }
+      return null;
+  }
+}
+
+export function shortHash(h, n = 12) {
+  if (!h) return "—";
+  return String(h).slice(0, n) + (String(h).length > n ? "…" : "");
+}
+
+export function fmtTime(ts) {
+  if (!ts) return "";
+  const d = new Date(ts);
+  return isNaN(d) ? String(ts) : d.toLocaleString();
+}
+
+export function statusBadge(status) {
+  return h("span", { class: `badge status-${status}` }, humanize(status || "unknown"));
+}
+
+/** An audit line: the chain head hash and the seed commitment, copyable. */
+export function auditBox(meta, extra = []) {
+  return h("section", { class: "panel audit", id: "audit" },
+    h("h3", {}, "Audit"),
+    h("dl", {},
+      h("dt", {}, "Chain head"), h("dd", {}, h("code", { id: "head-hash", title: meta.head_hash || "" }, meta.head_hash || "—")),
+      h("dt", {}, "Seed commitment"), h("dd", {}, h("code", { id: "seed-commitment", title: meta.seed_commitment || "" }, meta.seed_commitment || "—")),
+      h("dt", {}, "Events"), h("dd", {}, String(meta.seq ?? "—")),
+      extra),
+    h("p", { class: "muted small" }, "Anyone can check a finished game: export its log and ", h("a", { href: "/verify" }, "verify it"), "."));
+}
+
+export function copyButton(text, label = "Copy") {
+  return h("button", {
+    type: "button", class: "small", onclick: async (ev) => {
+      try { await navigator.clipboard.writeText(text); ev.target.textContent = "Copied"; }
+      catch (e) { ev.target.textContent = "Select and copy"; }
+      setTimeout(() => { ev.target.textContent = label; }, 1500);
+    },
+  }, label);
+}
+
+/** Follow the game's live stream; calls onEvent(data) per appended entry. Reconnects itself. */
+export function follow(gameId, onEvent, onState) {
+  if (!window.EventSource) return { close() {} };
+  const es = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream`);
+  es.addEventListener("appended", (m) => {
+    let data = null;
+    try { data = JSON.parse(m.data); } catch (e) { data = null; }
+    onEvent(data, m.lastEventId);
+  });
+  es.onmessage = (m) => { let d = null; try { d = JSON.parse(m.data); } catch (e) { /* keepalive */ } if (d) onEvent(d, m.lastEventId); };
+  es.onopen = () => onState && onState("live");
+  es.onerror = () => onState && onState(es.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
+  window.addEventListener("beforeunload", () => es.close());
+  return es;
+}
+
+/** Run fn at most once at a time; calls during a run schedule one more run. */
+export function serial(fn) {
+  let running = null;
+  let again = false;
+  const run = async () => {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      try { do { again = false; await fn(); } while (again); }
+      finally { running = null; }
+    })();
+    return running;
+  };
+  return run;
+}

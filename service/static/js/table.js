@@ -1,0 +1,310 @@
+// Play table and spectator view: /games/<id> (seat token in the fragment, or none to watch).
+import { Api, ApiError } from "./api.js";
+import {
+  h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
+  auditBox, follow, serial, humanize, fmtTime,
+} from "./shell.js";
+
+const gameId = document.body.dataset.gameId;
+const root = document.getElementById("table-root");
+const S = {
+  token: null, meta: null, view: null, actions: [], events: [], lastSeq: 0,
+  renderer: null, names: [], seat: null, role: "spectator", busy: false, live: "connecting", lastError: null,
+};
+
+async function main() {
+  const t = takeToken(gameId, "seat");
+  S.token = t.token;
+  try {
+    S.meta = await Api.meta(gameId);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return fatal(root, "No such game", `There is no game with the id “${gameId}”.`, [["Back to the lobby", "/"]]);
+    return fatal(root, "The table could not be opened", errorText(e), [["Back to the lobby", "/"]]);
+  }
+  S.names = (S.meta.seats || []).map((s) => s.name);
+  try {
+    S.view = await Api.view(gameId, S.token);
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      t.forget();
+      return fatal(root, "This seat link is not valid",
+        "The token in this link is not a seat of this game (it may be mistyped or belong to another game). Ask the organiser for your seat link, or watch as a spectator.",
+        [["Watch as a spectator", `/games/${encodeURIComponent(gameId)}#spectator`], ["Back to the lobby", "/"]]);
+    }
+    return fatal(root, "The table could not be opened", errorText(e), [["Back to the lobby", "/"]]);
+  }
+  const v = S.view.viewer || {};
+  if (v.seat !== undefined && v.seat !== null) { S.seat = v.seat; S.role = "seat"; }
+  else if (v.role === "referee") S.role = "referee";
+  else { S.role = "spectator"; if (S.token) { t.forget(); S.token = null; } }
+  S.renderer = await loadRenderer(S.meta.game);
+  layout();
+  await refresh();
+  follow(gameId, () => refresh(), (state) => { S.live = state; drawLive(); });
+  setInterval(() => { if (S.live !== "live" && !document.hidden) refresh(); }, 5000);
+}
+
+function layout() {
+  const who = S.role === "seat"
+    ? h("span", { class: `you seat-${S.seat}`, id: "you" }, `You are ${seatName(S.seat, S.names)} · seat ${S.seat}`)
+    : S.role === "referee" ? h("span", { class: "you", id: "you" }, "Referee view")
+      : h("span", { class: "you spectator", id: "you" }, "Spectating");
+  clear(root,
+    h("header", { class: "game-head" },
+      h("div", {},
+        h("h1", {}, S.meta.title || humanize(S.meta.game)),
+        h("div", { class: "muted small" }, `Game ${gameId}`, S.meta.ranked ? " · ranked" : "", S.meta.forked_from ? ` · fork of ${S.meta.forked_from}` : "")),
+      h("div", { class: "head-right" }, who, h("span", { id: "status" }), h("span", { id: "live", class: "live" }),
+        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay`, id: "replay-link" }, "Replay"),
+        S.role === "referee" ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/referee` }, "Console") : null)),
+    h("div", { id: "turn", class: "turn-banner", "aria-live": "polite" }),
+    h("div", { class: "table-cols" },
+      h("section", { class: "board-wrap panel" }, h("div", { id: "board", class: "board" })),
+      h("aside", { class: "side" },
+        S.role === "seat" ? h("section", { class: "panel", id: "actions-panel" },
+          h("h3", {}, "Your moves"),
+          h("div", { id: "action-error", class: "action-error", role: "alert", hidden: true }),
+          h("div", { id: "actions" })) : null,
+        S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h3", {}, "Undo"), h("div", { id: "undo" })) : null,
+        h("section", { class: "panel", id: "scores-panel" }, h("h3", {}, "Players & scores"), h("div", { id: "scores" })),
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Log"), h("ol", { id: "log", class: "log", reversed: true })),
+        h("div", { id: "audit-slot" }))));
+}
+
+const refresh = serial(async () => {
+  try {
+    const [meta, view] = await Promise.all([Api.meta(gameId), Api.view(gameId, S.token)]);
+    S.meta = meta; S.view = view;
+    S.names = (meta.seats || []).map((s) => s.name);
+    if (S.role === "seat" && view.status !== "finished") {
+      try { S.actions = (await Api.actions(gameId, S.token)).actions || []; } catch (e) { S.actions = []; }
+    } else S.actions = [];
+    try {
+      const ev = await Api.events(gameId, S.token, S.lastSeq);
+      for (const e of ev.events || []) { S.events.push(e); S.lastSeq = Math.max(S.lastSeq, e.seq); }
+    } catch (e) { /* the log is a nicety; the board still draws */ }
+  } catch (e) {
+    flash(`Could not refresh the table: ${errorText(e)}`, "error");
+    return;
+  }
+  draw();
+});
+
+function draw() {
+  const { meta, view } = S;
+  clear($("#status"), statusBadge(view.status || meta.status));
+  drawTurn();
+  const ctx = {
+    seat: S.seat, names: S.names, actions: S.role === "seat" && view.status === "active" ? S.actions : [],
+    act: (action) => act(action).catch((e) => { throw e; }), viewer: view.viewer, status: view.status,
+  };
+  const board = $("#board");
+  board.dataset.seq = String(view.seq);
+  S.renderer.render(board, view.view, ctx);
+  if (S.role === "seat") { drawActions(); drawUndo(); }
+  drawScores();
+  drawLog();
+  clear($("#audit-slot"), auditBox(meta));
+  drawLive();
+  root.dataset.seq = String(view.seq);
+  root.dataset.status = String(view.status);
+}
+
+function drawLive() {
+  const el = $("#live");
+  if (!el) return;
+  el.className = `live live-${S.live}`;
+  el.textContent = S.live === "live" ? "● live" : S.live === "connecting" ? "○ connecting" : "○ reconnecting";
+  el.title = "Live updates from the server";
+}
+
+function drawTurn() {
+  const { view } = S;
+  const el = $("#turn");
+  const toAct = view.to_act || [];
+  const summary = view.view && view.view.summary ? view.view.summary : "";
+  el.className = "turn-banner";
+  if (view.status === "finished") {
+    el.classList.add("finished");
+    const r = view.result || S.meta.result || {};
+    const winners = (r.ranking || []).map((rank, s) => (rank === 1 ? seatName(s, S.names) : null)).filter(Boolean);
+    clear(el, h("strong", {}, "Game over. "), winners.length ? `Won by ${winners.join(" & ")}. ` : "",
+      r.tiebreak ? h("span", { class: "muted" }, `Tie broken by ${r.tiebreak}. `) : "",
+      h("a", { href: `/games/${encodeURIComponent(gameId)}/replay` }, "Replay the game and see the revealed seed"));
+    return;
+  }
+  if (view.status === "paused") {
+    el.classList.add("paused");
+    clear(el, h("strong", {}, "Paused by the referee. "), "No moves are accepted until the game resumes. ", summary);
+    return;
+  }
+  const mine = S.seat !== null && toAct.includes(S.seat);
+  if (mine) el.classList.add("mine");
+  clear(el,
+    mine ? h("strong", { id: "your-turn" }, "Your move. ") : null,
+    toAct.length ? h("span", {}, "Waiting for ", toAct.map((s, i) => [i ? ", " : "", h("span", { class: `who seat-${s}` }, seatName(s, S.names))]), ". ") : null,
+    summary ? h("span", { class: "summary" }, summary) : null);
+}
+
+function drawActions() {
+  const box = $("#actions");
+  const { view } = S;
+  if (view.status !== "active") {
+    clear(box, h("p", { class: "muted" }, view.status === "paused" ? "The game is paused." : "The game is over."));
+    return;
+  }
+  if (!S.actions.length) {
+    clear(box, h("p", { class: "muted", id: "no-actions" }, "Nothing to do now — waiting for the others."));
+    return;
+  }
+  const groups = new Map();
+  S.actions.forEach((a, i) => {
+    if (!groups.has(a.type)) groups.set(a.type, []);
+    groups.get(a.type).push([a, i]);
+  });
+  const parts = [];
+  for (const [type, list] of groups) {
+    const buttons = list.map(([a, i]) => h("button", {
+      type: "button", class: "action-btn", disabled: S.busy, dataset: { index: i, type: a.type },
+      onclick: () => act(a).catch(() => {}),
+    }, S.renderer.describeAction(a, view.view)));
+    if (groups.size > 1 || list.length > 12) {
+      parts.push(h("details", { class: "action-group", open: list.length <= 24 || groups.size === 1 },
+        h("summary", {}, `${humanize(type)} (${list.length})`), h("div", { class: "action-list" }, buttons)));
+    } else parts.push(h("div", { class: "action-list" }, buttons));
+  }
+  clear(box, parts);
+}
+
+function showError(message) {
+  const el = $("#action-error");
+  if (!el) { flash(message, "error"); return; }
+  if (!message) { el.hidden = true; el.textContent = ""; return; }
+  el.hidden = false;
+  el.textContent = message;
+}
+
+async function act(action) {
+  if (S.busy) return Promise.reject(new Error("busy"));
+  S.busy = true;
+  for (const b of document.querySelectorAll(".action-btn")) b.disabled = true;
+  try {
+    await Api.act(gameId, S.token, action, S.view.seq);
+    showError(null);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) showError(`Not accepted: ${errorText(e)} The table has been refreshed.`);
+    else if (e instanceof ApiError && e.status === 422) showError(`Illegal move: ${errorText(e)}`);
+    else showError(`Not accepted: ${errorText(e)}`);
+    throw e;
+  } finally {
+    S.busy = false;
+    await refresh();
+  }
+}
+
+// -- undo -----------------------------------------------------------------------
+function myLastAction() {
+  for (let i = S.events.length - 1; i >= 0; i--) {
+    const e = S.events[i];
+    if (e.actor && e.actor.seat === S.seat && !String(e.type).startsWith("game.")) return e;
+  }
+  return null;
+}
+
+function pendingOf(meta) {
+  const p = meta.pending_undo;
+  if (!p) return null;
+  return {
+    id: p.request_id ?? p.id ?? p.req,
+    seat: p.seat ?? p.by ?? p.requested_by ?? (p.actor ? p.actor.seat : undefined),
+    toSeq: p.to_seq,
+    approvals: p.approvals || p.approved || [],
+    waiting: p.waiting || p.waiting_for || p.awaiting || null,
+  };
+}
+
+function drawUndo() {
+  const box = $("#undo");
+  const p = pendingOf(S.meta);
+  const parts = [];
+  if (p) {
+    const mineReq = p.seat === S.seat;
+    const answered = [].concat(p.approvals).includes(S.seat);
+    const waiting = p.waiting ? [].concat(p.waiting) : null;
+    parts.push(h("div", { class: "undo-request", id: "undo-request" },
+      h("p", {}, `${mineReq ? "You" : seatName(p.seat, S.names)} asked to undo back to step ${p.toSeq}.`),
+      waiting && waiting.length ? h("p", { class: "muted small" }, `Waiting for ${waiting.map((s) => seatName(s, S.names)).join(", ")}.`) : null,
+      !mineReq && !answered && (!waiting || waiting.includes(S.seat)) ? h("div", { class: "row" },
+        h("button", { type: "button", id: "undo-approve", class: "primary", onclick: () => answerUndo(p.id, "approve") }, "Approve undo"),
+        h("button", { type: "button", id: "undo-decline", onclick: () => answerUndo(p.id, "decline") }, "Decline")) : null));
+  }
+  const last = myLastAction();
+  if (S.view.status === "active" && last && !p) {
+    parts.push(h("button", { type: "button", id: "undo-request-btn", onclick: () => requestUndo(last.seq - 1) },
+      `Undo my last move (step ${last.seq})`));
+    parts.push(h("p", { class: "muted small" }, "Immediate if nobody has moved since and nothing hidden was revealed; otherwise the other players are asked."));
+  }
+  if (!parts.length) parts.push(h("p", { class: "muted small" }, "Nothing to undo."));
+  clear(box, parts);
+}
+
+async function requestUndo(toSeq) {
+  try {
+    const r = await Api.undo(gameId, S.token, toSeq);
+    flash(r.status === "done" ? "Undone." : "Undo requested: waiting for the other players.", "ok");
+    showError(null);
+  } catch (e) {
+    showError(`Undo refused: ${errorText(e)}`);
+  }
+  await refresh();
+}
+
+async function answerUndo(req, answer) {
+  try {
+    await Api.undoAnswer(gameId, S.token, req, answer);
+    flash(answer === "approve" ? "You approved the undo." : "You declined the undo.", "ok");
+  } catch (e) {
+    showError(`Could not ${answer} the undo: ${errorText(e)}`);
+  }
+  await refresh();
+}
+
+// -- scores, log ----------------------------------------------------------------
+function drawScores() {
+  const { meta, view } = S;
+  const scores = (view.view && Array.isArray(view.view.scores)) ? view.view.scores : null;
+  const result = view.result || meta.result;
+  const toAct = view.to_act || [];
+  const clocks = meta.clocks;
+  clear($("#scores"), h("table", { class: "scores", id: "scores-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), result ? h("th", {}, "Rank") : null, clocks ? h("th", {}, "Clock") : null)),
+    h("tbody", {}, (meta.seats || []).map((s) => {
+      const sc = result && result.scores ? result.scores[s.seat] : scores ? scores[s.seat] : null;
+      return h("tr", { class: [s.seat === S.seat ? "me" : "", toAct.includes(s.seat) ? "to-act" : ""].join(" "), dataset: { seat: s.seat } },
+        h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: "to act" }, " ◀") : null),
+        h("td", { class: "num" }, sc === null || sc === undefined ? h("span", { class: "muted" }, scores ? "hidden" : "—") : String(sc)),
+        result ? h("td", { class: "num" }, result.ranking ? String(result.ranking[s.seat]) : "") : null,
+        clocks ? h("td", { class: "num" }, clockText(clocks, s.seat)) : null);
+    }))));
+}
+
+function clockText(clocks, seat) {
+  const c = Array.isArray(clocks) ? clocks[seat] : clocks[seat] ?? clocks[String(seat)];
+  if (c === null || c === undefined) return "";
+  const secs = typeof c === "number" ? c : c.remaining ?? c.left ?? null;
+  if (secs === null) return JSON.stringify(c);
+  const m = Math.floor(secs / 60); const sec = Math.max(0, Math.floor(secs % 60));
+  return `${m}:${String(sec).padStart(2, "0")}`;
+}
+
+function drawLog() {
+  const list = $("#log");
+  const recent = S.events.slice(-60).reverse();
+  clear(list, recent.map((e) => h("li", { value: e.seq, title: fmtTime(e.ts), dataset: { seq: e.seq } },
+    h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
+}
+
+main().catch((e) => {
+  console.error(e);
+  fatal(root, "Something went wrong", `The table could not be drawn: ${e.message || e}`, [["Back to the lobby", "/"]]);
+});
