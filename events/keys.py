@@ -1,0 +1,30 @@
+"""Redis key names. Every key of a game carries the hash tag ``{id}`` so a Redis
+Cluster keeps them in one slot (the compare-and-append script touches several)."""
+
+
+def events(game_id: str) -> str:
+    return f"game:{{{game_id}}}:events"
+
+
+def idempotency(game_id: str) -> str:
+    return f"game:{{{game_id}}}:actions"
+
+
+def seed(game_id: str) -> str:
+    return f"game:{{{game_id}}}:seed"
+
+
+def tokens(game_id: str) -> str:
+    return f"game:{{{game_id}}}:tokens"
+
+
+def notes(game_id: str) -> str:
+    return f"game:{{{game_id}}}:notes"
+
+
+def snapshots(game_id: str, version: str) -> str:
+    return f"game:{{{game_id}}}:snapshots:{version}"
+
+
+GAMES_INDEX = "games:index"
+DEADLINES = "games:deadlines"

@@ -1,0 +1,120 @@
+"""Marshmallow schemas of the tournament stream's event payloads.
+
+A tournament is a stream of its own (``tournament:{<id>}:events``) with the same
+envelope, compare-and-append and hash chain as a game. ``SCHEMAS`` maps each event
+type to the schema of its payload; the service validates every payload with it before
+appending, and the verifier validates the exported stream with it again.
+Version 1 of every payload; a changed shape gets a new version and an upcaster here.
+"""
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+PAYLOAD_VERSION = 1
+
+
+class ClockSchema(Schema):
+    base = fields.Float(required=True, validate=validate.Range(min=1, max=7 * 24 * 3600))
+    increment = fields.Float(load_default=0, validate=validate.Range(min=0, max=24 * 3600))
+
+
+class TournamentOptionsSchema(Schema):
+    """What an organiser chooses; ``game_options`` go to every game as they are."""
+
+    table_size = fields.Integer(required=True, validate=validate.Range(min=2, max=15))
+    rounds = fields.Integer(required=True, validate=validate.Range(min=1, max=50))
+    clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
+    game_options = fields.Dict(keys=fields.String(), load_default=dict)
+    points = fields.List(fields.Float(), load_default=None, allow_none=True)
+    bye_points = fields.Float(load_default=None, allow_none=True)
+
+    @validates_schema
+    def points_fit_the_table(self, data, **kwargs):
+        points = data.get("points")
+        if points is not None:
+            if len(points) != data.get("table_size"):
+                raise ValidationError("one value per finishing position (table_size values)", "points")
+            if any(a < b for a, b in zip(points, points[1:])):
+                raise ValidationError("points must not increase with the finishing position", "points")
+
+
+class CreatedSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    format = fields.String(required=True, validate=validate.OneOf(["swiss", "tables"]))
+    options = fields.Nested(TournamentOptionsSchema, required=True)
+    min_seats = fields.Integer(required=True)
+    max_seats = fields.Integer(required=True)
+
+
+class RegisteredSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    pid = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class WithdrawnSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    pid = fields.String(required=True)
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+    forfeited = fields.List(fields.String(), load_default=list)  # game ids forfeited on withdrawal
+
+
+class TableSchema(Schema):
+    table = fields.Integer(required=True, validate=validate.Range(min=1))
+    game_id = fields.String(required=True)
+    seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
+    seed_commitment = fields.String(load_default=None, allow_none=True)
+
+
+class PairedSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    round = fields.Integer(required=True, validate=validate.Range(min=1))
+    tables = fields.List(fields.Nested(TableSchema), required=True)
+    byes = fields.List(fields.String(), load_default=list)
+
+
+class ResultSchema(Schema):
+    scores = fields.List(fields.Raw(allow_none=True), required=True)
+    ranking = fields.List(fields.Integer(validate=validate.Range(min=1)), required=True)
+    forfeited = fields.List(fields.Integer(), load_default=list)
+    tiebreak = fields.Raw(load_default=None, allow_none=True)
+
+
+class ReportedSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    result = fields.Nested(ResultSchema, required=True)
+    head_hash = fields.String(load_default=None, allow_none=True)
+    game_seq = fields.Integer(load_default=None, allow_none=True)
+
+
+class RoundFinishedSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    round = fields.Integer(required=True)
+
+
+class FinishedSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    reason = fields.String(load_default="all rounds played")
+    standings = fields.List(fields.Dict(), load_default=list)  # the final table, for the record
+
+
+SCHEMAS = {
+    "tournament.created": CreatedSchema,
+    "player.registered": RegisteredSchema,
+    "player.withdrawn": WithdrawnSchema,
+    "round.paired": PairedSchema,
+    "game.reported": ReportedSchema,
+    "round.finished": RoundFinishedSchema,
+    "tournament.finished": FinishedSchema,
+}
+
+
+def load_payload(event_type: str, payload: dict) -> dict:
+    """The validated payload (defaults filled in); raises ValidationError or KeyError."""
+    return SCHEMAS[event_type]().load(payload)

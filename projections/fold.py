@@ -1,0 +1,279 @@
+"""The platform fold: a game's log, entry by entry, into its platform state.
+
+The platform state wraps the game's own state with what the platform needs: status,
+the rng draw counter, the effective history (for undo), clocks, adjustments and the
+chain head. Game events go to the game's ``apply``; platform events (undo, referee,
+clock) are folded here. ``state_at(seq)`` gives the platform state after any earlier
+seq; undo and rewind restore the game part of it, so a reverted draw is redrawn the
+same (same seed, same counter).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from events.envelope import parse_ts
+from events.rng import SeededRng
+
+from .games import get as get_game
+from .games.base import Game, IllegalAction
+from .outcome import final_result
+
+StateAt = Callable[[int], dict]
+
+
+class FoldError(Exception):
+    """The log cannot be folded (a tampered or foreign entry)."""
+
+
+def game_of(pstate: dict) -> Game:
+    return get_game(pstate["game"])
+
+
+def game_event(envelope: dict, game_name: str) -> dict | None:
+    """The game's own view of an entry, or None for a platform entry."""
+    prefix = game_name + "."
+    if not envelope["type"].startswith(prefix):
+        return None
+    return {"type": envelope["type"][len(prefix):], "seat": envelope["actor"].get("seat"), "payload": envelope["payload"]}
+
+
+def create(envelope: dict, seed: str | None) -> dict:
+    p = envelope["payload"]
+    game = get_game(p["game"])
+    if game is None:
+        raise FoldError(f"unknown game {p['game']!r}")
+    fork = p.get("fork")
+    if fork:
+        state, draws = fork["state"], fork["draws"]
+    else:
+        if seed is None:
+            raise FoldError("the seed is needed to fold this game")
+        rng = SeededRng(seed, 0)
+        state = game.setup(p["options"], len(p["seats"]), rng)
+        draws = rng.counter
+    ts = parse_ts(envelope["ts"])
+    pstate = {
+        "game": p["game"],
+        "seats": list(p["seats"]),
+        "options": p["options"],
+        "ranked": p.get("ranked", True),
+        "tournament": p.get("tournament"),
+        "forked_from": fork and {k: fork[k] for k in ("game_id", "at_seq", "head")},
+        "seed_commitment": p["seed_commitment"],
+        "created_at": envelope["ts"],
+        "seq": envelope["seq"],
+        "head": envelope["hash"],
+        "status": "active",
+        "state": state,
+        "draws": draws,
+        "history": [],
+        "pending_undo": None,
+        "adjustments": [],
+        "forfeits": [],
+        "resolutions": {},
+        "result": None,
+        "clocks": None,
+    }
+    clock = p.get("clock")
+    if clock:
+        pstate["clocks"] = {
+            "base": clock["base"],
+            "increment": clock["increment"],
+            "remaining": [float(clock["base"])] * len(p["seats"]),
+            "since": ts,
+            "running": sorted(game.to_act(state)),
+        }
+    return pstate
+
+
+def apply(pstate: dict | None, envelope: dict, seed: str | None, state_at: StateAt) -> dict:
+    """The platform state after one more entry. Never mutates ``pstate``."""
+    if pstate is None:
+        if envelope["type"] != "game.created" or envelope["seq"] != 1:
+            raise FoldError("a game log starts with game.created at seq 1")
+        return create(envelope, seed)
+    if envelope["seq"] != pstate["seq"] + 1:
+        raise FoldError(f"expected seq {pstate['seq'] + 1}, got {envelope['seq']}")
+    new = dict(pstate)
+    new["seq"] = envelope["seq"]
+    new["head"] = envelope["hash"]
+    ts = parse_ts(envelope["ts"])
+    _spend_clock(new, ts)
+    game = game_of(pstate)
+    event = game_event(envelope, pstate["game"])
+    if event is not None:
+        _apply_game_event(new, game, event, envelope["seq"], seed)
+    else:
+        handler = PLATFORM_EVENTS.get(envelope["type"])
+        if handler is None:
+            raise FoldError(f"unknown event type {envelope['type']!r}")
+        handler(new, envelope, state_at)
+    _restart_clock(new, game, ts)
+    return new
+
+
+def _apply_game_event(new: dict, game: Game, event: dict, seq: int, seed: str | None) -> None:
+    if new["status"] != "active":
+        raise FoldError(f"a game event at seq {seq} while the game is {new['status']}")
+    if seed is None:
+        raise FoldError("the seed is needed to fold this game")
+    rng = SeededRng(seed, new["draws"])
+    before = new["state"]
+    after = game.apply(before, event, rng)
+    revealing = rng.counter != new["draws"] or game.reveals(before, event, after)
+    new["state"], new["draws"] = after, rng.counter
+    new["history"] = new["history"] + [[seq, event["seat"], revealing]]
+    new["pending_undo"] = None
+    clocks = new["clocks"]
+    if clocks and event["seat"] is not None:
+        clocks["remaining"] = list(clocks["remaining"])
+        clocks["remaining"][event["seat"]] += clocks["increment"]
+
+
+def _restore(new: dict, to_seq: int, state_at: StateAt) -> None:
+    past = state_at(to_seq)
+    new["state"], new["draws"], new["history"] = past["state"], past["draws"], past["history"]
+    new["pending_undo"] = None
+
+
+def _finished(new, env, state_at):
+    new["status"] = "finished"
+    new["result"] = env["payload"]["result"]
+
+
+def _undo(new, env, state_at):
+    _restore(new, env["payload"]["to_seq"], state_at)
+
+
+def _undo_requested(new, env, state_at):
+    p = env["payload"]
+    seat = env["actor"]["seat"]
+    needed = [s for s in range(len(new["seats"])) if s != seat and s not in new["forfeits"]]
+    new["pending_undo"] = {"id": p["request_id"], "seat": seat, "to_seq": p["to_seq"], "seq": env["seq"], "approvals": [], "needed": needed}
+
+
+def _undo_approved(new, env, state_at):
+    req = dict(new["pending_undo"])
+    if env["actor"].get("role") == "referee":
+        req["approvals"] = list(req["needed"])
+    else:
+        req["approvals"] = sorted(set(req["approvals"]) | {env["actor"]["seat"]})
+    if set(req["needed"]) <= set(req["approvals"]):
+        _restore(new, req["to_seq"], state_at)
+    else:
+        new["pending_undo"] = req
+
+
+def _undo_declined(new, env, state_at):
+    new["pending_undo"] = None
+
+
+def _pause(new, env, state_at):
+    new["status"] = "paused"
+
+
+def _resume(new, env, state_at):
+    new["status"] = "active"
+
+
+def _rewind(new, env, state_at):
+    _restore(new, env["payload"]["to_seq"], state_at)
+    _resolve(new, env)
+
+
+def _adjust(new, env, state_at):
+    p = env["payload"]
+    new["adjustments"] = new["adjustments"] + [[p["seat"], p["points"]]]
+    if new["status"] == "finished":
+        new["result"] = final_result(game_of(new), new)
+    _resolve(new, env)
+
+
+def _forfeit(new, env, state_at):
+    seat = env["payload"]["seat"]
+    new["forfeits"] = sorted(set(new["forfeits"]) | {seat})
+    _resolve(new, env)
+
+
+def _dismiss(new, env, state_at):
+    _resolve(new, env)
+
+
+def _resolve(new, env):
+    dispute = env["payload"].get("dispute")
+    if dispute:
+        new["resolutions"] = {**new["resolutions"], dispute: {"seq": env["seq"], "type": env["type"], "reason": env["payload"].get("reason", "")}}
+
+
+PLATFORM_EVENTS = {
+    "game.finished": _finished,
+    "game.undo": _undo,
+    "game.undo_requested": _undo_requested,
+    "game.undo_approved": _undo_approved,
+    "game.undo_declined": _undo_declined,
+    "referee.pause": _pause,
+    "referee.resume": _resume,
+    "referee.rewind": _rewind,
+    "referee.adjust": _adjust,
+    "referee.forfeit": _forfeit,
+    "referee.dismiss": _dismiss,
+    "clock.expired": _forfeit,
+}
+
+
+def _spend_clock(new: dict, ts: float) -> None:
+    clocks = new["clocks"]
+    if not clocks:
+        return
+    clocks = dict(clocks)
+    remaining = list(clocks["remaining"])
+    for seat in clocks["running"]:
+        remaining[seat] = max(0.0, remaining[seat] - max(0.0, ts - clocks["since"]))
+    clocks["remaining"], clocks["since"] = remaining, ts
+    new["clocks"] = clocks
+
+
+def _restart_clock(new: dict, game: Game, ts: float) -> None:
+    if new["clocks"]:
+        running = sorted(game.to_act(new["state"])) if new["status"] == "active" else []
+        new["clocks"] = {**new["clocks"], "running": [s for s in running if s not in new["forfeits"]], "since": ts}
+
+
+def fold(envelopes: list[dict], seed: str | None, start: dict | None = None, state_at: StateAt | None = None) -> dict:
+    """Fold entries onto ``start`` (None: from the beginning)."""
+    pstate = start
+    for envelope in envelopes:
+        pstate = apply(pstate, envelope, seed, state_at or _no_history)
+    return pstate
+
+
+def _no_history(seq: int) -> dict:
+    raise FoldError("this fold has no access to earlier states")
+
+
+class InMemoryHistory:
+    """Fold a whole log kept in memory, with ``state_at`` for undo and rewind.
+
+    Used by verify and by tests; keeps a checkpoint every ``every`` entries.
+    """
+
+    def __init__(self, envelopes: list[dict], seed: str | None, every: int = 50):
+        self.envelopes = envelopes
+        self.seed = seed
+        self.every = every
+        self.checkpoints: dict[int, dict] = {}
+
+    def state_at(self, seq: int) -> dict:
+        base = max((s for s in self.checkpoints if s <= seq), default=0)
+        pstate = self.checkpoints.get(base)
+        for envelope in self.envelopes[base:seq]:
+            pstate = apply(pstate, envelope, self.seed, self.state_at)
+            if envelope["seq"] % self.every == 0:
+                self.checkpoints[envelope["seq"]] = pstate
+        return pstate
+
+    def final(self) -> dict:
+        return self.state_at(len(self.envelopes))
+
+
+__all__ = ["apply", "fold", "FoldError", "IllegalAction", "InMemoryHistory", "game_event", "game_of"]

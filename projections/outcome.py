@@ -1,0 +1,31 @@
+"""The recorded result of a game: the rules' result, then forfeits and adjustments."""
+from __future__ import annotations
+
+from .games.base import Game, ranking_from
+
+
+def final_result(game: Game, pstate: dict) -> dict | None:
+    """The result as the platform records it, or None while nothing has ended the game.
+
+    A forfeited seat ranks below every other; referee adjustments add points and
+    re-rank, keeping the rules' own order (its tie-breaks) among equal scores.
+    """
+    base = game.result(pstate["state"])
+    forfeits = set(pstate["forfeits"])
+    if base is None and not forfeits:
+        return None
+    seats = len(pstate["seats"])
+    if base is None:
+        scores = game.scores(pstate["state"]) or [0] * seats
+        base = {"scores": list(scores), "ranking": [1] * seats, "tiebreak": None}
+    scores = list(base["scores"])
+    for seat, points in pstate["adjustments"]:
+        scores[seat] += points
+    keys = [(seat not in forfeits, scores[seat], -base["ranking"][seat]) for seat in range(seats)]
+    return {
+        "scores": scores,
+        "ranking": ranking_from(keys),
+        "tiebreak": base.get("tiebreak"),
+        "forfeited": sorted(forfeits),
+        "adjustments": [list(a) for a in pstate["adjustments"]],
+    }

@@ -1,0 +1,99 @@
+"""Platform states on demand: a per-worker cache kept current with XRANGE, and
+snapshots every K entries in Redis so a cold fold never starts from zero.
+
+Snapshots are a cache of the fold (keyed by a version), never a source of truth:
+drop them and every state is rebuilt from the log.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+
+from events import keys
+from events.store import EventStore
+
+from . import fold
+
+SNAPSHOT_VERSION = "1"
+
+
+class Projector:
+    def __init__(self, store: EventStore, redis, snapshot_every: int = 100, cache_size: int = 512):
+        self.store = store
+        self.redis = redis
+        self.every = snapshot_every
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, dict] = OrderedDict()
+        self._seeds: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    # -- seeds -----------------------------------------------------------------------
+    def seed(self, game_id: str) -> str | None:
+        if game_id not in self._seeds:
+            self._seeds[game_id] = self.redis.get(keys.seed(game_id))
+        return self._seeds[game_id]
+
+    # -- the latest state ----------------------------------------------------------------
+    def latest(self, game_id: str) -> dict | None:
+        """The platform state after the last entry in the log (None: no such game)."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        start = cached
+        if start is None:
+            last = self.store.last_seq(keys.events(game_id))
+            if last == 0:
+                return None
+            start = self._snapshot_at_or_before(game_id, last)
+        entries = self.store.read(keys.events(game_id), after=start["seq"] if start else 0)
+        pstate = self._fold(game_id, entries, start)
+        if pstate is not None:
+            self.remember(game_id, pstate)
+        return pstate
+
+    def remember(self, game_id: str, pstate: dict) -> None:
+        with self._lock:
+            cached = self._cache.get(game_id)
+            if cached is None or cached["seq"] < pstate["seq"]:
+                self._cache[game_id] = pstate
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._cache.pop(game_id, None)
+
+    # -- any past state ------------------------------------------------------------------
+    def state_at(self, game_id: str, seq: int) -> dict:
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is not None and cached["seq"] == seq:
+            return cached
+        start = self._snapshot_at_or_before(game_id, seq)
+        entries = self.store.read(keys.events(game_id), after=start["seq"] if start else 0, upto=seq)
+        return self._fold(game_id, entries, start)
+
+    def fold_onto(self, game_id: str, pstate: dict | None, entries: list[dict]) -> dict:
+        """Fold new entries (not yet stored) onto a state, with history for undo."""
+        return self._fold(game_id, entries, pstate, write_snapshots=False)
+
+    def _fold(self, game_id, entries, start, write_snapshots=True):
+        seed = self.seed(game_id)
+        pstate = start
+        state_at = lambda s: self.state_at(game_id, s)  # noqa: E731 - closes over game_id
+        for envelope in entries:
+            pstate = fold.apply(pstate, envelope, seed, state_at)
+            if write_snapshots and pstate["seq"] % self.every == 0:
+                self.redis.hsetnx(keys.snapshots(game_id, SNAPSHOT_VERSION), pstate["seq"], json.dumps(pstate))
+        return pstate
+
+    def _snapshot_at_or_before(self, game_id: str, seq: int) -> dict | None:
+        key = keys.snapshots(game_id, SNAPSHOT_VERSION)
+        mark = (seq // self.every) * self.every
+        while mark > 0:
+            raw = self.redis.hget(key, mark)
+            if raw is not None:
+                return json.loads(raw)
+            mark -= self.every
+        return None

@@ -1,0 +1,26 @@
+"""Redacting the log: what a viewer may see of each entry."""
+from __future__ import annotations
+
+from . import fold
+from .games import get as get_game
+from .games.base import REFEREE
+
+HIDDEN = {"hidden": True}
+
+
+def redacted_envelope(game_name: str, envelope: dict, viewer) -> dict:
+    """The entry as ``viewer`` may see it. A hidden game payload becomes
+    ``{"hidden": true}``; the seed stays out until the game has finished (it is only
+    ever written in ``game.finished``)."""
+    if viewer == REFEREE:
+        return envelope
+    event = fold.game_event(envelope, game_name)
+    if event is None:
+        if envelope["type"] == "game.created" and "fork" in envelope["payload"]:
+            fork = {**envelope["payload"]["fork"], "state": HIDDEN}
+            return {**envelope, "payload": {**envelope["payload"], "fork": fork}}
+        return envelope
+    shown = get_game(game_name).redact(event, viewer)
+    out = dict(envelope)
+    out["payload"] = HIDDEN if shown is None else shown["payload"]
+    return out

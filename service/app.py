@@ -1,0 +1,93 @@
+"""The Flask application factory. Nothing connects at import time."""
+from __future__ import annotations
+
+import logging
+import threading
+
+from flask import Flask, jsonify, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from events.connection import connect, start_embedded
+
+from . import api, tournaments, web
+from .config import from_env
+from .errors import ApiError
+from .platform import Platform
+
+log = logging.getLogger(__name__)
+_embedded = {}
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(from_env())
+    app.config.update(overrides or {})
+    app.json.sort_keys = False
+    url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
+    app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
+    smorest = Api(app)
+    smorest.register_blueprint(api.bp)
+    app.register_blueprint(tournaments.bp)
+    app.register_blueprint(web.bp)
+    register_error_handlers(app)
+    if app.config["CLOCK_SWEEP_SECONDS"] > 0:
+        start_clock_sweeper(app)
+    return app
+
+
+def embedded_url(data_dir: str) -> str:
+    """The embedded Redis of this process (one per process; gunicorn starts it in
+    the master and hands the socket to workers through REDIS_URL instead)."""
+    if data_dir not in _embedded:
+        _embedded[data_dir] = start_embedded(data_dir)
+    return _embedded[data_dir][1]
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError):
+        return jsonify(exc.body()), exc.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if not request.path.startswith("/api/"):
+            return exc
+        data = getattr(exc, "data", None) or {}
+        messages = data.get("messages", {})
+        code = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.code, "http_error")
+        if exc.code in (400, 422) and messages:
+            code, status = ("malformed", 400) if "json" in messages and _is_json_error(messages) else ("bad_request", 400)
+        else:
+            status = exc.code
+        message = "the request body is too large" if exc.code == 413 else (exc.description or exc.name)
+        if code == "malformed":
+            message = "the body is not valid JSON"
+        return jsonify({"error": {"code": code, "message": message, "details": messages}}), status
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unhandled error on %s", request.path)
+        return jsonify({"error": {"code": "internal", "message": "internal error", "details": {}}}), 500
+
+
+def _is_json_error(messages: dict) -> bool:
+    return any("Invalid JSON" in str(m) for m in messages.get("json", []))
+
+
+def start_clock_sweeper(app: Flask) -> None:
+    """A daemon thread per process forfeits seats whose clocks ran out. Several
+    workers may sweep at once: the forfeit's action id makes the append happen once."""
+    platform = app.extensions["platform"]
+    period = app.config["CLOCK_SWEEP_SECONDS"]
+    stop = threading.Event()
+
+    def sweep():
+        while not stop.wait(period):
+            try:
+                platform.expire_clocks()
+            except Exception:  # keep sweeping through a Redis hiccup
+                log.exception("clock sweep failed")
+
+    threading.Thread(target=sweep, name="clock-sweeper", daemon=True).start()
+    app.extensions["clock_sweeper_stop"] = stop

@@ -1,0 +1,72 @@
+"""Who is calling: a seat, the game's referee, or a spectator (no token).
+
+Tokens are random strings handed out once at creation; Redis keeps only their
+SHA-256, so a leaked database does not leak seats.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from events import keys
+from projections.games.base import REFEREE
+
+from .errors import ApiError
+
+
+@dataclass(frozen=True)
+class Caller:
+    seat: int | None = None
+    referee: bool = False
+
+    @property
+    def is_seat(self) -> bool:
+        return self.seat is not None
+
+    def actor(self) -> dict:
+        return {"role": "referee", "name": "referee"} if self.referee else {"seat": self.seat}
+
+    def describe(self) -> dict:
+        if self.referee:
+            return {"role": "referee"}
+        if self.is_seat:
+            return {"seat": self.seat}
+        return {"role": "spectator"}
+
+    def viewer(self, finished: bool):
+        """The viewer handed to the game: everything once finished or for the referee."""
+        if finished or self.referee:
+            return REFEREE
+        return self.seat
+
+
+SPECTATOR = Caller()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_tokens(redis, game_id: str, seats: int) -> tuple[list[str], str]:
+    seat_tokens = [new_token() for _ in range(seats)]
+    referee_token = new_token()
+    mapping = {token_digest(t): f"seat:{i}" for i, t in enumerate(seat_tokens)}
+    mapping[token_digest(referee_token)] = "referee"
+    redis.hset(keys.tokens(game_id), mapping=mapping)
+    return seat_tokens, referee_token
+
+
+def resolve(redis, game_id: str, token: str | None) -> Caller:
+    if not token:
+        return SPECTATOR
+    role = redis.hget(keys.tokens(game_id), token_digest(token))
+    if role is None:
+        raise ApiError(401, "bad_token", "this token is not valid for this game")
+    if role == "referee":
+        return Caller(referee=True)
+    return Caller(seat=int(role.split(":")[1]))

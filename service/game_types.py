@@ -1,0 +1,36 @@
+"""Game metadata as the API shows it, read from each game's class and options schema."""
+from __future__ import annotations
+
+from marshmallow import fields, missing
+
+from projections.games.base import Game
+
+_TYPES = {fields.Boolean: "boolean", fields.Integer: "integer", fields.Float: "number", fields.String: "string"}
+
+
+def describe_field(field) -> dict:
+    kind = next((name for cls, name in _TYPES.items() if isinstance(field, cls)), "object")
+    out = {"type": kind}
+    default = field.load_default
+    if default is not missing and not callable(default):
+        out["default"] = default
+    choices = next((v.choices for v in field.validators if hasattr(v, "choices")), None)
+    if choices is not None:
+        out["choices"] = list(choices)
+    return out
+
+
+def describe_game(game: Game) -> dict:
+    options = {}
+    if game.options_schema:
+        options = {name: describe_field(f) for name, f in game.options_schema().fields.items()}
+    return {
+        "name": game.name,
+        "title": game.title,
+        "min_seats": game.min_seats,
+        "max_seats": game.max_seats,
+        "hidden_information": game.hidden_information,
+        "chance": game.chance,
+        "options": options,
+        "actions": sorted(game.action_schemas),
+    }

@@ -1,0 +1,282 @@
+"""The game platform's service layer: every write is an append, every read a fold.
+
+Routes call these methods and nothing else; tournaments use them too. Generic guards
+(auth, finished, paused, version, schema, turn) live here, written once; the rules
+live in the games.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Callable
+
+from marshmallow import ValidationError
+
+from events import keys
+from events.envelope import now_rfc3339, seal
+from events.rng import commitment, new_seed
+from events.store import RedisEventStore
+from projections import fold
+from projections.games import get as get_game
+from projections.games import registry
+from projections.games.base import IllegalAction
+from projections.outcome import final_result
+from projections.projector import Projector
+from projections.views import redacted_envelope
+
+from . import callers
+from .callers import Caller
+from .errors import ApiError, not_found
+
+Entry = tuple[str, dict, dict]  # (type, actor, payload)
+SYSTEM = {"role": "system"}
+MAX_AUTOMATIC_STEPS = 10000
+
+
+class Platform:
+    def __init__(self, redis, snapshot_every: int = 100):
+        self.redis = redis
+        self.store = RedisEventStore(redis)
+        self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
+
+    # -- reading -------------------------------------------------------------------------
+    def state(self, game_id: str) -> dict:
+        pstate = self.projector.latest(game_id)
+        if pstate is None:
+            raise not_found("game")
+        return pstate
+
+    def caller(self, game_id: str, token: str | None) -> Caller:
+        self.state(game_id)
+        return callers.resolve(self.redis, game_id, token)
+
+    def meta(self, game_id: str, pstate: dict | None = None) -> dict:
+        p = pstate or self.state(game_id)
+        game = get_game(p["game"])
+        return {
+            "id": game_id,
+            "game": p["game"],
+            "title": game.title,
+            "seats": [{"seat": i, "name": n} for i, n in enumerate(p["seats"])],
+            "status": p["status"],
+            "seq": p["seq"],
+            "to_act": sorted(game.to_act(p["state"])) if p["status"] != "finished" else [],
+            "result": p["result"],
+            "seed_commitment": p["seed_commitment"],
+            "head_hash": p["head"],
+            "created_at": p["created_at"],
+            "ranked": p["ranked"],
+            "forked_from": p["forked_from"],
+            "tournament": p["tournament"],
+            "clocks": p["clocks"] and {k: p["clocks"][k] for k in ("base", "increment", "remaining", "running", "since")},
+            "pending_undo": p["pending_undo"],
+            "options": p["options"],
+        }
+
+    def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
+        out = []
+        for game_id in self.redis.zrevrange(keys.GAMES_INDEX, 0, -1):
+            pstate = self.projector.latest(game_id)
+            if pstate is None or (game and pstate["game"] != game) or (status and pstate["status"] != status):
+                continue
+            out.append(self.meta(game_id, pstate))
+            if len(out) >= limit:
+                break
+        return out
+
+    def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
+        latest = self.state(game_id)
+        at = latest["seq"] if at is None else max(1, min(at, latest["seq"]))
+        p = latest if at == latest["seq"] else self.projector.state_at(game_id, at)
+        game = get_game(p["game"])
+        finished = latest["status"] == "finished"
+        return {
+            "seq": latest["seq"],
+            "at": at,
+            "viewer": caller.describe(),
+            "status": p["status"],
+            "to_act": sorted(game.to_act(p["state"])) if p["status"] != "finished" else [],
+            "result": p["result"],
+            "view": game.view(p["state"], caller.viewer(finished)),
+            "clocks": p["clocks"],
+            "pending_undo": p["pending_undo"],
+        }
+
+    def legal_actions(self, game_id: str, caller: Caller) -> dict:
+        p = self.state(game_id)
+        actions = []
+        if caller.is_seat and p["status"] == "active":
+            actions = get_game(p["game"]).legal_actions(p["state"], caller.seat)
+        return {"seq": p["seq"], "seat": caller.seat, "actions": actions}
+
+    def events(self, game_id: str, caller: Caller, after: int = 0) -> list[dict]:
+        p = self.state(game_id)
+        entries = self.store.read(keys.events(game_id), after=after)
+        finished = p["status"] == "finished"
+        return [redacted_envelope(p["game"], e, caller.viewer(finished)) for e in entries]
+
+    def export(self, game_id: str, caller: Caller) -> list[dict]:
+        """The log as an auditor gets it: whole once finished (the seed is in
+        ``game.finished``) or for the referee; redacted for anyone else."""
+        return self.events(game_id, caller)
+
+    # -- creating ------------------------------------------------------------------------
+    def create_game(self, game: str, seat_names: list[str], options: dict | None = None, clock: dict | None = None,
+                    ranked: bool = True, tournament: str | None = None, fork: dict | None = None) -> dict:
+        rules = get_game(game)
+        if rules is None:
+            raise ApiError(400, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
+        if not rules.min_seats <= len(seat_names) <= rules.max_seats:
+            raise ApiError(400, "bad_seat_count", f"{rules.title} takes {rules.min_seats} to {rules.max_seats} seats",
+                           {"min_seats": rules.min_seats, "max_seats": rules.max_seats})
+        try:
+            opts = rules.options_schema().load(options or {}) if rules.options_schema else dict(options or {})
+        except ValidationError as exc:
+            raise ApiError(400, "bad_options", "the options fail their schema", {"options": exc.messages}) from exc
+        game_id = uuid.uuid4().hex[:16]
+        seed = new_seed()
+        self.redis.set(keys.seed(game_id), seed)
+        payload = {"game": game, "seats": list(seat_names), "options": opts, "seed_commitment": commitment(seed),
+                   "ranked": ranked and fork is None, "clock": clock, "tournament": tournament}
+        if fork is not None:
+            payload["fork"] = fork
+        try:
+            self._append(game_id, lambda p: [("game.created", SYSTEM, payload)], expected_seq=0)
+        except IllegalAction as exc:
+            raise ApiError(400, "bad_options", exc.message) from exc
+        seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
+        self.redis.zadd(keys.GAMES_INDEX, {game_id: time.time()})
+        return {
+            "id": game_id,
+            "game": game,
+            "seats": [{"seat": i, "name": n, "token": t} for i, (n, t) in enumerate(zip(seat_names, seat_tokens))],
+            "referee_token": referee_token,
+            "seed_commitment": payload["seed_commitment"],
+        }
+
+    # -- acting --------------------------------------------------------------------------
+    def act(self, game_id: str, caller: Caller, type_: str, payload: dict, action_id: str | None = None,
+            expected_seq: int | None = None) -> tuple[int, dict]:
+        """Post a game action for the caller's seat; returns (http status, body)."""
+        if not caller.is_seat:
+            raise ApiError(403, "not_a_seat", "only a seat token can play actions")
+        p = self.state(game_id)
+        game = get_game(p["game"])
+        schema = game.action_schemas.get(type_)
+        if schema is None:
+            raise ApiError(400, "unknown_action", f"{game.title} has no action {type_!r}",
+                           {"known": sorted(game.action_schemas)})
+        try:
+            loaded = schema().load(payload)
+        except ValidationError as exc:
+            raise ApiError(400, "bad_payload", "the payload fails its schema", {"payload": exc.messages}) from exc
+
+        def build(p: dict) -> list[Entry]:
+            self.require_active(p)
+            if caller.seat not in game.to_act(p["state"]) and not game.legal_actions(p["state"], caller.seat):
+                raise ApiError(422, "not_your_turn", "this seat may not act now")
+            return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
+
+        status, seq = self._append(game_id, build, action_id=action_id, expected_seq=expected_seq)
+        return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
+
+    @staticmethod
+    def require_active(p: dict) -> None:
+        if p["status"] == "finished":
+            raise ApiError(409, "game_finished", "the game is over")
+        if p["status"] == "paused":
+            raise ApiError(409, "game_paused", "the referee has paused the game")
+
+    def append_entries(self, game_id: str, build: Callable[[dict], list[Entry]], action_id: str | None = None,
+                       expected_seq: int | None = None) -> tuple[int, int]:
+        """Append what ``build(state)`` returns plus its consequences; (status, seq)."""
+        return self._append(game_id, build, action_id=action_id, expected_seq=expected_seq)
+
+    def _append(self, game_id, build, action_id=None, expected_seq=None, attempts=20):
+        for _ in range(attempts):
+            p = self.projector.latest(game_id)
+            current = p["seq"] if p else 0
+            if expected_seq is not None and expected_seq != current:
+                raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
+            envelopes, final = self._seal(game_id, p, build(p), action_id)
+            result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes)
+            if result.status == "ok":
+                self.projector.remember(game_id, final)
+                self._schedule_clock(game_id, final)
+                return 201, envelopes[0]["seq"]
+            if result.status == "duplicate":
+                return 200, result.seq
+            if expected_seq is not None:
+                raise ApiError(409, "stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
+        raise ApiError(409, "busy", "too many concurrent writers; try again")
+
+    def _seal(self, game_id: str, p: dict | None, entries: list[Entry], action_id: str | None):
+        """Seal entries, fold them (which validates them), then add what follows:
+        the system actor's automatic moves and ``game.finished`` when a result exists."""
+        envelopes: list[dict] = []
+        ts = now_rfc3339()
+        head = p["head"] if p else ""
+        seq = p["seq"] if p else 0
+        state = p
+
+        def add(type_, actor, payload, aid=None):
+            nonlocal head, seq, state
+            envelope = seal(seq + 1, type_, actor, payload, head, aid, ts)
+            try:
+                state = self.projector.fold_onto(game_id, state, [envelope])
+            except IllegalAction as exc:
+                raise ApiError(422, exc.code, exc.message, exc.details) from exc
+            envelopes.append(envelope)
+            head, seq = envelope["hash"], envelope["seq"]
+
+        for i, (type_, actor, payload) in enumerate(entries):
+            add(type_, actor, payload, action_id if i == 0 else None)
+        game = get_game(state["game"])
+        for _ in range(MAX_AUTOMATIC_STEPS):
+            if state["status"] != "active":
+                break
+            auto = game.automatic(state["state"])
+            if auto is None:
+                break
+            add(f"{state['game']}.{auto['type']}", SYSTEM, auto["payload"])
+        if state["status"] != "finished":
+            result = final_result(game, state)
+            if result is not None:
+                add("game.finished", SYSTEM, {"result": result, "seed": self.projector.seed(game_id)})
+        return envelopes, state
+
+    # -- clocks --------------------------------------------------------------------------
+    def _schedule_clock(self, game_id: str, p: dict) -> None:
+        clocks = p["clocks"]
+        if not clocks:
+            return
+        if p["status"] != "active" or not clocks["running"]:
+            self.redis.zrem(keys.DEADLINES, game_id)
+            return
+        due = clocks["since"] + min(clocks["remaining"][s] for s in clocks["running"])
+        self.redis.zadd(keys.DEADLINES, {game_id: due})
+
+    def expire_clocks(self, now: float | None = None) -> list[str]:
+        """Forfeit every seat whose clock has run out; safe to call from many workers:
+        the action id is derived from the state, so a second caller appends nothing."""
+        now = time.time() if now is None else now
+        expired = []
+        for game_id in self.redis.zrangebyscore(keys.DEADLINES, "-inf", now):
+            p = self.projector.latest(game_id)
+            clocks = p and p["clocks"]
+            if not clocks or p["status"] != "active":
+                self.redis.zrem(keys.DEADLINES, game_id)
+                continue
+            spent = now - clocks["since"]
+            out = [s for s in clocks["running"] if clocks["remaining"][s] - spent <= 0]
+            if not out:
+                self._schedule_clock(game_id, p)
+                continue
+            seat = out[0]
+            try:
+                self._append(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
+                             action_id=f"clock:{p['seq']}:{seat}", expected_seq=p["seq"])
+                expired.append(game_id)
+            except ApiError:
+                pass  # someone else moved first; the next sweep looks again
+        return expired

@@ -1,0 +1,61 @@
+"""Referee events: pause, resume, rewind, adjust, forfeit and dismissing a dispute.
+Each is an event in the log, so the replay shows the whole trail."""
+from __future__ import annotations
+
+from .annotations import dispute_exists
+from .callers import Caller
+from .errors import ApiError
+from .undo import check_target
+
+
+def referee_action(platform, game_id: str, caller: Caller, kind: str, payload: dict) -> dict:
+    if not caller.referee:
+        raise ApiError(403, "not_referee", "only this game's referee token may do this")
+    check = CHECKS[kind]
+    dispute = payload.get("dispute")
+    if dispute and not dispute_exists(platform.redis, game_id, dispute):
+        raise ApiError(404, "not_found", f"no dispute {dispute}")
+
+    def build(p):
+        check(p, payload)
+        return [(f"referee.{kind}", caller.actor(), payload)]
+
+    _, seq = platform.append_entries(game_id, build)
+    return {"seq": seq}
+
+
+def _pause(p, payload):
+    if p["status"] != "active":
+        raise ApiError(409, "not_active", f"the game is {p['status']}")
+
+
+def _resume(p, payload):
+    if p["status"] != "paused":
+        raise ApiError(409, "not_paused", f"the game is {p['status']}")
+
+
+def _rewind(p, payload):
+    if p["status"] == "finished":
+        raise ApiError(409, "game_finished", "a finished game is not rewound; fork it instead")
+    check_target(p, payload["to_seq"])
+
+
+def _seat(p, payload):
+    if not 0 <= payload["seat"] < len(p["seats"]):
+        raise ApiError(400, "bad_seat", f"no seat {payload['seat']}")
+
+
+def _forfeit(p, payload):
+    _seat(p, payload)
+    if p["status"] == "finished":
+        raise ApiError(409, "game_finished", "the game is over")
+    if payload["seat"] in p["forfeits"]:
+        raise ApiError(409, "already_forfeited", "that seat has already forfeited")
+
+
+def _dismiss(p, payload):
+    if not payload.get("dispute"):
+        raise ApiError(400, "bad_payload", "dismiss names the dispute it settles")
+
+
+CHECKS = {"pause": _pause, "resume": _resume, "rewind": _rewind, "adjust": _seat, "forfeit": _forfeit, "dismiss": _dismiss}

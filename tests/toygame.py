@@ -1,0 +1,100 @@
+"""A minimal game for platform tests (not in the registry): chance, hidden hands,
+a secret note hidden in the log, and a draw from a pre-shuffled deck that counts as
+revealing. Seats take turns; each plays ``rounds`` moves; the highest score wins."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from projections.games.base import REFEREE, Game, IllegalAction, ranking_from
+
+
+class Options(Schema):
+    rounds = fields.Integer(load_default=3, validate=validate.Range(min=1, max=50))
+
+
+class Play(Schema):
+    card = fields.Integer(required=True)
+
+
+class Roll(Schema):
+    pass
+
+
+class Note(Schema):
+    text = fields.String(required=True, validate=validate.OneOf(["a", "b"]))
+
+
+class ToyGame(Game):
+    name = "toy"
+    title = "Toy"
+    min_seats, max_seats = 1, 4
+    hidden_information = chance = True
+    options_schema = Options
+    action_schemas = {"play": Play, "roll": Roll, "note": Note}
+
+    def setup(self, options, seats, rng):
+        deck = rng.shuffle(list(range(1, 41)))
+        hands = [deck[2 * s:2 * s + 2] for s in range(seats)]
+        return {"deck": deck[2 * seats:], "hands": hands, "scores": [0] * seats, "turn": 0, "moves": 0,
+                "limit": options["rounds"] * seats, "notes": [[] for _ in range(seats)]}
+
+    def apply(self, state, event, rng):
+        seat = event["seat"]
+        if seat != state["turn"]:
+            raise IllegalAction("not_your_turn", "it is another seat's turn")
+        s = {**state, "scores": list(state["scores"]), "hands": [list(h) for h in state["hands"]]}
+        if event["type"] == "play":
+            card = event["payload"]["card"]
+            if card not in s["hands"][seat]:
+                raise IllegalAction("not_in_hand", "that card is not in your hand")
+            s["hands"][seat].remove(card)
+            s["scores"][seat] += card
+            if s["deck"]:
+                s["hands"][seat].append(s["deck"][0])
+                s["deck"] = s["deck"][1:]
+        elif event["type"] == "roll":
+            s["scores"][seat] += 1 + rng.randbelow(6)
+        elif event["type"] == "note":
+            s["notes"] = [list(n) for n in s["notes"]]
+            s["notes"][seat].append(event["payload"]["text"])
+            return s
+        s["moves"] += 1
+        s["turn"] = (seat + 1) % len(s["scores"])
+        return s
+
+    def to_act(self, state):
+        return set() if state["moves"] >= state["limit"] else {state["turn"]}
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        plays = [{"type": "play", "payload": {"card": c}} for c in state["hands"][seat]]
+        return plays + [{"type": "roll", "payload": {}}, {"type": "note", "payload": {"text": "a"}}]
+
+    def view(self, state, viewer):
+        hands = [h if viewer in (REFEREE, s) else len(h) for s, h in enumerate(state["hands"])]
+        notes = [n if viewer in (REFEREE, s) else len(n) for s, n in enumerate(state["notes"])]
+        out = {"summary": f"move {state['moves'] + 1}: seat {state['turn']}", "scores": state["scores"],
+               "hands": hands, "notes": notes, "deck": len(state["deck"]), "turn": state["turn"]}
+        if viewer == REFEREE:
+            out["deck_order"] = state["deck"]
+        return out
+
+    def redact(self, event, viewer):
+        if event["type"] == "note" and viewer != event["seat"]:
+            return {**event, "payload": {"text": "?"}}
+        return event
+
+    def reveals(self, before, event, after):
+        return event["type"] == "play" and bool(before["deck"])
+
+    def result(self, state):
+        if state["moves"] < state["limit"]:
+            return None
+        return {"scores": state["scores"], "ranking": ranking_from(state["scores"]), "tiebreak": None}
+
+    def scores(self, state):
+        return state["scores"]
+
+
+TOY = ToyGame()

@@ -1,0 +1,4 @@
+"""gunicorn wsgi:app"""
+from service.app import create_app
+
+app = create_app()
