@@ -1,0 +1,230 @@
+"""Applying decisions: one handler per action type, each validating then changing.
+
+A handler lists the decision kinds it answers; ``apply_event`` checks the seat and the
+kind, runs the handler's ``check`` on the untouched state, then its ``apply`` on a copy,
+and lets ``turn.advance`` run the steps that need no decision.
+"""
+from __future__ import annotations
+
+from ..base import IllegalAction
+from .castle import check_batch, give_batch, no_batch_penalty
+from .components import CONST, ROAD_LENGTH
+from .construction import grant_favours
+from .favours import apply_favour, check_favour
+from .placement import check_place, put_worker, target_problem
+from .road import activate, check_activation, check_owner_bonus, check_produce
+from .state import clone, pay, require
+from .turn import advance, current_decision, next_placer, return_worker
+
+
+def _provost_delta(state: dict, delta, limit: int) -> None:
+    require(isinstance(delta, int) and not isinstance(delta, bool) and -limit <= delta <= limit, "bad_delta",
+            f"the provost moves at most {limit} spaces")
+    require(1 <= state["provost"] + delta <= ROAD_LENGTH, "provost_off_road",
+            f"the provost must stay on road spaces 1..{ROAD_LENGTH}")
+
+
+def _bool(value, name: str) -> None:
+    require(isinstance(value, bool), "bad_payload", f"'{name}' must be true or false")
+
+
+# -- phase 2 -------------------------------------------------------------------------
+def check_place_worker(state, seat, payload, decision):
+    check_place(state, seat, payload.get("target"))
+
+
+def apply_place_worker(state, seat, payload, decision):
+    target = payload["target"]
+    state["players"][seat]["deniers"] -= check_place(state, seat, target)
+    state["players"][seat]["workers"] -= 1
+    put_worker(state, seat, target)
+    next_placer(state)
+
+
+def apply_pass(state, seat, payload, decision):
+    state["passed"].append(seat)
+    if len(state["passed"]) == 1:
+        state["players"][seat]["deniers"] += CONST["first_pass_bonus"]
+    next_placer(state)
+
+
+# -- phase 3 -------------------------------------------------------------------------
+def check_gate_move(state, seat, payload, decision):
+    target = payload.get("target")
+    require(target != "gate", "space_occupied", "the worker is already on the Gate")
+    problem = target_problem(state, seat, target)
+    if problem:
+        require(False, *problem)
+
+
+def apply_gate_move(state, seat, payload, decision):
+    state["special"]["gate"] = None
+    put_worker(state, seat, payload["target"])
+    state["cursor"] += 1
+
+
+def apply_gate_recall(state, seat, payload, decision):
+    state["special"]["gate"] = None
+    return_worker(state, seat)
+    state["cursor"] += 1
+
+
+def check_guild(state, seat, payload, decision):
+    _provost_delta(state, payload.get("delta"), CONST["guild_max_move"])
+
+
+def apply_guild(state, seat, payload, decision):
+    state["provost"] += payload["delta"]
+    state["special"]["merchants_guild"] = None
+    return_worker(state, seat)
+    state["cursor"] += 1
+
+
+def check_joust(state, seat, payload, decision):
+    _bool(payload.get("pay"), "pay")
+
+
+def apply_joust(state, seat, payload, decision):
+    if payload["pay"]:
+        pay(state, seat, CONST["joust_pay"])
+        grant_favours(state, seat, 1)
+    state["special"]["joust_field"] = None
+    return_worker(state, seat)
+    state["cursor"] += 1
+
+
+def check_inn(state, seat, payload, decision):
+    _bool(payload.get("keep"), "keep")
+
+
+def apply_inn(state, seat, payload, decision):
+    if not payload["keep"]:
+        state["special"]["inn_right"] = None
+        return_worker(state, seat)
+    state["cursor"] += 1
+
+
+# -- phase 4 -------------------------------------------------------------------------
+def check_move_provost(state, seat, payload, decision):
+    delta = payload.get("delta")
+    _provost_delta(state, delta, CONST["provost_max_move"])
+    require(state["players"][seat]["deniers"] >= abs(delta), "not_enough_money",
+            f"moving the provost {abs(delta)} spaces costs {abs(delta)} deniers")
+
+
+def apply_move_provost(state, seat, payload, decision):
+    delta = payload["delta"]
+    state["players"][seat]["deniers"] -= abs(delta)
+    state["provost"] += delta
+    state["cursor"] += 1
+
+
+# -- phase 5 -------------------------------------------------------------------------
+def check_produce_action(state, seat, payload, decision):
+    check_produce(state, decision["space"], payload.get("option"))
+
+
+def apply_produce(state, seat, payload, decision):
+    for k, v in check_produce(state, decision["space"], payload["option"]).items():
+        state["players"][seat][k] += v
+    state["cursor"]["stage"] = "bonus"
+
+
+def check_owner_bonus_action(state, seat, payload, decision):
+    check_owner_bonus(state, decision["space"], payload.get("cube"))
+
+
+def apply_owner_bonus(state, seat, payload, decision):
+    state["players"][seat][payload["cube"]] += 1
+    state["cursor"]["stage"] = "return"
+
+
+def activation(action_type):
+    def check(state, seat, payload, decision):
+        check_activation(state, seat, decision["space"], action_type, payload)
+
+    def apply(state, seat, payload, decision):
+        activate(state, seat, decision["space"], action_type, payload)
+        state["cursor"]["stage"] = "bonus"
+    return check, apply
+
+
+def apply_decline(state, seat, payload, decision):
+    state["cursor"]["stage"] = "bonus"
+
+
+# -- phase 6 -------------------------------------------------------------------------
+def check_give_batch(state, seat, payload, decision):
+    check_batch(state, seat, payload.get("cubes"))
+
+
+def apply_give_batch(state, seat, payload, decision):
+    give_batch(state, seat, check_batch(state, seat, payload["cubes"]))
+    state["cursor"]["gave"] += 1
+
+
+def apply_castle_done(state, seat, payload, decision):
+    if state["cursor"]["gave"] == 0:
+        no_batch_penalty(state, seat)
+    state["cursor"] = {"index": state["cursor"]["index"] + 1, "gave": 0}
+
+
+# -- favours -------------------------------------------------------------------------
+def check_choose_favour(state, seat, payload, decision):
+    check_favour(state, seat, payload)
+
+
+def apply_choose_favour(state, seat, payload, decision):
+    state["favours"].pop(0)
+    apply_favour(state, seat, payload)
+
+
+def _no_check(state, seat, payload, decision):
+    pass
+
+
+HANDLERS = {
+    "place_worker": (("place",), check_place_worker, apply_place_worker),
+    "pass": (("place",), _no_check, apply_pass),
+    "gate_move": (("gate",), check_gate_move, apply_gate_move),
+    "gate_recall": (("gate",), _no_check, apply_gate_recall),
+    "guild_move_provost": (("guild",), check_guild, apply_guild),
+    "joust": (("joust",), check_joust, apply_joust),
+    "inn_keep": (("inn",), check_inn, apply_inn),
+    "move_provost": (("provost",), check_move_provost, apply_move_provost),
+    "produce": (("produce",), check_produce_action, apply_produce),
+    "owner_bonus": (("owner_bonus",), check_owner_bonus_action, apply_owner_bonus),
+    "build": (("activate",), *activation("build")),
+    "convert": (("activate",), *activation("convert")),
+    "build_prestige": (("activate",), *activation("build_prestige")),
+    "trade": (("activate",), *activation("trade")),
+    "decline": (("activate",), _no_check, apply_decline),
+    "give_batch": (("castle",), check_give_batch, apply_give_batch),
+    "castle_done": (("castle",), _no_check, apply_castle_done),
+    "choose_favour": (("favour",), check_choose_favour, apply_choose_favour),
+}
+
+
+def apply_event(state: dict, event: dict) -> dict:
+    kind = event.get("type")
+    if kind not in HANDLERS:
+        raise IllegalAction("unknown_action", f"Caylus has no action {kind!r}")
+    if state["result"] is not None:
+        raise IllegalAction("game_over", "the game has ended")
+    decision = current_decision(state)
+    seat = event.get("seat")
+    if seat != decision["seat"]:
+        raise IllegalAction("not_your_turn", f"the game waits for seat {decision['seat']}")
+    kinds, check, apply = HANDLERS[kind]
+    if decision["kind"] not in kinds:
+        raise IllegalAction("wrong_action", f"{kind} is not what is asked now ({decision['kind']})")
+    payload = event.get("payload") or {}
+    check(state, seat, payload, decision)
+    new = clone(state)
+    if new["favours"]:
+        apply(new, seat, payload, decision)
+    else:
+        new["decision"] = None
+        apply(new, seat, payload, decision)
+    advance(new)
+    return new

@@ -1,0 +1,154 @@
+"""Royal favours: the 4 x 5 table, its per-phase row rule and column unlocking (§7).
+
+One ``choose_favour`` event resolves one favour: the row, the column, and the
+sub-choices of that column (which cube, which building, which space), so the event is
+complete and ``legal_actions`` stays enumerable. Rows 1 and 2 always pay the marker's
+column (a lower one is never better), a documented engine simplification.
+"""
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from .components import CUBES, FAVOUR_ROWS, FAVOURS, NON_GOLD
+from .construction import (build_options, build_prestige, check_construct, check_convert, check_prestige,
+                           construct, convert, convert_options, prestige_options)
+from .state import count_cubes, gain, has, pay, require
+
+PAIRS = [sorted(p) for p in combinations_with_replacement(NON_GOLD, 2)]
+
+
+def advanced_marker(state: dict, seat: int, row: int) -> int:
+    """The marker advances one column if it can; it never enters a locked column."""
+    return min(state["favour_markers"][seat][row] + 1, state["columns_open"])
+
+
+def open_rows(state: dict, seat: int) -> list[str]:
+    used = state["favour_rows_used"][seat]
+    return [r for r in FAVOUR_ROWS if r not in used]
+
+
+def _as_cubes(value, allowed, length) -> list | None:
+    if not isinstance(value, list) or len(value) != length or any(c not in allowed for c in value):
+        return None
+    return value
+
+
+def check_favour(state: dict, seat: int, payload: dict) -> None:
+    """Raise IllegalAction unless ``payload`` is a favour this seat may take now."""
+    row = payload.get("row")
+    require(row in FAVOUR_ROWS, "unknown_row", f"no favour row {row!r}")
+    require(row not in state["favour_rows_used"][seat], "row_used_this_phase",
+            "each favour of one phase must go to a different row")
+    r = FAVOUR_ROWS.index(row)
+    top = advanced_marker(state, seat, r)
+    column = payload.get("column")
+    require(isinstance(column, int) and 1 <= column <= top, "column_not_reached",
+            f"columns 1..{top} of this row are open to you")
+    if row in ("prestige", "deniers"):
+        require(column == top, "column_not_reached", "rows 1 and 2 pay the marker's column")
+    extras = set(payload) - {"row", "column"}
+    if row == "resources":
+        _check_resources(state, seat, column, payload, extras)
+    elif row == "buildings":
+        _check_buildings(state, seat, column, payload, extras)
+    else:
+        require(not extras, "bad_payload", "this favour takes no further choice")
+
+
+def _check_resources(state, seat, column, payload, extras):
+    if column == 2:
+        require(extras == {"gain"} and _as_cubes(payload["gain"], ("wood", "stone"), 1) is not None,
+                "bad_payload", "column 2 of the resources row gives 1 wood or 1 stone: say which in 'gain'")
+    elif column == 4:
+        require(extras == {"gain", "pay"}, "bad_payload", "column 4 needs 'pay' (1 cube) and 'gain' (2 non-gold cubes)")
+        paid = _as_cubes(payload["pay"], CUBES, 1)
+        require(paid is not None and _as_cubes(payload["gain"], NON_GOLD, 2) is not None, "bad_payload",
+                "pay 1 cube of any type, gain 2 non-gold cubes")
+        require(has(state, seat, count_cubes(paid)), "not_enough_resources", "you do not have that cube")
+    else:
+        require(not extras, "bad_payload", "this favour takes no further choice")
+
+
+def _check_buildings(state, seat, column, payload, extras):
+    effect = FAVOURS["buildings"][column - 1]
+    kind = effect["kind"]
+    if kind == "nothing":
+        require(not extras, "bad_payload", "column 1 of the buildings row does nothing")
+    elif kind == "construct":
+        require(extras <= {"building", "any"}, "bad_payload", "say which 'building' (and 'any' cube)")
+        check_construct(state, seat, effect["colour"], payload.get("building"), payload.get("any"), effect["discount"])
+    elif kind == "lawyer":
+        require(extras == {"space"}, "bad_payload", "say which road 'space' to convert")
+        check_convert(state, seat, payload["space"], effect["pay"])
+    else:
+        require(extras == {"space", "building"}, "bad_payload", "say which residence 'space' and prestige 'building'")
+        check_prestige(state, seat, payload["space"], payload["building"])
+
+
+def apply_favour(state: dict, seat: int, payload: dict) -> None:
+    """Advance the marker, mark the row used this phase, then carry out the column."""
+    row = payload["row"]
+    r = FAVOUR_ROWS.index(row)
+    state["favour_markers"][seat][r] = advanced_marker(state, seat, r)
+    state["favour_rows_used"][seat].append(row)
+    column = payload["column"]
+    if row == "prestige":
+        state["players"][seat]["pp"] += FAVOURS["prestige"][column - 1]
+    elif row == "deniers":
+        state["players"][seat]["deniers"] += FAVOURS["deniers"][column - 1]
+    elif row == "resources":
+        effect = FAVOURS["resources"][column - 1]
+        if "gain" in effect:
+            gain(state, seat, effect["gain"])
+        else:
+            pay(state, seat, count_cubes(payload.get("pay", [])))
+            gain(state, seat, count_cubes(payload["gain"]))
+    else:
+        effect = FAVOURS["buildings"][column - 1]
+        kind = effect["kind"]
+        if kind == "construct":
+            cost = check_construct(state, seat, effect["colour"], payload["building"], payload.get("any"), effect["discount"])
+            construct(state, seat, payload["building"], cost)
+        elif kind == "lawyer":
+            convert(state, seat, payload["space"], effect["pay"])
+        elif kind == "architect":
+            build_prestige(state, seat, payload["space"], payload["building"])
+
+
+def favour_options(state: dict, seat: int) -> list[dict]:
+    """Every complete favour choice this seat may post now (never empty: row 1 always works)."""
+    out = []
+    for row in open_rows(state, seat):
+        r = FAVOUR_ROWS.index(row)
+        top = advanced_marker(state, seat, r)
+        if row in ("prestige", "deniers"):
+            out.append({"row": row, "column": top})
+            continue
+        for column in range(1, top + 1):
+            base = {"row": row, "column": column}
+            if row == "resources":
+                out.extend(_resource_options(state, seat, column, base))
+            else:
+                out.extend(_building_options(state, seat, column, base))
+    return out
+
+
+def _resource_options(state, seat, column, base):
+    if column == 2:
+        return [{**base, "gain": [c]} for c in ("wood", "stone")]
+    if column == 4:
+        held = [c for c in CUBES if state["players"][seat][c] > 0]
+        return [{**base, "pay": [c], "gain": pair} for c in held for pair in PAIRS]
+    return [base]
+
+
+def _building_options(state, seat, column, base):
+    effect = FAVOURS["buildings"][column - 1]
+    kind = effect["kind"]
+    if kind == "nothing":
+        return [base]
+    if kind == "construct":
+        return [{**base, **o} for o in build_options(state, seat, effect["colour"], effect["discount"])]
+    if kind == "lawyer":
+        return [{**base, **o} for o in convert_options(state, seat, effect["pay"])]
+    return [{**base, **o} for o in prestige_options(state, seat)]

@@ -1,0 +1,115 @@
+"""Phase 2, placing workers: where a worker may go, what it costs, and passing (§5.2).
+
+The Gate (phase 3) moves a worker to any target legal here, for free, so the target
+rules are shared with it.
+"""
+from __future__ import annotations
+
+from .components import BUILDINGS, CONST, PRODUCTION_COLOURS, ROAD_LENGTH, SPECIAL_NAMES
+from .state import require, two_players
+
+SINGLE_SPOTS = ("gate", "trading_post", "merchants_guild", "joust_field")
+TARGETS = (*SINGLE_SPOTS, "stables", "inn", "castle", *(f"road:{n}" for n in range(1, ROAD_LENGTH + 1)))
+
+
+def road_number(target) -> int | None:
+    if isinstance(target, str) and target.startswith("road:") and target[5:].isdigit():
+        number = int(target[5:])
+        if 1 <= number <= ROAD_LENGTH:
+            return number
+    return None
+
+
+def target_problem(state: dict, seat: int, target) -> tuple[str, str] | None:
+    """Why ``target`` cannot take a worker of ``seat`` now (None if it can)."""
+    special = state["special"]
+    if target in SINGLE_SPOTS:
+        if special[target] is not None:
+            return "space_occupied", f"the {SPECIAL_NAMES[target]} already has a worker"
+        return None
+    if target == "stables":
+        if two_players(state):
+            return "stables_unusable", "the Stables cannot be used with 2 players"
+        if seat in special["stables"]:
+            return "already_there", "you already have a worker in the Stables"
+        if len(special["stables"]) >= CONST["stables_spots"]:
+            return "space_occupied", "the Stables are full"
+        return None
+    if target == "inn":
+        if special["inn_left"] is not None:
+            return "space_occupied", "the Inn's entry spot is taken"
+        return None
+    if target == "castle":
+        if seat in state["castle_workers"]:
+            return "already_there", "you already have a worker in the castle"
+        if len(state["castle_workers"]) >= CONST["castle_places"]:
+            return "space_occupied", "the castle spots are full"
+        return None
+    number = road_number(target)
+    if number is None:
+        return "unknown_target", f"no such place {target!r}"
+    sp = state["road"][number - 1]
+    if sp["building"] is None:
+        return "empty_lot", f"road space {number} has no building"
+    if BUILDINGS[sp["building"]]["colour"] not in PRODUCTION_COLOURS:
+        return "not_placeable", "no worker may go on a residence or a prestige building"
+    if sp["worker"] is not None:
+        return "space_occupied", f"road space {number} already has a worker"
+    return None
+
+
+def bridge_cost(state: dict) -> int:
+    """The lowest free passing space; with 2 players 1, or 3 once the opponent passed."""
+    if two_players(state):
+        return CONST["two_player_cost_after_pass"] if state["passed"] else 1
+    return 1 + len(state["passed"])
+
+
+def placement_cost(state: dict, seat: int, target: str) -> int:
+    number = road_number(target)
+    if number is not None and state["road"][number - 1]["owner"] == seat:
+        return CONST["own_building_cost"]
+    if state["special"]["inn_right"] == seat:
+        return CONST["inn_cost"]
+    return bridge_cost(state)
+
+
+def check_place(state: dict, seat: int, target) -> int:
+    """Validate a phase-2 placement; returns its cost."""
+    problem = target_problem(state, seat, target)
+    if problem:
+        require(False, *problem)
+    require(state["players"][seat]["workers"] > 0, "no_worker_left", "you have no worker left to place")
+    cost = placement_cost(state, seat, target)
+    require(state["players"][seat]["deniers"] >= cost, "not_enough_money", f"this placement costs {cost} deniers")
+    return cost
+
+
+def put_worker(state: dict, seat: int, target: str) -> None:
+    """Put the worker there; the owner of someone else's building gains 1 PP at once."""
+    special = state["special"]
+    if target in SINGLE_SPOTS:
+        special[target] = seat
+    elif target == "stables":
+        special["stables"].append(seat)
+    elif target == "inn":
+        special["inn_left"] = seat
+    elif target == "castle":
+        state["castle_workers"].append(seat)
+    else:
+        sp = state["road"][road_number(target) - 1]
+        sp["worker"] = seat
+        if sp["owner"] is not None and sp["owner"] != seat:
+            state["players"][sp["owner"]]["pp"] += CONST["owner_pp_on_visit"]
+
+
+def place_options(state: dict, seat: int) -> list[dict]:
+    p = state["players"][seat]
+    if p["workers"] <= 0:
+        return []
+    return [{"target": t} for t in TARGETS
+            if target_problem(state, seat, t) is None and p["deniers"] >= placement_cost(state, seat, t)]
+
+
+def gate_options(state: dict, seat: int) -> list[dict]:
+    return [{"target": t} for t in TARGETS if t != "gate" and target_problem(state, seat, t) is None]

@@ -1,0 +1,78 @@
+"""What a viewer sees. Caylus hides nothing (§12): every seat, the spectator and the
+referee get the same board, drawn from the state in a shape documented in the doc."""
+from __future__ import annotations
+
+from .components import BUILDINGS, SECTIONS, SPECIAL_NAMES
+from .turn import current_decision
+
+PHASE_NAMES = {
+    "setup": "Setup", "place": "Phase 2: placing workers", "special": "Phase 3: special buildings",
+    "provost": "Phase 4: moving the provost", "road": "Phase 5: road buildings",
+    "castle": "Phase 6: the castle", "end": "Phase 7: end of turn", "over": "Game over",
+}
+
+AWAITED = {
+    "place": "to place a worker or pass", "gate": "to move the Gate's worker", "guild": "to move the provost (Guild)",
+    "joust": "whether to joust", "inn": "whether to stay in the Inn", "provost": "to move the provost",
+    "produce": "which goods to produce", "owner_bonus": "which cube to take as owner",
+    "activate": "whether to use a building", "castle": "to give batches to the castle",
+    "favour": "to choose a royal favour",
+}
+
+
+def summary(state: dict) -> str:
+    if state["result"] is not None:
+        scores = state["result"]["scores"]
+        return f"Game over after turn {state['turn']}: " + ", ".join(f"seat {s} {p} PP" for s, p in enumerate(scores))
+    decision = current_decision(state)
+    return f"Turn {state['turn']}, {PHASE_NAMES[state['phase']]}: seat {decision['seat']} is asked {AWAITED[decision['kind']]}"
+
+
+def road_view(state: dict) -> list[dict]:
+    out = []
+    for number, sp in enumerate(state["road"], start=1):
+        b = sp["building"]
+        out.append({
+            "space": number, "building": b, "name": BUILDINGS[b]["name"] if b else None,
+            "colour": BUILDINGS[b]["colour"] if b else "empty",
+            "owner": sp["owner"], "worker": sp["worker"], "convert_to": sp["convert_to"],
+        })
+    return out
+
+
+def make_view(state: dict, viewer) -> dict:
+    decision = current_decision(state)
+    return {
+        "summary": summary(state),
+        "scores": [p["pp"] for p in state["players"]],
+        "viewer": viewer,
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "awaiting": dict(decision) if decision else None,
+        "order": list(state["order"]),
+        "passed": list(state["passed"]),
+        "players": [dict(p, seat=s) for s, p in enumerate(state["players"])],
+        "road": road_view(state),
+        "special": {k: (list(v) if isinstance(v, list) else v) for k, v in state["special"].items()},
+        "special_names": SPECIAL_NAMES,
+        "castle": {
+            "sections": [{"id": sec["id"], "places": sec["places"], "pp_per_house": sec["pp_per_house"],
+                          "trigger": sec["trigger"], "houses": list(state["castle"][i]),
+                          "scored": i < state["sections_scored"]} for i, sec in enumerate(SECTIONS)],
+            "workers": list(state["castle_workers"]),
+            "placed_this_turn": list(state["castle_placed"]),
+        },
+        "provost": state["provost"],
+        "bailiff": state["bailiff"],
+        "favours": {
+            "markers": [list(m) for m in state["favour_markers"]],
+            "rows_used_this_phase": [list(r) for r in state["favour_rows_used"]],
+            "columns_open": state["columns_open"],
+            "owed": list(state["favours"]),
+        },
+        "supply": list(state["supply"]),
+        "discarded": list(state["discarded"]),
+        "options": dict(state["options"]),
+        "final": state["final"],
+        "result": state["result"],
+    }
