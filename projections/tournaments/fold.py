@@ -1,0 +1,205 @@
+"""The tournament state: a fold of the tournament stream's events.
+
+An event here is ``{"seq", "type", "payload", "actor"?, "ts"?}``. ``apply`` checks
+that an event may happen now before building the new state, and raises
+``TournamentError`` otherwise, so the service validates a command by applying the
+events it would append, and a verifier refolds an exported stream with the same code.
+
+State shape (JSON-serialisable)::
+
+    {"id", "game", "name", "format": "swiss"|"tables", "options": {...},
+     "min_seats", "max_seats", "status": "registration"|"running"|"finished",
+     "players": {pid: {"pid", "name", "withdrawn", "registered_seq"}}, "order": [pid],
+     "rounds": [{"round", "status": "paired"|"finished", "byes": [pid],
+                 "tables": [{"table", "game_id", "seats": [pid], "result", "head_hash"}]}],
+     "games": {game_id: [round index, table index]}, "seq", "created_at", "finished_at"}
+"""
+from __future__ import annotations
+
+import copy
+
+
+class TournamentError(Exception):
+    """A command or event the tournament refuses; ``status`` is the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 422, details: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.details = details or {}
+
+
+def fold(events) -> dict | None:
+    state = None
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def apply(state: dict | None, event: dict) -> dict:
+    handler = _HANDLERS.get(event["type"])
+    if handler is None:
+        raise TournamentError("unknown_event", f"unknown tournament event {event['type']!r}")
+    if state is None and event["type"] != "tournament.created":
+        raise TournamentError("not_created", "the stream must start with tournament.created")
+    if state is not None and event["type"] == "tournament.created":
+        raise TournamentError("already_created", "the tournament already exists", 409)
+    new = handler(state, event["payload"], event)
+    new["seq"] = event.get("seq", (state or {}).get("seq", 0) + 1)
+    return new
+
+
+def active_players(state: dict) -> list[str]:
+    return [pid for pid in state["order"] if not state["players"][pid]["withdrawn"]]
+
+
+def current_round(state: dict) -> dict | None:
+    return state["rounds"][-1] if state["rounds"] else None
+
+
+def unreported_tables(state: dict) -> list[dict]:
+    rnd = current_round(state)
+    if rnd is None:
+        return []
+    return [t for t in rnd["tables"] if t["result"] is None]
+
+
+def player_by_name(state: dict, name: str) -> dict | None:
+    key = name.strip().casefold()
+    return next((p for p in state["players"].values() if p["name"].strip().casefold() == key), None)
+
+
+# -- handlers: check, then build the new state ---------------------------------------
+
+def _created(state, p, event):
+    return {
+        "id": p["id"], "game": p["game"], "name": p["name"], "format": p["format"],
+        "options": p["options"], "min_seats": p["min_seats"], "max_seats": p["max_seats"],
+        "status": "registration", "players": {}, "order": [], "rounds": [], "games": {},
+        "created_at": event.get("ts"), "finished_at": None,
+    }
+
+
+def _not_finished(state):
+    if state["status"] == "finished":
+        raise TournamentError("tournament_finished", "the tournament is finished", 409)
+
+
+def _registered(state, p, event):
+    _not_finished(state)
+    if p["pid"] in state["players"]:
+        raise TournamentError("already_registered", f"player {p['pid']} is already registered", 409)
+    if player_by_name(state, p["name"]) is not None:
+        raise TournamentError("already_registered", f"a player named {p['name']!r} is already registered",
+                              409, {"name": p["name"]})
+    new = dict(state)
+    new["players"] = dict(state["players"])
+    new["players"][p["pid"]] = {"pid": p["pid"], "name": p["name"], "withdrawn": False,
+                                "registered_seq": event.get("seq")}
+    new["order"] = [*state["order"], p["pid"]]
+    return new
+
+
+def _withdrawn(state, p, event):
+    _not_finished(state)
+    player = state["players"].get(p["pid"])
+    if player is None:
+        raise TournamentError("unknown_player", f"no player {p['pid']} in this tournament", 404)
+    if player["withdrawn"]:
+        raise TournamentError("already_withdrawn", f"player {p['pid']} has already withdrawn", 409)
+    new = dict(state)
+    new["players"] = dict(state["players"])
+    new["players"][p["pid"]] = {**player, "withdrawn": True, "withdrawn_round": len(state["rounds"])}
+    return new
+
+
+def _paired(state, p, event):
+    _not_finished(state)
+    rnd = current_round(state)
+    if rnd is not None and rnd["status"] != "finished":
+        raise TournamentError("round_in_progress",
+                              f"round {rnd['round']} is not finished yet", 409,
+                              {"round": rnd["round"], "unreported": [t["game_id"] for t in unreported_tables(state)]})
+    number = len(state["rounds"]) + 1
+    if p["round"] != number:
+        raise TournamentError("wrong_round", f"the next round is {number}", 409)
+    if number > state["options"]["rounds"]:
+        raise TournamentError("no_more_rounds", f"all {state['options']['rounds']} rounds are played", 409)
+    active = set(active_players(state))
+    seated = [pid for t in p["tables"] for pid in t["seats"]] + list(p["byes"])
+    if sorted(seated) != sorted(active):
+        raise TournamentError("bad_pairing", "a round must seat every active player exactly once", 422)
+    for t in p["tables"]:
+        if not state["min_seats"] <= len(t["seats"]) <= state["max_seats"]:
+            raise TournamentError("bad_pairing", f"table {t['table']} has {len(t['seats'])} seats", 422)
+        if t["game_id"] in state["games"]:
+            raise TournamentError("bad_pairing", f"game {t['game_id']} is already in the tournament", 422)
+    new = dict(state)
+    new["status"] = "running"
+    tables = [{"table": t["table"], "game_id": t["game_id"], "seats": list(t["seats"]),
+               "result": None, "head_hash": None} for t in p["tables"]]
+    new["rounds"] = [*state["rounds"], {"round": number, "status": "paired", "byes": list(p["byes"]),
+                                        "tables": tables, "paired_at": event.get("ts")}]
+    new["games"] = dict(state["games"])
+    for i, t in enumerate(tables):
+        new["games"][t["game_id"]] = [number - 1, i]
+    return new
+
+
+def _reported(state, p, event):
+    where = state["games"].get(p["game_id"])
+    if where is None:
+        raise TournamentError("game_not_in_tournament",
+                              f"game {p['game_id']} is not part of this tournament", 422)
+    r, i = where
+    table = state["rounds"][r]["tables"][i]
+    if table["result"] is not None:
+        raise TournamentError("already_reported", f"game {p['game_id']} is already reported", 409)
+    result = p["result"]
+    n = len(table["seats"])
+    if len(result["scores"]) != n or len(result["ranking"]) != n:
+        raise TournamentError("bad_result", f"a result of game {p['game_id']} needs {n} seats", 422)
+    new = dict(state)
+    new["rounds"] = list(state["rounds"])
+    rnd = copy.deepcopy(state["rounds"][r])
+    rnd["tables"][i]["result"] = {"scores": list(result["scores"]), "ranking": list(result["ranking"]),
+                                  "forfeited": list(result.get("forfeited") or [])}
+    rnd["tables"][i]["head_hash"] = p.get("head_hash")
+    new["rounds"][r] = rnd
+    return new
+
+
+def _round_finished(state, p, event):
+    rnd = current_round(state)
+    if rnd is None or rnd["round"] != p["round"] or rnd["status"] == "finished":
+        raise TournamentError("wrong_round", f"round {p['round']} is not the round in play", 409)
+    missing = unreported_tables(state)
+    if missing:
+        raise TournamentError("round_in_progress", f"round {p['round']} still has games to finish", 409,
+                              {"unreported": [t["game_id"] for t in missing]})
+    new = dict(state)
+    new["rounds"] = [*state["rounds"][:-1], {**rnd, "status": "finished", "finished_at": event.get("ts")}]
+    return new
+
+
+def _finished(state, p, event):
+    _not_finished(state)
+    rnd = current_round(state)
+    if rnd is not None and rnd["status"] != "finished":
+        raise TournamentError("round_in_progress", f"round {rnd['round']} is not finished yet", 409)
+    new = dict(state)
+    new["status"] = "finished"
+    new["finished_at"] = event.get("ts")
+    return new
+
+
+_HANDLERS = {
+    "tournament.created": _created,
+    "player.registered": _registered,
+    "player.withdrawn": _withdrawn,
+    "round.paired": _paired,
+    "game.reported": _reported,
+    "round.finished": _round_finished,
+    "tournament.finished": _finished,
+}

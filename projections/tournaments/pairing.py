@@ -1,0 +1,41 @@
+"""The next round of a tournament, planned from its state (pure).
+
+Two-player tournaments use Swiss pairing (``swiss.py``); multiplayer ones seat tables
+(``tables.py``). Both read the players' history from ``standings.records`` and the
+ranking from ``standings.compute``, so a round depends only on the folded stream.
+"""
+from __future__ import annotations
+
+from . import standings, swiss, tables
+from .fold import TournamentError, active_players
+
+
+def plan_round(state: dict) -> dict:
+    """``{"round", "tables": [{"table", "seats": [pid]}], "byes": [pid]}`` for the next round."""
+    active = active_players(state)
+    number = len(state["rounds"]) + 1
+    if len(active) < max(2, state["min_seats"]):
+        raise TournamentError("not_enough_players",
+                              f"{len(active)} active players; at least {max(2, state['min_seats'])} are needed", 409)
+    rec = standings.records(state)
+    order = {row["pid"]: i for i, row in enumerate(standings.compute(state))}
+    if state["format"] == "swiss":
+        entrants = [swiss.Entrant(pid=p, points=float(rec[p]["points"]), rank=order[p],
+                                  opponents=frozenset(rec[p]["opponents"]), firsts=rec[p]["firsts"],
+                                  seconds=rec[p]["seconds"], byes=rec[p]["byes"],
+                                  last_first=rec[p]["last_first"]) for p in active]
+        pairing = swiss.pair_round(entrants, number)
+        seated = [list(pair) for pair in pairing.pairs]
+        byes = [pairing.bye] if pairing.bye else []
+    else:
+        sitters = []
+        for p in active:
+            met: dict = {}
+            for o in rec[p]["opponents"]:
+                met[o] = met.get(o, 0) + 1
+            sitters.append(tables.Sitter(pid=p, rank=order[p], met=met, firsts=rec[p]["firsts"],
+                                         seat_share=float(rec[p]["seat_share"]),
+                                         games=rec[p]["firsts"] + rec[p]["seconds"], byes=rec[p]["byes"]))
+        seating = tables.seat_round(sitters, state["options"]["table_size"], state["min_seats"], state["max_seats"])
+        seated, byes = seating.tables, seating.byes
+    return {"round": number, "tables": [{"table": i + 1, "seats": s} for i, s in enumerate(seated)], "byes": byes}
