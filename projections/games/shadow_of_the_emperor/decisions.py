@@ -1,0 +1,175 @@
+"""Every decision outside a phase-IV turn: setup placements, the phase II-III choices,
+phase V and VI choices (including the secret vote) and the phase VII empire city."""
+from __future__ import annotations
+
+from . import board, flow, options
+from .components import AGES, CONVENT_THALERS, ELECTORATES, EMPEROR_TRACK, VP
+from .economy import gain_thalers, gain_vp
+from .effects import place_from_supply
+from .refusals import check_arrival, refuse
+
+SETUP_NOBLES = {"elector": (False, 45), "couple35": (True, 35), "baron25": (False, 25), "couple15": (True, 15)}
+
+
+def place_start_piece(state: dict, seat: int, payload: dict) -> None:
+    piece = state["await"]["piece"]
+    space = payload.get("space")
+    if space not in options.setup_spaces(state, piece):
+        if board.valid(state, space) and board.get(state, space) is not None:
+            refuse("space_occupied", "that space is taken")
+        refuse("invalid_space", f"a {piece} cannot start on {space!r}")
+    state["queue"].pop(0)
+    if piece == "empire_city":
+        state["empire_in_box"] -= 1
+        board.put(state, space, "empire")
+    elif piece == "knight":
+        state["players"][seat]["knights"] -= 1
+        board.put(state, space, {"owner": seat, "knight": True} if board.parse(space)[1] == "a" else seat)
+    else:
+        couple, age = SETUP_NOBLES[piece]
+        state["players"][seat]["nobles"] -= 1
+        board.put(state, space, board.noble(seat, couple, age))
+
+
+def enthrone(state: dict, seat: int, payload: dict) -> None:
+    space = payload.get("space")
+    if space not in options.enthrone_options(state, seat):
+        if board.valid(state, space) and board.parse(space)[1] in ("elector", "throne"):
+            refuse("not_on_aristocrat_space", "an elector may never mount the throne")
+        refuse("not_your_piece", "choose one of your nobles on an aristocrat space")
+    flow.enthrone(state, space)
+
+
+def place_son(state: dict, seat: int, payload: dict) -> None:
+    space = payload.get("space")
+    if space not in options.son_spaces(state, seat):
+        check_arrival(state, space)
+        refuse("invalid_space", "the son cannot go there")
+    place_from_supply(state, seat, space, False, AGES[0])
+
+
+def decline_son(state: dict, seat: int, payload: dict) -> None:
+    """Placing a son is optional (reconstructed)."""
+
+
+def propose_marriage(state: dict, seat: int, payload: dict) -> None:
+    target = payload.get("target")
+    if target not in options.marriage_targets(state, seat):
+        if board.valid(state, target):
+            piece = board.get(state, target)
+            electorate, kind, _ = board.parse(target)
+            if board.is_noble(piece) and kind == "elector" and ELECTORATES[electorate]["archdiocese"]:
+                refuse("archdiocese_elector", "an archdiocese's elector may not marry")
+            if board.is_noble(piece) and piece["owner"] == seat:
+                refuse("own_noble", "a daughter marries into another family")
+            if board.is_noble(piece) and piece["couple"]:
+                refuse("already_couple", "that noble is already married")
+        refuse("invalid_target", "propose to a single baron of another player")
+    owner = board.get(state, target)["owner"]
+    state["await"] = {"kind": "answer_marriage", "seat": owner, "proposer": seat, "target": target}
+
+
+def send_to_convent(state: dict, seat: int, payload: dict) -> None:
+    gain_thalers(state, seat, CONVENT_THALERS)
+
+
+def answer_marriage(state: dict, seat: int, payload: dict) -> None:
+    pending = state["await"]
+    if payload.get("accept"):
+        board.put(state, pending["target"], dict(board.get(state, pending["target"]), couple=True))
+        gain_vp(state, pending["proposer"], VP["daughter_married"])
+    else:
+        gain_thalers(state, pending["proposer"], CONVENT_THALERS)
+
+
+def place_gray_eminence(state: dict, seat: int, payload: dict) -> None:
+    electorate = payload.get("electorate")
+    if electorate not in board.in_play(state):
+        refuse("electorate_out_of_play", "the gray eminence goes beside an electorate in play")
+    state["players"][seat]["nobles"] -= 1
+    state["gray_eminences"].append({"owner": seat, "electorate": electorate, "age": AGES[-1]})
+
+
+def break_tie(state: dict, seat: int, payload: dict) -> None:
+    winner = payload.get("winner")
+    if winner not in state["await"]["tied"]:
+        refuse("not_tied", "the emperor chooses among the tied players only")
+    state["sub"]["winner"] = winner
+
+
+def choose_elector(state: dict, seat: int, payload: dict) -> None:
+    electorate = state["await"]["electorate"]
+    space = payload.get("space")
+    if space not in options.elector_candidates(state, electorate, seat):
+        piece = board.get(state, space) if board.valid(state, space) else None
+        if board.is_noble(piece) and piece["owner"] == seat and piece["couple"] and board.parse(space)[0] == electorate:
+            refuse("archdiocese_needs_baron", "an archdiocese's elector must be a single baron")
+        refuse("not_eligible", "choose one of your nobles on an aristocrat space of this electorate")
+    state["await"] = None
+    flow.seat_elector(state, electorate, space)
+
+
+def place_displaced(state: dict, seat: int, payload: dict) -> None:
+    space = payload.get("space")
+    if space not in options.limbo_options(state):
+        electorate = state["limbo"]["electorate"]
+        if electorate and isinstance(space, str) and space.split("/")[0] != electorate:
+            refuse("wrong_electorate", "a displaced elector returns to its own electorate")
+        check_arrival(state, space)
+        refuse("invalid_space", "the noble cannot go there")
+    flow.place_limbo(state, space)
+
+
+def name_target(state: dict, seat: int, payload: dict) -> None:
+    card = state["await"]["card"]
+    electorate = payload.get("electorate")
+    if electorate not in options.target_options(state, card):
+        if electorate in ELECTORATES and not state["electorates"][electorate]["in_play"]:
+            refuse("electorate_out_of_play", "that electorate is not in play")
+        kind = "an archdiocese" if card == "church_influence" else "a secular electorate"
+        refuse("wrong_electorate_type", f"name {kind}")
+    state["queue"].pop(0)
+    state["targets"][card] = electorate
+
+
+def vote(state: dict, seat: int, payload: dict) -> None:
+    """A secret commitment: stored apart from every view until all voters have voted."""
+    side = payload.get("side")
+    if side not in ("emperor", "rival"):
+        refuse("invalid_side", "vote for the emperor or the rival")
+    state["votes"][str(seat)] = side
+    remaining = [s for s in state["await"]["seats"] if s != seat]
+    if remaining:
+        state["await"] = {"kind": "vote", "seats": remaining}
+    else:
+        flow.resolve_election(state)
+
+
+def place_empire_city(state: dict, seat: int, payload: dict) -> None:
+    action = {"type": "place_empire_city", "payload": {"space": payload.get("space")}}
+    if action not in options.empire_city_actions(state):
+        if state["empire_in_box"] == 0 or not _track_allows_new_city(state):
+            refuse("no_empire_city", "no new empire city may be placed now")
+        refuse("space_occupied", "an empire city goes on an empty city space")
+    state["empire_in_box"] -= 1
+    board.put(state, payload["space"], "empire")
+    flow.end_round(state)
+
+
+def _track_allows_new_city(state: dict) -> bool:
+    return EMPEROR_TRACK[state["round"]]["empire_city"] == "place_or_move"
+
+
+def move_empire_city(state: dict, seat: int, payload: dict) -> None:
+    action = {"type": "move_empire_city", "payload": {"source": payload.get("source"), "space": payload.get("space")}}
+    if action not in options.empire_city_actions(state):
+        if payload.get("source") not in board.empire_city_locs(state):
+            refuse("not_an_empire_city", "move an empire city that is on the board")
+        refuse("space_occupied", "an empire city moves to an empty city space")
+    board.put(state, payload["source"], None)
+    board.put(state, payload["space"], "empire")
+    flow.end_round(state)
+
+
+def skip_empire_city(state: dict, seat: int, payload: dict) -> None:
+    flow.end_round(state)

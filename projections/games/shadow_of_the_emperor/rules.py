@@ -1,0 +1,109 @@
+"""Who may act now, what they may post, and applying one event."""
+from __future__ import annotations
+
+from . import decisions, flow, options, turn
+from .refusals import refuse
+from .state import clone
+
+HANDLERS = {
+    "place_start_piece": decisions.place_start_piece,
+    "enthrone": decisions.enthrone,
+    "place_son": decisions.place_son,
+    "decline_son": decisions.decline_son,
+    "propose_marriage": decisions.propose_marriage,
+    "send_to_convent": decisions.send_to_convent,
+    "answer_marriage": decisions.answer_marriage,
+    "take_card": turn.take_card,
+    "use_privilege": turn.use_privilege,
+    "knight": turn.knight,
+    "pass": turn.pass_turn,
+    "place_gray_eminence": decisions.place_gray_eminence,
+    "break_tie": decisions.break_tie,
+    "choose_elector": decisions.choose_elector,
+    "place_displaced": decisions.place_displaced,
+    "name_target": decisions.name_target,
+    "vote": decisions.vote,
+    "place_empire_city": decisions.place_empire_city,
+    "move_empire_city": decisions.move_empire_city,
+    "skip_empire_city": decisions.skip_empire_city,
+}
+
+ANSWERS = {
+    "setup": ["place_start_piece"],
+    "enthrone": ["enthrone"],
+    "son": ["place_son", "decline_son"],
+    "daughter": ["propose_marriage", "send_to_convent"],
+    "answer_marriage": ["answer_marriage"],
+    "turn": ["take_card", "use_privilege", "knight", "pass"],
+    "place_gray_eminence": ["place_gray_eminence"],
+    "break_tie": ["break_tie"],
+    "choose_elector": ["choose_elector"],
+    "place_displaced": ["place_displaced"],
+    "name_target": ["name_target"],
+    "vote": ["vote"],
+    "empire_city": ["place_empire_city", "move_empire_city", "skip_empire_city"],
+}
+"""The action types that answer each kind of awaited decision."""
+
+
+def waiting_for(state: dict) -> set[int]:
+    pending = state["await"]
+    if pending is None:
+        return set()
+    if pending["kind"] == "vote":
+        return set(pending["seats"])
+    return {pending["seat"]}
+
+
+def apply(state: dict, event: dict) -> dict:
+    if state["phase"] == "finished":
+        refuse("game_over", "the game is over")
+    seat = event.get("seat")
+    if seat not in waiting_for(state):
+        refuse("not_your_turn", "the game is not waiting for this seat", awaiting=sorted(waiting_for(state)))
+    kind = state["await"]["kind"]
+    if event.get("type") not in ANSWERS[kind]:
+        refuse("wrong_action", f"now awaiting {kind.replace('_', ' ')}", expected=ANSWERS[kind])
+    new = clone(state)
+    pending = new["await"]
+    HANDLERS[event["type"]](new, seat, dict(event.get("payload") or {}))
+    if new["await"] is pending:
+        new["await"] = None
+    return flow.advance(new)
+
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    if seat not in waiting_for(state):
+        return []
+    pending = state["await"]
+    kind = pending["kind"]
+    if kind == "setup":
+        return [{"type": "place_start_piece", "payload": {"space": loc}} for loc in options.setup_spaces(state, pending["piece"])]
+    if kind == "enthrone":
+        return [{"type": "enthrone", "payload": {"space": loc}} for loc in options.enthrone_options(state, seat)]
+    if kind == "son":
+        spaces = options.son_spaces(state, seat)
+        return [{"type": "place_son", "payload": {"space": loc}} for loc in spaces] + [{"type": "decline_son", "payload": {}}]
+    if kind == "daughter":
+        targets = options.marriage_targets(state, seat)
+        return [{"type": "propose_marriage", "payload": {"target": loc}} for loc in targets] + [{"type": "send_to_convent", "payload": {}}]
+    if kind == "answer_marriage":
+        return [{"type": "answer_marriage", "payload": {"accept": answer}} for answer in (True, False)]
+    if kind == "turn":
+        return turn.turn_actions(state, seat)
+    if kind == "place_gray_eminence":
+        return [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in options.board.in_play(state)]
+    if kind == "break_tie":
+        return [{"type": "break_tie", "payload": {"winner": s}} for s in pending["tied"]]
+    if kind == "choose_elector":
+        locs = options.elector_candidates(state, pending["electorate"], seat)
+        return [{"type": "choose_elector", "payload": {"space": loc}} for loc in locs]
+    if kind == "place_displaced":
+        return [{"type": "place_displaced", "payload": {"space": loc}} for loc in options.limbo_options(state)]
+    if kind == "name_target":
+        return [{"type": "name_target", "payload": {"electorate": e}} for e in options.target_options(state, pending["card"])]
+    if kind == "vote":
+        return [{"type": "vote", "payload": {"side": side}} for side in ("emperor", "rival")]
+    if kind == "empire_city":
+        return options.empire_city_actions(state)
+    raise AssertionError(kind)

@@ -1,0 +1,101 @@
+"""marshmallow schemas: the game options and one schema per action type."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from .components import CARD_ORDER, ELECTORATE_ORDER, PRIVILEGE_ACTIONS
+
+
+class OptionsSchema(Schema):
+    first_emperor = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(0, 3))
+    """Seat of the starting emperor; None draws it with the seeded generator."""
+    elector_counts_for_influence = fields.Boolean(load_default=True)
+    """G7 (reconstructed): the sitting elector counts for its owner's influence."""
+    tiebreak = fields.String(load_default="shared", validate=validate.OneOf(["shared", "thalers_then_emperor"]))
+    """G6 (reconstructed): tied players share the victory, or most thalers then the emperor."""
+    brandenburg_pays = fields.Boolean(load_default=True)
+    """G9 (reconstructed): the Brandenburg privilege pays the Gray Eminence's cost."""
+    cap_every_gain = fields.Boolean(load_default=True)
+    """G12 (reconstructed): the 12-thaler cap applies to every gain, not only income."""
+
+
+Location = lambda **kw: fields.String(validate=validate.Length(1, 40), **kw)  # noqa: E731
+Electorate = lambda **kw: fields.String(validate=validate.OneOf(ELECTORATE_ORDER), **kw)  # noqa: E731
+
+
+class SpaceSchema(Schema):
+    space = Location(required=True)
+
+
+class EmptySchema(Schema):
+    pass
+
+
+class TargetSchema(Schema):
+    target = Location(required=True)
+
+
+class AnswerMarriageSchema(Schema):
+    accept = fields.Boolean(required=True)
+
+
+class TakeCardSchema(Schema):
+    card = fields.String(required=True, validate=validate.OneOf(CARD_ORDER))
+    target = Location(load_default=None, allow_none=True)
+    space = Location(load_default=None, allow_none=True)
+    side = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["baron", "couple"]))
+    decline = fields.Boolean(load_default=False)
+
+
+class UsePrivilegeSchema(Schema):
+    electorate = fields.String(required=True, validate=validate.OneOf(PRIVILEGE_ACTIONS))
+    card = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(CARD_ORDER))
+    target = Location(load_default=None, allow_none=True)
+    space = Location(load_default=None, allow_none=True)
+    side = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["baron", "couple"]))
+
+
+class KnightSchema(Schema):
+    source = Location(required=True)
+    space = Location(required=True)
+
+
+class ElectorateSchema(Schema):
+    electorate = Electorate(required=True)
+
+
+class BreakTieSchema(Schema):
+    winner = fields.Integer(required=True, validate=validate.Range(0, 3))
+
+
+class VoteSchema(Schema):
+    side = fields.String(required=True, validate=validate.OneOf(["emperor", "rival"]))
+
+
+class MoveEmpireCitySchema(Schema):
+    source = Location(required=True)
+    space = Location(required=True)
+
+
+ACTION_SCHEMAS = {
+    "place_start_piece": SpaceSchema,
+    "enthrone": SpaceSchema,
+    "place_son": SpaceSchema,
+    "decline_son": EmptySchema,
+    "propose_marriage": TargetSchema,
+    "send_to_convent": EmptySchema,
+    "answer_marriage": AnswerMarriageSchema,
+    "take_card": TakeCardSchema,
+    "use_privilege": UsePrivilegeSchema,
+    "knight": KnightSchema,
+    "pass": EmptySchema,
+    "place_gray_eminence": ElectorateSchema,
+    "break_tie": BreakTieSchema,
+    "choose_elector": SpaceSchema,
+    "place_displaced": SpaceSchema,
+    "name_target": ElectorateSchema,
+    "vote": VoteSchema,
+    "place_empire_city": SpaceSchema,
+    "move_empire_city": MoveEmpireCitySchema,
+    "skip_empire_city": EmptySchema,
+}
