@@ -1,0 +1,468 @@
+"""Every action type: who may post it, what is offered, how it is checked and applied.
+
+``offers`` lists the complete payloads of a type for the waiting step; ``check``
+raises ``IllegalAction`` with a specific code, then ``perform`` changes the working
+copy. ``legal_actions`` is the union of ``offers``, so the two never disagree.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from projections.games.base import IllegalAction
+
+from . import cards, plots, solo
+from .content import AREAS, BOARD, CHARACTERS, TOKEN_TYPES, TYPES, build_cost, double_tax_penalty, is_anchor
+from .effects import active_tokens, gain_glory
+from .flow import followers_free, legion_moves, resolve, window
+from .table import faced
+
+# the step each action answers; free actions answer any own-turn step
+ANSWERS = {
+    "keep_missions": "keep_missions",
+    "deploy_legion": "deploy",
+    "launch_plot": "plot_turn",
+    "end_plot_turn": "plot_turn",
+    "build": "build_turn",
+    "end_build_turn": "build_turn",
+    "place_follower": "place",
+    "move_legion": "legion_move",
+    "defect": "defect",
+    "lure_move": "lure",
+    "end_lure": "lure",
+    "pick_vote": "pick_vote",
+    "play_card": "window",
+    "pass": "window",
+    "forfeit_draw": "draw",
+    "tax": "tax",
+    "rival_card": "rival_turn",
+}
+FREE = ("sell_card", "discard_card", "form_set", "exchange")
+OWN_TURN = ("plot_turn", "build_turn", "place", "tax", "window", "draw")
+
+
+def fail(code: str, message: str) -> None:
+    raise IllegalAction(code, message)
+
+
+def front(state: dict) -> dict | None:
+    return state["queue"][0] if state["queue"] and state["result"] is None else None
+
+
+def waiting_seats(state: dict) -> list:
+    step = front(state)
+    if step is None:
+        return []
+    if step["op"] == "keep_missions":
+        return list(step["waiting"])
+    if step["op"] == "rival_turn":
+        return [None]
+    return [step["seat"]]
+
+
+def free_allowed(step: dict) -> bool:
+    return step["op"] in OWN_TURN and step.get("trigger") != "on_targeted_by_plot"
+
+
+# -- offers ------------------------------------------------------------------------------
+def _mission_offers(state, seat, step):
+    dealt = state["players"][seat]["dealt"]
+    return [{"keep": list(pair)} for pair in combinations(dealt, 2)]
+
+
+def _build_offers(state, seat, step):
+    out = []
+    province = state["provinces"][faced(state, seat)]
+    for t in TYPES:
+        level = province["levels"][t] + 1
+        if level > 3 or state["tiles"][t][level - 1] <= 0:
+            continue
+        if build_cost(faced(state, seat), t, level)[0] <= state["players"][seat]["denarii"]:
+            out.append({"building": t})
+    return out
+
+
+def _place_offers(state, seat, step):
+    player = state["players"][seat]
+    name = faced(state, seat)
+    province = state["provinces"][name]
+    out = [{"location": "colosseum", "use_token": False}]
+    tokens = [t for t in active_tokens(player) if t not in player["tokens_used"]]
+    for t in TYPES:
+        if province["levels"][t] > len(province["followers"][t]):
+            out.append({"location": f"building:{t}", "use_token": False})
+            if t in tokens:
+                out.append({"location": f"building:{t}", "use_token": True})
+    if player["plot_markers"] > 0:
+        out += [{"location": f"plot:{i}", "use_token": False} for i, m in enumerate(province["plots"]) if m is None]
+    return out
+
+
+def _tax_offers(state, seat, step):
+    player = state["players"][seat]
+    population = state["provinces"][faced(state, seat)]["population"]
+    modes = ["normal"]
+    if player["glory"] - double_tax_penalty(population) >= BOARD["glory_minimum"]:
+        modes.append("double")
+    return [{"mode": m} for m in modes]
+
+
+def _free_offers(kind):
+    def offers(state, seat, step):
+        player = state["players"][seat]
+        if kind in ("sell_card", "discard_card"):
+            return [{"card": c} for c in cards.sellable(player["hand"])]
+        if kind == "form_set":
+            return cards.set_options(state, seat)
+        if state["medals"]["religious"] != seat:
+            return []
+        return [{"count": n} for n in range(1, player["denarii"] // BOARD["medal_exchange_denarii"] + 1)]
+
+    return offers
+
+
+OFFERS = {
+    "keep_missions": _mission_offers,
+    "deploy_legion": lambda s, seat, step: [{"area": a} for a in AREAS],
+    "launch_plot": lambda s, seat, step: plots.launch_options(s, seat),
+    "end_plot_turn": lambda s, seat, step: [{}],
+    "build": _build_offers,
+    "end_build_turn": lambda s, seat, step: [{}],
+    "place_follower": _place_offers,
+    "move_legion": lambda s, seat, step: legion_moves(s, seat),
+    "defect": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "defect"],
+    "lure_move": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "lure_move"],
+    "end_lure": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "end_lure"],
+    "pick_vote": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "pick_vote"],
+    "play_card": lambda s, seat, step: [{"card": c} for c in cards.playable(s, step)],
+    "pass": lambda s, seat, step: [{}],
+    "forfeit_draw": lambda s, seat, step: [{}],
+    "tax": _tax_offers,
+    "rival_card": lambda s, seat, step: [{}],
+    **{kind: _free_offers(kind) for kind in FREE},
+}
+
+
+def offers_for(state: dict, seat) -> list[dict]:
+    step = front(state)
+    if step is None or seat not in waiting_seats(state):
+        return []
+    out = []
+    for kind, answers in ANSWERS.items():
+        if answers == step["op"]:
+            out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
+    if free_allowed(step):
+        for kind in FREE:
+            out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
+    return out
+
+
+# -- checks: named refusals first, then "is it one of the offers" -------------------------
+def _check_build(state, seat, payload):
+    t = payload.get("building")
+    if t not in TYPES:
+        fail("unknown_building", f"no building type {t!r}")
+    level = state["provinces"][faced(state, seat)]["levels"][t] + 1
+    if level > 3:
+        fail("slot_complete", f"the {t} slot already holds level 3")
+    if state["tiles"][t][level - 1] <= 0:
+        fail("no_tile_left", f"no level-{level} {t} tile is left in the supply")
+    if build_cost(faced(state, seat), t, level)[0] > state["players"][seat]["denarii"]:
+        fail("not_enough_denarii", "you cannot pay for that tile")
+
+
+def _check_place(state, seat, payload):
+    location = str(payload.get("location", ""))
+    player = state["players"][seat]
+    province = state["provinces"][faced(state, seat)]
+    if location.startswith("building:"):
+        t = location.split(":", 1)[1]
+        if t not in TYPES:
+            fail("unknown_location", f"no building type {t!r}")
+        if province["levels"][t] == 0:
+            fail("no_building", f"your province has no {t} building")
+        if len(province["followers"][t]) >= province["levels"][t]:
+            fail("building_full", f"the {t} building holds as many followers as its level")
+        if payload.get("use_token"):
+            if t not in TOKEN_TYPES:
+                fail("no_bonus_token", f"there is no {t} bonus token")
+            if t not in active_tokens(player):
+                fail("token_covered", f"your {t} token is covered by a vendetta marker")
+            if t in player["tokens_used"]:
+                fail("token_used", f"your {t} token was already used this round")
+    elif location.startswith("plot:"):
+        if payload.get("use_token"):
+            fail("no_bonus_token", "bonus tokens go only with a building")
+        if player["plot_markers"] <= 0:
+            fail("no_plot_marker", "you have no plot marker in supply")
+        index = location.split(":", 1)[1]
+        if not index.isdigit() or int(index) >= len(province["plots"]):
+            fail("unknown_location", f"no plot space {index}")
+        if province["plots"][int(index)] is not None:
+            fail("space_occupied", "that plot space is taken")
+    elif location == "colosseum":
+        if payload.get("use_token"):
+            fail("no_bonus_token", "bonus tokens go only with a building")
+    else:
+        fail("unknown_location", f"no location {location!r}")
+
+
+def _check_tax(state, seat, payload):
+    if payload.get("mode") not in ("normal", "double"):
+        fail("unknown_mode", "taxation is normal or double")
+    if payload["mode"] == "double" and {"mode": "double"} not in _tax_offers(state, seat, None):
+        fail("glory_too_low", "double taxation may not take you below 1 glory")
+
+
+def _check_free(state, seat, kind, payload):
+    player = state["players"][seat]
+    if kind in ("sell_card", "discard_card", ):
+        card = payload.get("card")
+        if card not in player["hand"]:
+            fail("card_not_in_hand", f"{card!r} is not in your hand")
+        if is_anchor(card):
+            fail("anchor_card", "anchor cards cannot be sold or discarded")
+    elif kind == "form_set":
+        chosen = list(payload.get("cards", []))
+        if len(player["sets"]) >= BOARD["max_sets"]:
+            fail("too_many_sets", "you already have three sets")
+        if any(c not in player["hand"] for c in chosen) or len(set(chosen)) != 3:
+            fail("card_not_in_hand", "a set is three different cards from your hand")
+        if not cards.set_legal(state, seat, chosen, payload.get("as_type")):
+            fail("not_a_set", "those cards do not form a set of that type")
+    elif kind == "exchange":
+        if state["medals"]["religious"] != seat:
+            fail("no_religious_medal", "only the religious medal's holder may exchange")
+        if payload.get("count", 0) * BOARD["medal_exchange_denarii"] > player["denarii"]:
+            fail("not_enough_denarii", "each exchange costs 3 denarii")
+
+
+def _check_launch(state, seat, payload):
+    province = payload.get("province")
+    marker = None
+    if province in state["provinces"] and isinstance(payload.get("space"), int) and 0 <= payload["space"] < 3:
+        marker = state["provinces"][province]["plots"][payload["space"]]
+    if not marker or marker["owner"] != seat or not marker["up"]:
+        fail("no_plot_marker", "you have no face-up plot marker there")
+    if state["players"][seat]["vendetta"] == 0:
+        fail("no_vendetta_marker", "you have no vendetta marker left to launch a plot")
+    from .table import facing_owner
+    from .effects import holder
+
+    target = facing_owner(state, province)
+    if target is None or target == seat:
+        fail("no_target", "no opponent faces that province")
+    if holder(state, target)["vendetta"] >= BOARD["vendetta_track_length"]:
+        fail("track_full", "the target's vendetta track is full")
+    if payload.get("action") not in CHARACTERS[state["players"][seat]["character"]]["plot_actions"]:
+        fail("not_your_plot_action", "that plot action is not on your board")
+    if payload.get("victim") not in plots.victims(state, seat, target):
+        fail("wrong_victim", "the plot action must hit the plot's target")
+    if not plots.action_legal(state, seat, payload["action"], payload["victim"]):
+        fail("no_effect", "that plot action would have no effect")
+
+
+CHECKS = {
+    "build": _check_build,
+    "place_follower": _check_place,
+    "tax": _check_tax,
+    "launch_plot": _check_launch,
+}
+
+
+def check(state: dict, seat, kind: str, payload: dict) -> dict:
+    """Raise unless ``seat`` may post ``kind``/``payload`` now; returns the waiting step."""
+    if state["result"] is not None:
+        fail("game_over", "the game has finished")
+    if kind not in OFFERS:
+        fail("unknown_action", f"no action {kind!r} in Age of Rome")
+    step = front(state)
+    if seat not in waiting_seats(state):
+        fail("not_your_turn", "the game is not waiting for you")
+    if kind in FREE:
+        if not free_allowed(step):
+            fail("not_now", "free actions are taken during your own turn")
+        _check_free(state, seat, kind, payload)
+    elif ANSWERS[kind] != step["op"]:
+        fail("wrong_action", f"the game waits for {step['op']}, not {kind}")
+    elif kind in CHECKS:
+        CHECKS[kind](state, seat, payload)
+    if kind == "play_card" and payload.get("card") not in state["players"][seat]["hand"]:
+        fail("card_not_in_hand", "that card is not in your hand")
+    if kind == "play_card" and not cards.matches(payload["card"], step):
+        fail("wrong_trigger", "that card does not trigger now")
+    if _normal(payload) not in [_normal(p) for p in OFFERS[kind](state, seat, step)]:
+        fail("illegal_choice", f"{kind} {payload} is not a legal choice now")
+    return step
+
+
+def _normal(payload: dict) -> dict:
+    out = dict(payload)
+    if "cards" in out:
+        out["cards"] = sorted(out["cards"])
+    if "keep" in out:
+        out["keep"] = sorted(out["keep"])
+    return out
+
+
+# -- perform -----------------------------------------------------------------------------
+def perform(state: dict, seat, kind: str, payload: dict, step: dict, rng) -> None:
+    if kind in FREE:
+        if kind == "sell_card":
+            cards.sell(state, seat, payload["card"])
+        elif kind == "discard_card":
+            cards.discard(state, seat, payload["card"])
+        elif kind == "form_set":
+            cards.form_set(state, seat, payload["cards"], payload["as_type"])
+        else:
+            cards.exchange(state, seat, payload["count"])
+        return
+    PERFORM[kind](state, seat, payload, step, rng)
+
+
+def _keep(state, seat, payload, step, rng):
+    player = state["players"][seat]
+    player["missions"] = sorted(payload["keep"])
+    back = [m for m in player["dealt"] if m not in payload["keep"]]
+    state["mission_deck"] = state["mission_deck"] + back
+    player["dealt"] = []
+    state["queue"][0] = dict(step, waiting=[s for s in step["waiting"] if s != seat])
+
+
+def _deploy(state, seat, payload, step, rng):
+    state["players"][seat]["legions"] -= 1
+    state["areas"][payload["area"]][seat] += 1
+    resolve(state, [])
+
+
+def _launch(state, seat, payload, step, rng):
+    from .effects import holder
+    from .table import facing_owner
+
+    marker = state["provinces"][payload["province"]]["plots"][payload["space"]]
+    marker["up"] = False
+    target = facing_owner(state, payload["province"])
+    state["players"][seat]["vendetta"] -= 1
+    holder(state, target)["vendetta"] += 1
+    steps = []
+    if not (state["solo"] and target == solo.RIVAL):
+        steps.append(window(target, "on_targeted_by_plot", launcher=seat))
+    steps.append({"op": "plot_effect", "seat": seat, "action": payload["action"], "victim": payload["victim"]})
+    steps.append(window(seat, "on_launch_plot", victim=payload["victim"]))
+    state["queue"] = steps + state["queue"]
+
+
+def _end_turn(state, seat, payload, step, rng):
+    resolve(state, [])
+
+
+def _build(state, seat, payload, step, rng):
+    t = payload["building"]
+    name = faced(state, seat)
+    province = state["provinces"][name]
+    level = province["levels"][t] + 1
+    cost, glory = build_cost(name, t, level)
+    player = state["players"][seat]
+    player["denarii"] -= cost
+    province["levels"][t] = level
+    province["population"] = min(BOARD["max_population"], province["population"] + 1)
+    state["tiles"][t][level - 1] -= 1
+    gain_glory(state, seat, glory)
+    if level == 3 and state["medals"][t] is None:
+        state["medals"][t] = seat
+    state["queue"] = [window(seat, "on_build", {"tile_type": t})] + state["queue"]
+
+
+def _place(state, seat, payload, step, rng):
+    player = state["players"][seat]
+    player["placed"] += 1
+    province = state["provinces"][faced(state, seat)]
+    location = payload["location"]
+    if location == "colosseum":
+        state["colosseum"].append(seat)
+        count = len(state["colosseum"]) - (0 if state["options"]["colosseum_counts_new_follower"] else 1)
+        gain_glory(state, seat, count)
+        resolve(state, [window(seat, "on_place_colosseum")])
+        return
+    if location.startswith("plot:"):
+        index = int(location.split(":")[1])
+        player["plot_markers"] -= 1
+        province["plots"][index] = {"owner": seat, "up": True, "follower": True}
+        resolve(state, [window(seat, "on_place_plot")])
+        return
+    t = location.split(":")[1]
+    province["followers"][t].append(seat)
+    times = 1
+    if payload.get("use_token"):
+        player["tokens_used"].append(t)
+        times = 2
+    if t == "military":
+        steps = [{"op": "legion_move", "seat": seat}] * times
+    elif t == "political":
+        steps = [{"op": "vote", "seat": seat}] * times
+    elif t == "commercial":
+        steps = [{"op": "draw", "seat": seat}] * times
+    elif t == "religious":
+        steps = [{"op": "pantheon", "seat": seat}]
+    else:
+        income = BOARD["agriculture_income_by_round"][state["round"] - 1]
+        if state["medals"]["agricultural"] == seat:
+            income += BOARD["agricultural_medal_bonus"]
+        steps = [{"op": "denarii", "seat": seat, "n": income}]
+    resolve(state, steps + [window(seat, "on_place_building", {"building_type": t})])
+
+
+def _move(state, seat, payload, step, rng):
+    if payload["from"] == "supply":
+        state["players"][seat]["legions"] -= 1
+    else:
+        state["areas"][payload["from"]][seat] -= 1
+    state["areas"][payload["to"]][seat] += 1
+    resolve(state, [])
+
+
+def _plot_choice(state, seat, payload, step, rng):
+    kind = {"defect": "defect", "lure": "lure_move", "pick_vote": "pick_vote"}[step["op"]]
+    if not payload and step["op"] == "lure":
+        kind = "end_lure"
+    resolve(state, plots.resolve_choice(state, step, kind, payload))
+
+
+def _play(state, seat, payload, step, rng):
+    cards.play(state, step, payload["card"])
+
+
+def _tax(state, seat, payload, step, rng):
+    player = state["players"][seat]
+    population = state["provinces"][faced(state, seat)]["population"]
+    if payload["mode"] == "double":
+        player["denarii"] += 2 * population
+        player["glory"] -= double_tax_penalty(population)
+    else:
+        player["denarii"] += population
+    resolve(state, [window(seat, "on_tax", {"mode": payload["mode"]})])
+
+
+def _rival(state, seat, payload, step, rng):
+    solo.play_card(state, rng)
+    resolve(state, [dict(step, left=step["left"] - 1)])
+
+
+PERFORM = {
+    "keep_missions": _keep,
+    "deploy_legion": _deploy,
+    "launch_plot": _launch,
+    "end_plot_turn": _end_turn,
+    "build": _build,
+    "end_build_turn": _end_turn,
+    "place_follower": _place,
+    "move_legion": _move,
+    "defect": _plot_choice,
+    "lure_move": _plot_choice,
+    "end_lure": _plot_choice,
+    "pick_vote": _plot_choice,
+    "play_card": _play,
+    "pass": _end_turn,
+    "forfeit_draw": _end_turn,
+    "tax": _tax,
+    "rival_card": _rival,
+}

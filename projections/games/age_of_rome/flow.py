@@ -1,0 +1,385 @@
+"""The round machine: a queue of steps run until a decision is needed.
+
+Every step is a small dict at the front of ``state["queue"]``. A handler either
+resolves it (returning the steps that replace it, possibly none) or returns ``WAIT``:
+then the game waits for the decision the step stands for (a seat's action, or the
+solo rival's system move). Actions resolve the waiting step and call ``run`` again.
+"""
+from __future__ import annotations
+
+from . import solo
+from .content import AREAS, BOARD, EVENTS, RING, TYPES
+from .effects import (
+    active_tokens,
+    deployed,
+    draw_card,
+    gain_glory,
+    hand_full,
+    holder,
+    lose_glory,
+    pantheon_can_grow,
+    pantheon_pieces,
+    place_pantheon_piece,
+    place_vote,
+)
+from .table import faced, order_from, rotate, start_player
+
+WAIT = None
+
+
+def run(state: dict, rng) -> None:
+    while state["queue"] and state["result"] is None:
+        step = state["queue"][0]
+        out = HANDLERS[step["op"]](state, step, rng)
+        if out is WAIT:
+            return
+        state["queue"] = out + state["queue"][1:]
+
+
+def resolve(state: dict, steps: list) -> None:
+    """Replace the waiting step at the front with ``steps``."""
+    state["queue"] = steps + state["queue"][1:]
+
+
+def window(seat: int, trigger: str, flt: dict | None = None, **extra) -> dict:
+    """A trigger point at which ``seat`` may play commerce cards (digest §8.8)."""
+    return {"op": "window", "seat": seat, "trigger": trigger, "filter": flt or {}, **extra}
+
+
+# -- effects of cards and events as steps -----------------------------------------------
+def effect_steps(seat: int, effect: dict, ctx: dict | None = None) -> list:
+    kind, n = effect["effect"], effect.get("amount", 1)
+    if kind == "gain_denarii":
+        return [{"op": "denarii", "seat": seat, "n": n}]
+    if kind == "gain_glory":
+        return [{"op": "glory", "seat": seat, "n": n}]
+    if kind in ("draw_commerce", "extra_draws"):
+        return [{"op": "draw", "seat": seat}] * n
+    if kind == "deploy_legions":
+        return [{"op": "deploy", "seat": seat, "area": effect.get("area", "any")}] * n
+    if kind == "extra_legion_moves":
+        return [{"op": "legion_move", "seat": seat}] * n
+    if kind in ("place_votes", "extra_votes"):
+        return [{"op": "vote", "seat": seat}] * n
+    if kind in ("place_pantheon_pieces", "extra_pantheon_pieces"):
+        return [{"op": "pantheon", "seat": seat}] * n
+    if kind == "gain_legions_from_reserve":
+        return [{"op": "reserve_legion", "seat": seat}] * n
+    if kind == "return_vendetta_markers":
+        return [{"op": "vendetta_return", "seat": seat}] * n
+    if kind == "target_loses_glory":
+        return [{"op": "lose_glory", "owner": (ctx or {})["victim"], "n": n}]
+    if kind == "cancel_plot_action":
+        return [{"op": "cancel_plot"}]
+    raise ValueError(f"unknown effect {kind}")
+
+
+def bonus_possible(state: dict, seat: int, effect: dict) -> bool:
+    """Whether an event bonus can be received; if not the card's fallback applies."""
+    player = state["players"][seat]
+    kind = effect["effect"]
+    if kind == "deploy_legions":
+        return player["legions"] > 0
+    if kind == "place_votes":
+        return player["votes"] > 0
+    if kind == "place_pantheon_pieces":
+        return pantheon_can_grow(state, seat)
+    if kind == "gain_legions_from_reserve":
+        return player["legion_reserve"] > 0
+    if kind == "return_vendetta_markers":
+        return player["vendetta"] > 0
+    return True
+
+
+# -- event conditions --------------------------------------------------------------------
+def metric(state: dict, owner: int, name: str):
+    """An event condition's measure for ``owner`` (digest's metric vocabulary)."""
+    who = holder(state, owner)
+    if name == "denarii":
+        return who["denarii"]
+    if name == "glory":
+        return who["glory"]
+    if name == "legions_deployed":
+        return deployed(state, owner)
+    if name.startswith("legions_in_area:"):
+        return state["areas"][name.split(":", 1)[1]][owner]
+    if name == "legions_in_supply":
+        return who["legions"]
+    if name == "votes_in_senate":
+        return state["senate"].count(owner)
+    if name == "vendetta_markers_on_track":
+        return who["vendetta"]
+    if name == "pantheon_pieces":
+        return pantheon_pieces(who)
+    if name == "hand_commerce_cards":
+        from .content import is_anchor
+
+        return sum(1 for c in who["hand"] if not is_anchor(c))
+    if name == "followers":
+        return who["followers"]
+    if name == "population_of_faced_province":
+        return state["provinces"][faced(state, owner)]["population"]
+    if name == "active_bonus_tokens":
+        return len(active_tokens(who))
+    if name == "medals":
+        return sum(1 for h in state["medals"].values() if h == owner)
+    raise ValueError(f"unknown metric {name}")
+
+
+def qualifiers(state: dict, card: dict) -> list[int]:
+    """Seats meeting the event's condition, ties included, in turn order (snapshot first)."""
+    name, compare = card["condition"]["metric"], card["condition"]["compare"]
+    values = {seat: metric(state, seat, name) for seat in range(state["seats"])}
+    pool = list(values.values())
+    if state["solo"] and solo.rival_compared(name):
+        pool.append(metric(state, solo.RIVAL, name))
+    best = max(pool) if compare == "most" else min(pool)
+    return [seat for seat in state["turn_order"] if values[seat] == best]
+
+
+# -- handlers ----------------------------------------------------------------------------
+def _round_start(state, step, rng):
+    card_id = state["event_deck"].pop(0)
+    if state["event"]:
+        state["events_done"].append(state["event"])
+    state["event"] = card_id
+    card = EVENTS[card_id]
+    state["direction"] = card["direction"]
+    first = start_player(state, card["direction"])
+    state["turn_order"] = order_from(state, first, card["direction"])
+    state["phase"] = "event"
+    steps = [{"op": "event_bonus", "seat": seat} for seat in qualifiers(state, card)]
+    if state["round"] > 1:
+        steps.append({"op": "phase", "name": "plot"})
+    return steps + [{"op": "phase", "name": n} for n in ("build", "action", "income")] + [{"op": "round_end"}]
+
+
+def plot_order(state: dict) -> list[int]:
+    if state["options"]["plot_launch_order"] == "turn_order":
+        return list(state["turn_order"])
+    return order_from(state, state["turn_order"][0], "cw")
+
+
+def _phase(state, step, rng):
+    name = step["name"]
+    state["phase"] = name
+    if name == "plot":
+        return [{"op": "plot_turn", "seat": s} for s in plot_order(state)]
+    if name == "build":
+        return [{"op": "build_turn", "seat": s} for s in state["turn_order"]]
+    if name == "action":
+        return [{"op": "action_next", "index": 0}]
+    return [{"op": "tax", "seat": s} for s in state["turn_order"]]
+
+
+def _event_bonus(state, step, rng):
+    card = EVENTS[state["event"]]
+    seat = step["seat"]
+    effects = card["bonus"] if all(bonus_possible(state, seat, e) for e in card["bonus"]) else card["fallback"]
+    return [s for e in effects for s in effect_steps(seat, e)]
+
+
+def followers_free(state: dict, seat: int) -> int:
+    p = state["players"][seat]
+    return p["followers"] - p["placed"] - p["fresh"]
+
+
+def _action_next(state, step, rng):
+    order = state["turn_order"]
+    for k in range(len(order)):
+        seat = order[(step["index"] + k) % len(order)]
+        if followers_free(state, seat) > 0:
+            return [{"op": "place", "seat": seat}, {"op": "action_next", "index": (step["index"] + k + 1) % len(order)}]
+    end = [{"op": "action_end"}]
+    if state["solo"]:
+        end.insert(0, {"op": "rival_turn", "left": solo.actions_this_round(state)})
+    return end
+
+
+def _action_end(state, step, rng):
+    """Followers, used bonus tokens and launched plot markers come home (digest §7.3)."""
+    for province in state["provinces"].values():
+        province["followers"] = {t: [] for t in TYPES}
+        for i, marker in enumerate(province["plots"]):
+            if marker is not None:
+                marker.pop("follower", None)
+                if not marker["up"]:
+                    state["players"][marker["owner"]]["plot_markers"] += 1
+                    province["plots"][i] = None
+    state["colosseum"] = []
+    for player in state["players"]:
+        player["placed"] = player["fresh"] = 0
+        player["tokens_used"] = []
+    return []
+
+
+def _round_end(state, step, rng):
+    card = EVENTS[state["event"]]
+    if state["solo"]:
+        solo.end_of_round(state)
+    if state["round"] >= BOARD["rounds"]:
+        return [{"op": "final"}]
+    state["orientation"] = rotate(state["orientation"], card["direction"], card["steps"])
+    state["round"] += 1
+    return [{"op": "round_start"}]
+
+
+def _final(state, step, rng):
+    from .scoring import final_result
+
+    state["phase"] = "over"
+    state["result"] = final_result(state)
+    return []
+
+
+def _denarii(state, step, rng):
+    state["players"][step["seat"]]["denarii"] += step["n"]
+    return []
+
+
+def _glory(state, step, rng):
+    gain_glory(state, step["seat"], step["n"])
+    return []
+
+
+def _lose_glory(state, step, rng):
+    lose_glory(state, step["owner"], step["n"])
+    return []
+
+
+def _reserve_legion(state, step, rng):
+    player = state["players"][step["seat"]]
+    if player["legion_reserve"] > 0:
+        player["legion_reserve"] -= 1
+        player["legions"] += 1
+    return []
+
+
+def _vendetta_return(state, step, rng):
+    player = state["players"][step["seat"]]
+    if player["vendetta"] > 0:
+        player["vendetta"] -= 1
+        state["vendetta_pool"] += 1
+    return []
+
+
+def _cancel_plot(state, step, rng):
+    for later in state["queue"][1:]:
+        if later["op"] == "plot_effect":
+            later["cancelled"] = True
+            break
+    return []
+
+
+def _vote(state, step, rng):
+    seat = step["seat"]
+    if state["players"][seat]["votes"] <= 0:
+        return []
+    return [window(seat, "on_majority")] if place_vote(state, seat) else []
+
+
+def _pantheon(state, step, rng):
+    seat = step["seat"]
+    return [window(seat, "on_pantheon_tier_complete")] if place_pantheon_piece(state, seat) else []
+
+
+def _deploy(state, step, rng):
+    seat = step["seat"]
+    if state["players"][seat]["legions"] <= 0:
+        return []
+    if step["area"] == "any":
+        return WAIT
+    state["players"][seat]["legions"] -= 1
+    state["areas"][step["area"]][seat] += 1
+    return []
+
+
+def legion_moves(state: dict, seat: int) -> list[dict]:
+    moves = []
+    if state["players"][seat]["legions"] > 0:
+        moves += [{"from": "supply", "to": a} for a in AREAS]
+    for a in AREAS:
+        if state["areas"][a][seat] > 0:
+            moves += [{"from": a, "to": b} for b in AREAS if b != a]
+    return moves
+
+
+def _legion_move(state, step, rng):
+    return WAIT if legion_moves(state, step["seat"]) else []
+
+
+def _draw(state, step, rng):
+    seat = step["seat"]
+    if hand_full(state, seat):
+        return WAIT
+    draw_card(state, seat, rng)
+    return []
+
+
+def _window(state, step, rng):
+    return WAIT if state["players"][step["seat"]]["hand"] else []
+
+
+def _plot_turn(state, step, rng):
+    from .plots import launch_options
+
+    return WAIT if launch_options(state, step["seat"]) else []
+
+
+def _plot_effect(state, step, rng):
+    from .plots import plot_effect
+
+    return [] if step.get("cancelled") else plot_effect(state, step, rng)
+
+
+def _keep_missions(state, step, rng):
+    return WAIT if step["waiting"] else []
+
+
+def _rival_turn(state, step, rng):
+    return WAIT if step["left"] > 0 else []
+
+
+def _wait(state, step, rng):
+    return WAIT
+
+
+def _plot_choice(state, step, rng):
+    from .plots import choice_possible
+
+    return WAIT if choice_possible(state, step) else []
+
+
+HANDLERS = {
+    "round_start": _round_start,
+    "phase": _phase,
+    "event_bonus": _event_bonus,
+    "action_next": _action_next,
+    "action_end": _action_end,
+    "round_end": _round_end,
+    "final": _final,
+    "denarii": _denarii,
+    "glory": _glory,
+    "lose_glory": _lose_glory,
+    "reserve_legion": _reserve_legion,
+    "vendetta_return": _vendetta_return,
+    "cancel_plot": _cancel_plot,
+    "vote": _vote,
+    "pantheon": _pantheon,
+    "deploy": _deploy,
+    "legion_move": _legion_move,
+    "draw": _draw,
+    "window": _window,
+    "plot_turn": _plot_turn,
+    "plot_effect": _plot_effect,
+    "defect": _plot_choice,
+    "lure": _plot_choice,
+    "pick_vote": _plot_choice,
+    "keep_missions": _keep_missions,
+    "rival_turn": _rival_turn,
+    "build_turn": _wait,
+    "place": _wait,
+    "tax": _wait,
+}
+
+__all__ = ["run", "resolve", "window", "effect_steps", "WAIT", "RING"]

@@ -1,0 +1,65 @@
+"""Age of Rome as a ``base.Game``: the protocol methods delegate to the rules modules."""
+from __future__ import annotations
+
+import json
+
+from projections.games.base import Game, IllegalAction
+
+from . import actions, state as initial, view as views
+from .flow import run
+from .schemas import ACTION_SCHEMAS, OptionsSchema
+
+
+class AgeOfRome(Game):
+    name = "age_of_rome"
+    title = "Age of Rome"
+    min_seats = 1
+    max_seats = 4
+    hidden_information = True
+    chance = True
+    options_schema = OptionsSchema
+    action_schemas = ACTION_SCHEMAS
+
+    def setup(self, options, seats, rng):
+        if not 1 <= seats <= 4:
+            raise IllegalAction("bad_seat_count", "Age of Rome seats 1 to 4 players")
+        defaults = OptionsSchema().load({})
+        state = initial.setup({**defaults, **(options or {})}, seats, rng)
+        run(state, rng)
+        return state
+
+    def apply(self, state, event, rng):
+        seat, kind = event.get("seat"), event.get("type")
+        payload = event.get("payload") or {}
+        step = actions.check(state, seat, kind, payload)
+        new = json.loads(json.dumps(state))
+        actions.perform(new, seat, kind, payload, json.loads(json.dumps(step)), rng)
+        run(new, rng)
+        return new
+
+    def to_act(self, state):
+        return {s for s in actions.waiting_seats(state) if s is not None}
+
+    def legal_actions(self, state, seat):
+        return actions.offers_for(state, seat) if seat is not None else []
+
+    def view(self, state, viewer):
+        return views.view(state, viewer)
+
+    def redact(self, event, viewer):
+        return views.redact(event, viewer)
+
+    def result(self, state):
+        return state["result"]
+
+    def automatic(self, state):
+        step = actions.front(state)
+        if step is not None and step["op"] == "rival_turn":
+            return {"type": "rival_card", "payload": {}}
+        return None
+
+    def reveals(self, before, event, after):
+        return views.reveals(before, after)
+
+    def scores(self, state):
+        return [p["glory"] for p in state["players"]]

@@ -1,0 +1,145 @@
+"""What each viewer may see (digest §12) and how the log is redacted.
+
+Hidden: kept and dealt missions (owner only), hand contents (owner only; the count is
+public), the order of every deck and the next event card.
+"""
+from __future__ import annotations
+
+from projections.games.base import REFEREE
+
+from .actions import front, waiting_seats
+from .content import CHARACTERS, EVENTS, RING
+from .effects import active_tokens
+from .flow import followers_free
+from .table import faced, facing_owner
+
+PHASE_WORDS = {
+    "setup": "choosing missions",
+    "event": "event",
+    "plot": "plot phase",
+    "build": "build phase",
+    "action": "action phase",
+    "income": "income phase",
+    "over": "game over",
+}
+
+
+def _player(state: dict, seat: int, sees: bool) -> dict:
+    p = state["players"][seat]
+    character = CHARACTERS[p["character"]]
+    return {
+        "seat": seat,
+        "character": p["character"],
+        "name": character["name"],
+        "faces": faced(state, seat),
+        "denarii": p["denarii"],
+        "glory": p["glory"],
+        "legions": p["legions"],
+        "legion_reserve": p["legion_reserve"],
+        "votes": p["votes"],
+        "vote_reserve": p["vote_reserve"],
+        "followers": p["followers"],
+        "followers_free": followers_free(state, seat),
+        "vendetta": p["vendetta"],
+        "token_positions": character["tokens"],
+        "active_tokens": active_tokens(p),
+        "tokens_used": list(p["tokens_used"]),
+        "plot_markers": p["plot_markers"],
+        "plot_actions": character["plot_actions"],
+        "hand": list(p["hand"]) if sees else None,
+        "hand_count": len(p["hand"]),
+        "sets": [dict(s) for s in p["sets"]],
+        "missions": list(p["missions"]) if sees else None,
+        "mission_count": len(p["missions"]),
+        "dealt": list(p["dealt"]) if sees else None,
+        "dealt_count": len(p["dealt"]),
+        "pantheon": {k: dict(v) for k, v in p["pantheon"].items()},
+        "milestones": list(p["milestones"]),
+    }
+
+
+def _awaiting(state: dict) -> dict | None:
+    step = front(state)
+    if step is None:
+        return None
+    shown = {"op": step["op"], "seats": waiting_seats(state)}
+    for key in ("trigger", "filter", "victim", "left", "action"):
+        if key in step:
+            shown[key] = step[key]
+    return shown
+
+
+def summary(state: dict) -> str:
+    if state["result"] is not None:
+        return "Game over: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(state["result"]["scores"]))
+    waiting = ["the rival" if s is None else f"seat {s}" for s in waiting_seats(state)]
+    step = front(state)
+    what = step["op"].replace("_", " ") if step else ""
+    return f"Round {state['round']}/9, {PHASE_WORDS[state['phase']]}: waiting for {', '.join(waiting)} ({what})"
+
+
+def view(state: dict, viewer) -> dict:
+    everyone = viewer == REFEREE or state["result"] is not None
+    rival = state["rival"]
+    return {
+        "summary": summary(state),
+        "scores": [p["glory"] for p in state["players"]] if state["result"] is None else list(state["result"]["scores"]),
+        "round": state["round"],
+        "phase": state["phase"],
+        "seats": state["seats"],
+        "solo": state["solo"],
+        "options": dict(state["options"]),
+        "table": list(state["table"]),
+        "orientation": state["orientation"],
+        "facing": {p: facing_owner(state, p) for p in RING},
+        "start_province": state["start_province"],
+        "direction": state["direction"],
+        "turn_order": list(state["turn_order"]),
+        "event": dict(EVENTS[state["event"]], id=state["event"]) if state["event"] else None,
+        "events_done": list(state["events_done"]),
+        "event_deck_count": len(state["event_deck"]),
+        "provinces": {
+            name: {
+                "levels": dict(p["levels"]),
+                "population": p["population"],
+                "followers": {t: list(f) for t, f in p["followers"].items()},
+                "plots": [dict(m) if m else None for m in p["plots"]],
+            }
+            for name, p in state["provinces"].items()
+        },
+        "tiles": {t: list(v) for t, v in state["tiles"].items()},
+        "medals": dict(state["medals"]),
+        "milestones": [dict(m) for m in state["milestones"]],
+        "pantheon_supply": {t: dict(v) for t, v in state["pantheon_supply"].items()},
+        "areas": {a: list(v) for a, v in state["areas"].items()},
+        "senate": list(state["senate"]),
+        "colosseum": list(state["colosseum"]),
+        "vendetta_pool": state["vendetta_pool"],
+        "commerce_deck_count": len(state["commerce_deck"]),
+        "commerce_discard": list(state["commerce_discard"]),
+        "removed_cards": list(state["removed_cards"]),
+        "mission_deck_count": len(state["mission_deck"]),
+        "players": [_player(state, s, everyone or viewer == s) for s in range(state["seats"])],
+        "rival": None
+        if rival is None
+        else {k: rival[k] for k in ("glory", "legions", "votes", "vendetta")}
+        | {"deck_count": len(rival["deck"]), "discard": list(rival["discard"])},
+        "awaiting": _awaiting(state),
+        "result": state["result"],
+    }
+
+
+def redact(event: dict, viewer) -> dict:
+    """Kept missions are secret: others see that a choice was made, not which."""
+    if event["type"] == "keep_missions" and viewer != REFEREE and viewer != event.get("seat"):
+        return {**event, "payload": {}}
+    return event
+
+
+def reveals(before: dict, after: dict) -> bool:
+    """A card left a deck shuffled earlier (a draw, an event revealed, a rival card)."""
+    def sizes(s):
+        rival = s["rival"]["deck"] if s["rival"] else []
+        return (len(s["commerce_deck"]), len(s["event_deck"]), len(rival), len(s["mission_deck"]))
+
+    return sizes(before) != sizes(after)
