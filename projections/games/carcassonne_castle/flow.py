@@ -83,16 +83,16 @@ def after_follower(state: dict) -> None:
     continue_scoring(state)
 
 
-def score_options(state: dict) -> list[tuple[int, bool]]:
-    """(feature, use_wall_tile) pairs the active player may score next (digest 7.5 order)."""
+def score_options(state: dict) -> list[tuple[str, bool]]:
+    """(node, use_wall_tile) pairs the active player may score next (digest 7.5 order)."""
     active = state["active"]
     own = [e for e in state["pending"] if e["scorer"] == active]
     candidates = own or state["pending"]
     options = []
     for event in candidates:
-        options.append((event["feature"], False))
+        options.append((event["node"], False))
         if can_double(state, event):
-            options.append((event["feature"], True))
+            options.append((event["node"], True))
     return options
 
 
@@ -102,13 +102,13 @@ def continue_scoring(state: dict) -> None:
         if len(options) > 1:
             state["phase"] = "score"
             return
-        feature, use = options[0]
-        resolve_event(state, pending_event(state, feature), use)
+        node, use = options[0]
+        resolve_event(state, pending_event(state, node), use)
     after_scoring(state)
 
 
-def pending_event(state: dict, feature: int) -> dict:
-    return next(e for e in state["pending"] if e["feature"] == feature)
+def pending_event(state: dict, node: str) -> dict:
+    return next(e for e in state["pending"] if e["node"] == node)
 
 
 def extra_turn_possible(state: dict) -> bool:

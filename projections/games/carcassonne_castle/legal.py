@@ -42,8 +42,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
         return actions
     if phase == "score":
         return [
-            {"type": "score_feature", "payload": {"feature": f, "use_wall_tile": use}}
-            for f, use in score_options(state)
+            {"type": "score_feature", "payload": {**node_payload(node), "use_wall_tile": use}}
+            for node, use in score_options(state)
         ]
     if phase == "post":
         actions = [{"type": "end_turn", "payload": {}}]

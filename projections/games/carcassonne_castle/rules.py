@@ -56,7 +56,7 @@ def apply(state: dict, event: dict) -> dict:
 INTEGER_FIELDS = {
     "place_tile": ("x", "y", "rotation"),
     "place_follower": ("feature",),
-    "score_feature": ("feature",),
+    "score_feature": ("x", "y", "feature"),
     "final_target": ("wall_tile",),
 }
 
@@ -70,6 +70,10 @@ def _check_shape(kind: str, payload: dict) -> None:
     if kind == "final_target" and target is not None:
         if not isinstance(target, dict) or not all(isinstance(target.get(k), int) for k in ("x", "y", "feature")):
             raise IllegalAction("bad_payload", "a target is {x, y, feature} or null")
+
+
+def payload_node(payload: dict) -> str:
+    return f"{payload['x']},{payload['y']},{payload['feature']}"
 
 
 # -- checks (read only) ---------------------------------------------------------------
@@ -92,13 +96,14 @@ def check_place_follower(state: dict, seat: int, payload: dict) -> None:
 
 
 def check_score_feature(state: dict, seat: int, payload: dict) -> None:
-    feature, use = payload["feature"], bool(payload.get("use_wall_tile", False))
-    if (feature, use) in score_options(state):
+    node, use = payload_node(payload), bool(payload.get("use_wall_tile", False))
+    options = score_options(state)
+    if (node, use) in options:
         return
-    event = next((e for e in state["pending"] if e["feature"] == feature), None)
+    event = next((e for e in state["pending"] if e["node"] == node), None)
     if event is None:
-        raise IllegalAction("unknown_feature", f"feature {feature} of the new tile has nothing to score")
-    if (feature, False) not in score_options(state):
+        raise IllegalAction("unknown_feature", "no completed feature waits to be scored there")
+    if (node, False) not in options:
         raise IllegalAction("scoring_order", "the active player's own features are scored before the opponent's")
     if event["scorer"] != seat or event["type"] not in DOUBLE_FOR:
         raise IllegalAction("no_wall_tile", "a wall tile doubles only a tower or house you score on your own turn")
@@ -170,7 +175,7 @@ def do_skip_follower(state: dict, seat: int, payload: dict) -> None:
 
 
 def do_score_feature(state: dict, seat: int, payload: dict) -> None:
-    resolve_event(state, pending_event(state, payload["feature"]), bool(payload.get("use_wall_tile", False)))
+    resolve_event(state, pending_event(state, payload_node(payload)), bool(payload.get("use_wall_tile", False)))
     continue_scoring(state)
 
 

@@ -25,6 +25,8 @@ class EmptySchema(Schema):
 
 
 class ScoreFeatureSchema(Schema):
+    x = fields.Integer(required=True, strict=True)
+    y = fields.Integer(required=True, strict=True)
     feature = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     use_wall_tile = fields.Boolean(load_default=False)
 

@@ -8,7 +8,8 @@ house may carry the keep; every follower on it goes home.
 from __future__ import annotations
 
 from .components import CORNER_OF_SPACE, DOUBLE_FOR, POINTS, TILE_TYPES
-from .features import Features, count_by_seat, majority, tile_node
+from .features import Features, canonical_node, count_by_seat, majority, tile_node
+from .placement import side_neighbour
 from .state import eligible_wall_tiles, note
 
 
@@ -20,14 +21,26 @@ def feature_points(group_type: str, size: int, well: bool, doubled: bool = False
     return size * POINTS["per_tile"][group_type]
 
 
+def touched_nodes(board: dict, x: int, y: int) -> list[str]:
+    """Nodes whose group the tile on (x, y) may have closed: its own features, and every
+    feature of the tiles and start spaces beside it (a house closes a tower it borders)."""
+    nodes = [tile_node(x, y, i) for i in range(len(TILE_TYPES[board[f"{x},{y}"][0]]["features"]))]
+    for side in range(4):
+        kind, what = side_neighbour(board, x, y, side)
+        if kind == "tile":
+            nodes += [f"{what},{i}" for i in range(len(TILE_TYPES[board[what][0]]["features"]))]
+        elif kind == "start":
+            nodes += [f"{what['id']}:{f['index']}" for f in what["features"]]
+    return nodes
+
+
 def completed_events(state: dict, x: int, y: int) -> list[dict]:
-    """The completed path/tower/house groups through the new tile, each named by its
-    lowest feature index on that tile, with the scorer fixed by the followers on it."""
+    """The path/tower/house groups the new tile completed that carry followers, each
+    named by its first tile node, with the scorer fixed by the followers on it (7.4-7.5)."""
     feats = Features(state["board"])
-    tid = state["board"][f"{x},{y}"][0]
     seen, events = set(), []
-    for index in range(len(TILE_TYPES[tid]["features"])):
-        root = feats.find(tile_node(x, y, index))
+    for node in touched_nodes(state["board"], x, y):
+        root = feats.find(node)
         group = feats.groups[root]
         if root in seen or group["type"] == "court" or group["open"]:
             continue
@@ -36,10 +49,15 @@ def completed_events(state: dict, x: int, y: int) -> list[dict]:
         if not on_it:
             continue
         events.append({
-            "feature": index, "type": group["type"], "size": group["size"], "well": group["well"],
+            "node": canonical_node(group), "type": group["type"], "size": group["size"], "well": group["well"],
             "nodes": group["nodes"], "scorer": majority(count_by_seat(on_it, state["seats"])),
         })
-    return events
+    return sorted(events, key=lambda e: node_order(e["node"]))
+
+
+def node_order(node: str) -> tuple[int, int, int]:
+    x, y, i = (int(v) for v in node.split(","))
+    return (y, x, i)
 
 
 def return_followers(state: dict, nodes: list[str]) -> None:
@@ -80,18 +98,17 @@ def resolve_event(state: dict, event: dict, use_wall_tile: bool) -> None:
         eligible_wall_tiles(state, seat, DOUBLE_FOR[event["type"]])[0]["used"] = True
     points = feature_points(event["type"], event["size"], event["well"], use_wall_tile)
     note(state, "feature_scored", seat=seat, type=event["type"], size=event["size"], points=points,
-         doubled=use_wall_tile, node=event["nodes"][0])
+         doubled=use_wall_tile, node=event["node"])
     move_marker(state, seat, points)
     if event["type"] == "house":
         keep = state["keep"][seat]
         if keep is None or event["size"] > keep["size"]:
-            x, y = state["placed"][-1]
-            state["keep"][seat] = {"node": tile_node(x, y, event["feature"]), "size": event["size"]}
+            state["keep"][seat] = {"node": event["node"], "size": event["size"]}
             note(state, "keep_placed", seat=seat, size=event["size"])
     return_followers(state, event["nodes"])
-    state["pending"] = [e for e in state["pending"] if e["feature"] != event["feature"]]
+    state["pending"] = [e for e in state["pending"] if e["node"] != event["node"]]
 
 
 def resolve_tie(state: dict, event: dict) -> None:
-    note(state, "feature_tied", type=event["type"], size=event["size"], node=event["nodes"][0])
+    note(state, "feature_tied", type=event["type"], size=event["size"], node=event["node"])
     return_followers(state, event["nodes"])

@@ -106,7 +106,7 @@ def view(state: dict, viewer) -> dict:
         ],
         "set_aside": list(state["set_aside"]) if omniscient else len(state["set_aside"]),
         "pending": [
-            {"feature": e["feature"], "type": e["type"], "size": e["size"], "scorer": e["scorer"], "well": e["well"]}
+            {**_where(e["node"]), "type": e["type"], "size": e["size"], "scorer": e["scorer"], "well": e["well"]}
             for e in state["pending"]
         ],
         "confirmed": list(state["confirmed"]),

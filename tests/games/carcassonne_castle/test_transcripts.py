@@ -1,0 +1,295 @@
+"""Hand-worked positions, each citing the digest rule it shows (section numbers of
+carcassonne-the-castle.md). Expected numbers are worked out in the comments."""
+from __future__ import annotations
+
+from projections.games.carcassonne_castle import GAME
+from projections.games.carcassonne_castle.placement import legal_placements
+
+from .helpers import act, given, happened
+
+# A tower on (3,0) joined with start space SS3's tower, closed by courts on (4,0) and
+# (3,1): size 2 (one tile + the start space), 2 points per tile (digest 11.3 example 2).
+TOWER_CORNER = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0)}
+
+
+def test_first_tile_must_sit_in_front_of_a_start_space():
+    # 7.2 rule 2: with no tile placed, only the 7 cells before start spaces qualify.
+    state = given(tile="CT31")
+    cells = {(x, y) for x, y, _ in legal_placements(state["board"], "CT31")}
+    # CT31 has no path, so only SS1-SS3 (no path at their middle) accept it.
+    assert cells == {(1, 9), (3, 5), (3, 0)}
+    cells = {(x, y) for x, y, _ in legal_placements(state["board"], "CT16")}
+    assert cells == {(6, 0), (8, 2), (7, 7), (3, 11)}
+
+
+def test_worked_example_one_path_closed_by_start_space_and_square():
+    # 11.3 example 1: CT01 on (3,11) continues SS7's path; CT22 / CT14 turned 180 cannot.
+    state = given(tile="CT01", pile=["CT14", "CT31", "CT31"])
+    state = act(state, 0, "place_tile", x=3, y=11, rotation=0)
+    state = act(state, 0, "place_follower", feature=0)  # a herald on the path
+    assert state["active"] == 1 and state["tile"] == "CT14"
+    state = act(state, 1, "place_tile", x=3, y=10, rotation=0)
+    state = act(state, 1, "skip_follower")
+    # SS7 + (3,11) + (3,10) = 3 tiles, no well: 3 points to the herald's owner (7.5).
+    assert state["score"] == [3, 0]
+    assert state["supply"] == [6, 6] and state["followers"] == []
+    scored = happened(state, "feature_scored")
+    assert scored == [{"what": "feature_scored", "seat": 0, "type": "path", "size": 3, "points": 3,
+                       "doubled": False, "node": "3,10,1"}]
+
+
+def test_path_must_meet_path_at_a_start_space():
+    from .helpers import ev
+    from tests.games.harness import assert_refused
+    state = given(tile="CT22")
+    assert_refused(GAME, state, ev(0, "place_tile", x=3, y=11, rotation=0), "path_mismatch")
+    state = given(tile="CT14")
+    assert_refused(GAME, state, ev(0, "place_tile", x=3, y=11, rotation=180), "path_mismatch")
+
+
+def test_path_with_a_well_scores_two_per_tile():
+    # 7.5: a path with at least one well pays 2 per tile. SS7 + CT03 (well) + CT14 = 3 tiles.
+    state = given(board={(3, 10): ("CT14", 0)}, tile="CT03")
+    state = act(state, 0, "place_tile", x=3, y=11, rotation=0)
+    state = act(state, 0, "place_follower", feature=0)
+    assert state["score"] == [6, 0]
+
+
+def test_worked_example_two_tower_with_start_space_scores_four():
+    # 11.3 example 2: the tower (3,0)+SS3 closes when (3,1) is filled: 2 tiles x 2 = 4.
+    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31")
+    state = act(state, 0, "place_tile", x=3, y=1, rotation=0)
+    assert state["phase"] == "follower"
+    state = act(state, 0, "skip_follower")
+    assert state["score"] == [4, 0] and state["followers"] == [] and state["supply"] == [6, 6]
+
+
+def test_tower_double_wall_tile_is_a_choice_and_pays_four_per_tile():
+    # 7.6: tower x2 taken in an earlier turn doubles the tower: 2 tiles x 4 = 8, one move.
+    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31", held=([(2, 3)], []))
+    state = act(state, 0, "place_tile", x=3, y=1, rotation=0)
+    state = act(state, 0, "skip_follower")
+    assert state["phase"] == "score"
+    offers = GAME.legal_actions(state, 0)
+    assert offers == [
+        {"type": "score_feature", "payload": {"x": 3, "y": 0, "feature": 0, "use_wall_tile": False}},
+        {"type": "score_feature", "payload": {"x": 3, "y": 0, "feature": 0, "use_wall_tile": True}},
+    ]
+    doubled = act(state, 0, "score_feature", x=3, y=0, feature=0, use_wall_tile=True)
+    assert doubled["score"] == [8, 0] and doubled["held"][0][0]["used"] is True
+    plain = act(state, 0, "score_feature", x=3, y=0, feature=0, use_wall_tile=False)
+    assert plain["score"] == [4, 0] and plain["held"][0][0]["used"] is False
+
+
+# Two features closed by one tile: the tower above, and the house of CT22 on (3,1)
+# (north side against the tower, east side against a court on (4,1), west side the wall).
+TWO_FEATURES = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (4, 1): ("CT31", 0)}
+
+
+def _two_features(score, frame):
+    state = given(board=TWO_FEATURES, followers=[(0, "3,0,0", "knight")], tile="CT22", score=score, frame=frame)
+    state = act(state, 0, "place_tile", x=3, y=1, rotation=0)
+    return act(state, 0, "place_follower", feature=0)  # a squire on the one-tile house
+
+
+def test_active_player_orders_own_scoring_and_landing_takes_wall_tiles():
+    # 7.5 order + marker: from 11, house first (1) lands on 12 (K12), tower (4) then on 16 (K16);
+    # tower first lands on 15 then 16: only K16's tile is taken. Passing over 12 gives nothing.
+    frame = {"K12": 9, "K16": 5}
+    state = _two_features((11, 0), frame)
+    assert state["phase"] == "score"
+    assert [a["payload"] for a in GAME.legal_actions(state, 0)] == [
+        {"x": 3, "y": 0, "feature": 0, "use_wall_tile": False},
+        {"x": 3, "y": 1, "feature": 0, "use_wall_tile": False},
+    ]
+    house_first = act(state, 0, "score_feature", x=3, y=1, feature=0, use_wall_tile=False)
+    # the tower is then the only event left: it resolves without another decision
+    assert house_first["score"] == [16, 0] and house_first["phase"] != "score"
+    assert sorted(t["kind"] for t in house_first["held"][0]) == [5, 9]
+    assert house_first["frame"]["K12"] is None and house_first["frame"]["K16"] is None
+    tower_first = act(state, 0, "score_feature", x=3, y=0, feature=0, use_wall_tile=False)
+    assert tower_first["score"] == [16, 0]
+    assert [t["kind"] for t in tower_first["held"][0]] == [5]
+    assert tower_first["frame"]["K12"] == 9
+
+
+def test_first_scored_house_carries_the_keep():
+    # 7.5 keep: the first house a player scores takes their keep; its value is its tile count.
+    state = _two_features((11, 0), {})
+    state = act(state, 0, "score_feature", x=3, y=1, feature=0, use_wall_tile=False)
+    assert state["keep"][0] == {"node": "3,1,0", "size": 1}
+
+
+def test_wall_tile_taken_this_turn_waits():
+    # 7.6: the house lands on 12 and takes tower x2 from K12; it may not double the tower
+    # scored right after, so that tower resolves at its plain 4 points and the tile stays.
+    state = _two_features((11, 0), {"K12": 2})
+    state = act(state, 0, "score_feature", x=3, y=1, feature=0, use_wall_tile=False)
+    assert state["score"] == [16, 0]
+    assert state["held"][0][0]["kind"] == 2 and state["held"][0][0]["used"] is False
+
+
+def test_using_a_wall_tile_taken_this_turn_is_refused():
+    # 7.6: a tile taken in this turn (turn 5) is not offered and is refused if posted.
+    from tests.games.harness import assert_refused
+    from .helpers import ev
+    state = _two_features((0, 0), {})
+    state["held"][0] = [{"kind": 2, "turn": 5, "used": False, "corner": "K12"}]
+    assert all(a["payload"]["use_wall_tile"] is False for a in GAME.legal_actions(state, 0))
+    assert_refused(GAME, state, ev(0, "score_feature", x=3, y=0, feature=0, use_wall_tile=True),
+                   "wall_tile_not_ready")
+
+
+# A tower row: (0,2), (2,2) and (1,3) are whole towers, closed all round by courts and the
+# wall; the tile on (1,2) joins them into one tower of 4 tiles (8 points).
+TOWER_ROW = {(0, 2): ("CT30", 0), (2, 2): ("CT30", 0), (1, 3): ("CT30", 0), (3, 2): ("CT31", 0),
+             (0, 3): ("CT31", 0), (2, 3): ("CT31", 0)}
+
+
+def test_majority_scores_all_even_on_the_opponents_turn():
+    # 7.5: seat 0 has 2 knights, seat 1 one: seat 0 takes all 8 points on seat 1's tile.
+    followers = [(0, "0,2,0", "knight"), (0, "1,3,0", "knight"), (1, "2,2,0", "knight")]
+    state = given(board=TOWER_ROW, followers=followers, tile="CT30", active=1)
+    state = act(state, 1, "place_tile", x=1, y=2, rotation=0)
+    assert state["phase"] == "post" or state["active"] == 0
+    assert state["score"] == [8, 0]
+    assert state["supply"] == [6, 6]
+
+
+def test_tie_on_a_feature_pays_nobody_and_frees_the_followers():
+    # 7.5: equal followers: nobody scores (unlike classic Carcassonne); all go home.
+    followers = [(0, "0,2,0", "knight"), (1, "2,2,0", "knight")]
+    state = given(board=TOWER_ROW, followers=followers, tile="CT30", active=1)
+    state = act(state, 1, "place_tile", x=1, y=2, rotation=0)  # CT30's one feature is taken
+    assert state["score"] == [0, 0] and state["followers"] == [] and state["supply"] == [6, 6]
+    assert happened(state, "feature_tied")
+
+
+def test_follower_on_a_feature_the_tile_completes_scores_at_once():
+    # 7.3: placing on a feature the tile just completed is legal; it scores and comes back.
+    state = given(board={(3, 4): ("CT31", 0), (4, 5): ("CT31", 0), (3, 6): ("CT31", 0)}, tile="CT25")
+    state = act(state, 0, "place_tile", x=3, y=5, rotation=0)
+    state = act(state, 0, "place_follower", feature=0)
+    # CT25 house + SS2 house = 2 tiles x 1 point.
+    assert state["score"] == [2, 0] and state["supply"][0] == 6
+    assert state["keep"][0] == {"node": "3,5,0", "size": 2}
+
+
+HOUSE_AT_SS2 = {(3, 4): ("CT31", 0), (4, 5): ("CT31", 0), (3, 6): ("CT31", 0)}
+
+
+def test_keep_moves_only_to_a_strictly_larger_house():
+    # 7.5 keep: a larger house takes the keep; an equal one leaves it where it is.
+    bigger = given(board=HOUSE_AT_SS2, tile="CT25", keep=(("8,0,0", 1), None))
+    bigger = act(act(bigger, 0, "place_tile", x=3, y=5, rotation=0), 0, "place_follower", feature=0)
+    assert bigger["keep"][0] == {"node": "3,5,0", "size": 2}
+    equal = given(board=HOUSE_AT_SS2, tile="CT25", keep=(("8,0,0", 2), None))
+    equal = act(act(equal, 0, "place_tile", x=3, y=5, rotation=0), 0, "place_follower", feature=0)
+    assert equal["keep"][0] == {"node": "8,0,0", "size": 2}
+
+
+def test_keep_follows_the_scorer_not_the_placer():
+    # 7.5 keep: seat 1's squire wins seat 0's tile's house: seat 1 gets the keep.
+    board = dict(HOUSE_AT_SS2)
+    del board[(3, 6)]
+    board[(3, 6)] = ("CT25", 0)  # a house joining (3,5) from the south
+    board[(3, 7)] = ("CT31", 0)
+    board[(4, 6)] = ("CT31", 0)
+    state = given(board=board, followers=[(1, "3,6,0", "squire")], tile="CT25", active=0)
+    state = act(state, 0, "place_tile", x=3, y=5, rotation=0)  # the house is taken: no follower step
+    # SS2 + (3,5) + (3,6): a house of 3 tiles, 3 points to seat 1, whose keep it carries.
+    assert state["score"] == [0, 3]
+    assert state["keep"] == [None, {"node": "3,5,0", "size": 3}]
+
+
+def test_house_double_pays_two_per_tile():
+    # 7.6: house x2 (tile 3) on the active player's own house: 2 tiles x 2 = 4.
+    state = given(board=HOUSE_AT_SS2, tile="CT25", held=([(3, 1)], []))
+    state = act(state, 0, "place_tile", x=3, y=5, rotation=0)
+    state = act(state, 0, "place_follower", feature=0)
+    state = act(state, 0, "score_feature", x=3, y=5, feature=0, use_wall_tile=True)
+    assert state["score"] == [4, 0]
+    # the keep counts tiles, never the doubled points
+    assert state["keep"][0]["size"] == 2
+
+
+def test_merchants_stay_on_the_board():
+    # 7.3: merchants are permanent; a follower leaves the supply.
+    state = given(tile="CT31")
+    state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
+    state = act(state, 0, "place_follower", feature=0)
+    assert state["followers"] == [{"seat": 0, "node": "1,9,0", "role": "merchant"}]
+    assert state["supply"] == [5, 6]
+
+
+def test_occupied_feature_cannot_take_another_follower():
+    # 7.3 occupancy: CT22's court joins the court seat 1's merchant holds on (1,9)+SS1;
+    # only CT22's house (feature 0) is free.
+    state = given(board={(1, 9): ("CT31", 0)}, followers=[(1, "1,9,0", "merchant")], tile="CT22")
+    state = act(state, 0, "place_tile", x=1, y=8, rotation=0)
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "skip_follower", "payload": {}},
+        {"type": "place_follower", "payload": {"feature": 0}},
+    ]
+
+
+def test_empty_supply_skips_the_follower_step():
+    # 7.3: with no follower in supply the step has no choice and passes by itself.
+    state = given(tile="CT31", supply=(0, 6))
+    state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
+    assert state["active"] == 1 and state["phase"] == "place"
+
+
+def test_extra_turn_gives_another_full_turn():
+    # 7.6: extra turn (tile 1) from an earlier turn: after scoring, the same player goes again.
+    state = given(tile="CT31", held=([(1, 2)], []), pile=["CT31", "CT31"])
+    state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
+    state = act(state, 0, "skip_follower")
+    assert state["phase"] == "post"
+    assert {a["type"] for a in GAME.legal_actions(state, 0)} == {"end_turn", "use_extra_turn"}
+    again = act(state, 0, "use_extra_turn")
+    assert again["active"] == 0 and again["turn"] == 6 and again["phase"] == "place"
+    assert again["held"][0][0]["used"] is True and GAME.reveals(state, {}, again)
+    passed = act(state, 0, "end_turn")
+    assert passed["active"] == 1
+
+
+def test_extra_turn_is_not_offered_once_the_pile_is_empty():
+    # 7.6 / 8: with the pile empty the game ends after this turn; tile 1 is useless.
+    state = given(tile="CT31", held=([(1, 2)], []), pile=[])
+    state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
+    state = act(state, 0, "skip_follower")
+    assert state["phase"] == "over"
+
+
+# Four cells before the path start spaces hold dead-end tiles whose other sides show no
+# path, so a four-way crossing (CT16) fits nowhere: every free side next to a tile is pathless.
+NO_CROSSING = {(6, 0): ("CT20", 180), (8, 2): ("CT20", 270), (7, 7): ("CT20", 270), (3, 11): ("CT20", 0)}
+
+
+def test_unplaceable_tile_is_removed_and_another_drawn():
+    # 7.1 (auto): a tile with no legal placement leaves the game face up; the player draws again.
+    state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"])
+    assert legal_placements(state["board"], "CT16") == []
+    state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
+    state = act(state, 0, "skip_follower")
+    assert state["removed"] == ["CT16"] and state["tile"] == "CT01" and state["active"] == 1
+
+
+def test_unplaceable_tile_with_confirm_needs_both_seats():
+    # 7.1 (seed, unplaceable_tile=confirm): both players agree before the tile is removed.
+    state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"], options={"unplaceable_tile": "confirm"})
+    state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
+    assert state["phase"] == "confirm_remove" and GAME.to_act(state) == {0, 1}
+    state = act(state, 0, "confirm_remove_tile")
+    assert GAME.to_act(state) == {1}
+    state = act(state, 1, "confirm_remove_tile")
+    assert state["removed"] == ["CT16"] and state["tile"] == "CT01" and state["phase"] == "place"
+
+
+def test_pile_running_out_while_redrawing_ends_the_game():
+    # 16 G13: the last tile is unplaceable: the game ends at once.
+    state = given(board=NO_CROSSING, tile="CT31", pile=["CT16"])
+    state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
+    assert state["phase"] == "over" and state["removed"] == ["CT16"]
+    assert GAME.result(state) is not None
