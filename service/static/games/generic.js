@@ -52,7 +52,7 @@ function list(arr, key, ctx, depth) {
     if (cols.length <= 8 && arr.every((row) => Object.values(row).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar)) || isHiddenMarker(x)))) {
       const table = el("table", "g-table");
       const head = el("tr", null);
-      const perSeat = /seat|player/i.test(String(key)) || arr.length === (ctx && ctx.names ? ctx.names.length : -1);
+      const perSeat = /seat|player/i.test(String(key)) && arr.length === (ctx && ctx.names ? ctx.names.length : -1);
       if (perSeat && !cols.includes("seat")) head.append(el("th", null, ""));
       for (const c of cols) head.append(el("th", null, words(c)));
       table.append(el("thead", null, head));

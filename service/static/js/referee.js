@@ -93,6 +93,7 @@ function layout() {
             h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
             h("label", {}, "Settles dispute", disputeSelect()),
             h("button", { type: "submit", id: "forfeit-btn", class: "danger" }, "Declare forfeit"))),
+        h("section", { class: "panel", id: "undo-panel", hidden: true }, h("h3", {}, "Undo request"), h("div", { id: "undo" })),
         h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, "Disputes"), h("div", { id: "disputes" })),
         h("section", { class: "panel", id: "export-panel" }, h("h3", {}, "Export"),
           h("p", { class: "small" }, "The whole log as JSON Lines, hash-chained; once the game is finished it carries the seed."),
@@ -140,7 +141,29 @@ function draw() {
   const logEl = $("#referee-log");
   logEl.scrollTop = logEl.scrollHeight;
   drawDisputes();
+  drawUndo();
   clear($("#audit-slot"), auditBox(meta));
+}
+
+function drawUndo() {
+  const p = S.meta.pending_undo;
+  $("#undo-panel").hidden = !p;
+  if (!p) return;
+  const waiting = (p.needed || []).filter((s) => !(p.approvals || []).includes(s));
+  clear($("#undo"),
+    h("p", {}, `${seatName(p.seat, S.names)} asked to undo back to step ${p.to_seq}.`),
+    waiting.length ? h("p", { class: "muted small" }, `Still waiting for ${waiting.map((s) => seatName(s, S.names)).join(", ")}; the referee may answer for everyone.`) : null,
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", onclick: () => answerUndo(p.id, "approve") }, "Approve for everyone"),
+      h("button", { type: "button", onclick: () => answerUndo(p.id, "decline") }, "Decline")));
+}
+
+async function answerUndo(id, answer) {
+  try {
+    await Api.undoAnswer(gameId, S.token, id, answer);
+    flash(answer === "approve" ? "Undo approved." : "Undo declined.", "ok");
+  } catch (e) { flash(`Could not ${answer}: ${errorText(e)}`, "error"); }
+  await refresh();
 }
 
 function drawDisputes() {

@@ -64,7 +64,13 @@ function layout() {
         S.role === "seat" ? h("section", { class: "panel", id: "actions-panel" },
           h("h3", {}, "Your moves"),
           h("div", { id: "action-error", class: "action-error", role: "alert", hidden: true }),
-          h("div", { id: "actions" })) : null,
+          h("div", { id: "actions" }),
+          h("details", { class: "manual", id: "manual" },
+            h("summary", {}, "Enter a move by hand"),
+            h("form", { id: "manual-form", onsubmit: onManual },
+              h("label", {}, "Move as JSON", h("textarea", { name: "move", id: "manual-move", rows: 3, spellcheck: "false",
+                placeholder: '{"type": "...", "payload": {...}}' })),
+              h("button", { type: "submit", id: "manual-submit" }, "Send")))) : null,
         S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h3", {}, "Undo"), h("div", { id: "undo" })) : null,
         h("section", { class: "panel", id: "scores-panel" }, h("h3", {}, "Players & scores"), h("div", { id: "scores" })),
         h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Log"), h("ol", { id: "log", class: "log", reversed: true })),
@@ -202,11 +208,52 @@ async function act(action) {
   }
 }
 
+async function onManual(ev) {
+  ev.preventDefault();
+  let action;
+  try {
+    action = JSON.parse(ev.target.move.value);
+    if (!action || typeof action !== "object" || typeof action.type !== "string") throw new Error("a move is {\"type\": ..., \"payload\": {...}}");
+  } catch (e) {
+    showError(`That is not a move: ${e.message}`);
+    return;
+  }
+  try { await act({ type: action.type, payload: action.payload || {} }); ev.target.reset(); } catch (e) { /* shown by act */ }
+}
+
 // -- undo -----------------------------------------------------------------------
-function myLastAction() {
-  for (let i = S.events.length - 1; i >= 0; i--) {
-    const e = S.events[i];
-    if (e.actor && e.actor.seat === S.seat && !String(e.type).startsWith("game.")) return e;
+/**
+ * The effective history of game moves, folded from the log as the server does: undo and
+ * rewind cut it back, an approved undo request cuts it once everyone asked has agreed.
+ */
+function effectiveMoves() {
+  const prefix = `${S.meta.game}.`;
+  let hist = [];
+  let pending = null;
+  const forfeits = new Set();
+  const cut = (to) => { hist = hist.filter((m) => m.seq <= to); pending = null; };
+  for (const e of S.events) {
+    const t = String(e.type);
+    const p = e.payload || {};
+    const a = e.actor || {};
+    if (t.startsWith(prefix)) { hist.push({ seq: e.seq, seat: a.seat ?? null }); pending = null; }
+    else if (t === "game.undo" || t === "referee.rewind") cut(p.to_seq);
+    else if (t === "referee.forfeit") forfeits.add(p.seat);
+    else if (t === "game.undo_requested") {
+      pending = { to: p.to_seq, needed: S.names.map((_, i) => i).filter((i) => i !== a.seat && !forfeits.has(i)), ok: new Set() };
+    } else if (t === "game.undo_approved" && pending) {
+      if (a.role === "referee") cut(pending.to);
+      else { pending.ok.add(a.seat); if (pending.needed.every((i) => pending.ok.has(i))) cut(pending.to); }
+    } else if (t === "game.undo_declined") pending = null;
+  }
+  return hist;
+}
+
+/** The step to go back to so that my last effective move is undone, or null. */
+function undoTarget() {
+  const hist = effectiveMoves();
+  for (let i = hist.length - 1; i >= 0; i--) {
+    if (hist[i].seat === S.seat) return { move: hist[i].seq, to: i > 0 ? hist[i - 1].seq : 1 };
   }
   return null;
 }
@@ -219,7 +266,7 @@ function pendingOf(meta) {
     seat: p.seat ?? p.by ?? p.requested_by ?? (p.actor ? p.actor.seat : undefined),
     toSeq: p.to_seq,
     approvals: p.approvals || p.approved || [],
-    waiting: p.waiting || p.waiting_for || p.awaiting || null,
+    waiting: Array.isArray(p.needed) ? p.needed.filter((s) => !(p.approvals || []).includes(s)) : (p.waiting || null),
   };
 }
 
@@ -238,10 +285,10 @@ function drawUndo() {
         h("button", { type: "button", id: "undo-approve", class: "primary", onclick: () => answerUndo(p.id, "approve") }, "Approve undo"),
         h("button", { type: "button", id: "undo-decline", onclick: () => answerUndo(p.id, "decline") }, "Decline")) : null));
   }
-  const last = myLastAction();
-  if (S.view.status === "active" && last && !p) {
-    parts.push(h("button", { type: "button", id: "undo-request-btn", onclick: () => requestUndo(last.seq - 1) },
-      `Undo my last move (step ${last.seq})`));
+  const target = undoTarget();
+  if (S.view.status === "active" && target && !p) {
+    parts.push(h("button", { type: "button", id: "undo-request-btn", dataset: { to: target.to }, onclick: () => requestUndo(target.to) },
+      `Undo my last move (step ${target.move})`));
     parts.push(h("p", { class: "muted small" }, "Immediate if nobody has moved since and nothing hidden was revealed; otherwise the other players are asked."));
   }
   if (!parts.length) parts.push(h("p", { class: "muted small" }, "Nothing to undo."));
