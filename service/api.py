@@ -106,8 +106,17 @@ def game_stream(game_id):
     platform().state(game_id)
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = int(last) if last and last.isdigit() else None
-    body = event_stream(platform(), game_id, after, current_app.config["SSE_SECONDS"])
-    return Response(stream_with_context(body), mimetype="text/event-stream",
+    slots = current_app.extensions["sse_slots"]
+    if not slots.acquire(blocking=False):
+        raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly")
+
+    def body():
+        try:
+            yield from event_stream(platform(), game_id, after, current_app.config["SSE_SECONDS"])
+        finally:
+            slots.release()
+
+    return Response(stream_with_context(body()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

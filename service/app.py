@@ -26,6 +26,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
+    app.extensions["sse_slots"] = threading.BoundedSemaphore(app.config["SSE_MAX_STREAMS"])
     smorest = Api(app)
     smorest.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)

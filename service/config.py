@@ -12,6 +12,7 @@ def from_env() -> dict:
         "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_EXPORT_BYTES", 32 * 1024 * 1024)),
         "SNAPSHOT_EVERY": int(os.environ.get("SNAPSHOT_EVERY", 100)),
         "SSE_SECONDS": float(os.environ.get("SSE_SECONDS", 25)),
+        "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", 16)),
         "CLOCK_SWEEP_SECONDS": float(os.environ.get("CLOCK_SWEEP_SECONDS", 1.0)),
         "API_TITLE": "Board-game server",
         "API_VERSION": "1.0",

@@ -1,0 +1,32 @@
+"""Command line: ``python -m service verify FILE`` and ``verify-tournament BUNDLE``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def verify_command(path: str) -> int:
+    from service.audit import parse_lines, verify
+
+    with open(path, encoding="utf-8") as handle:
+        report = verify(parse_lines(handle.read()))
+    print(json.dumps(report, indent=2))
+    return 0 if report["ok"] else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("verify", help="re-check an exported game log").add_argument("file")
+    commands.add_parser("verify-tournament", help="re-check a tournament bundle").add_argument("bundle")
+    args = parser.parse_args(argv)
+    if args.command == "verify":
+        return verify_command(args.file)
+    from service import tournament_bundle
+
+    return tournament_bundle.main([args.bundle])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
