@@ -26,7 +26,8 @@ def batch_cost(pair: list) -> dict:
 
 
 def check_batch(state: dict, seat: int, cubes) -> dict:
-    require(isinstance(cubes, list) and sorted(cubes) in [sorted(p) for p in BATCH_PAIRS], "bad_batch",
+    valid = isinstance(cubes, list) and all(isinstance(c, str) for c in cubes)
+    require(valid and sorted(cubes) in [sorted(p) for p in BATCH_PAIRS], "bad_batch",
             "a batch is 1 food and 2 different cubes of wood, stone, cloth or gold")
     require(current_section(state) is not None, "castle_full", "the castle has no free place left")
     require(house_available(state, seat), "no_house_left", "you have no house left")

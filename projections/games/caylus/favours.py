@@ -28,7 +28,7 @@ def open_rows(state: dict, seat: int) -> list[str]:
 
 
 def _as_cubes(value, allowed, length) -> list | None:
-    if not isinstance(value, list) or len(value) != length or any(c not in allowed for c in value):
+    if not isinstance(value, list) or len(value) != length or any(not isinstance(c, str) or c not in allowed for c in value):
         return None
     return value
 
@@ -42,7 +42,7 @@ def check_favour(state: dict, seat: int, payload: dict) -> None:
     r = FAVOUR_ROWS.index(row)
     top = advanced_marker(state, seat, r)
     column = payload.get("column")
-    require(isinstance(column, int) and 1 <= column <= top, "column_not_reached",
+    require(isinstance(column, int) and not isinstance(column, bool) and 1 <= column <= top, "column_not_reached",
             f"columns 1..{top} of this row are open to you")
     if row in ("prestige", "deniers"):
         require(column == top, "column_not_reached", "rows 1 and 2 pay the marker's column")

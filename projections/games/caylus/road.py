@@ -16,6 +16,10 @@ ACTIVATION_ACTIONS = {"trade": "trade", "construct": "build", "lawyer": "convert
 """Which action type uses each optional building effect."""
 
 
+def is_index(value, size: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
+
+
 def effect(state: dict, building: str) -> dict:
     eff = BUILDINGS[building]["effect"]
     if "cloth_options" in eff and state["options"].get("church_payment") == "cloth":
@@ -34,7 +38,7 @@ def owner_bonus_due(state: dict, number: int) -> int | None:
 # -- production ---------------------------------------------------------------------
 def check_produce(state: dict, number: int, option) -> dict:
     options = BUILDINGS[state["road"][number - 1]["building"]]["effect"]["options"]
-    require(isinstance(option, int) and 0 <= option < len(options), "unknown_option",
+    require(is_index(option, len(options)), "unknown_option",
             f"choose an output 0..{len(options) - 1}")
     return options[option]
 
@@ -49,7 +53,7 @@ def check_trade(state: dict, seat: int, building: str, payload: dict) -> tuple[d
     """Validate one exchange; returns (what is paid, what is gained)."""
     options = effect(state, building)["options"]
     index = payload.get("option")
-    require(isinstance(index, int) and 0 <= index < len(options), "unknown_option",
+    require(is_index(index, len(options)), "unknown_option",
             f"choose an exchange 0..{len(options) - 1}")
     option = options[index]
     cubes = payload.get("cubes", [])

@@ -45,7 +45,6 @@ def make_view(state: dict, viewer) -> dict:
     return {
         "summary": summary(state),
         "scores": [p["pp"] for p in state["players"]],
-        "viewer": viewer,
         "turn": state["turn"],
         "phase": state["phase"],
         "awaiting": dict(decision) if decision else None,
