@@ -1,0 +1,166 @@
+"""Final scoring (digest section 8), worked by hand. Each position is played to its end
+by placing the last tile of the pile on (1,9), before start space SS1, with no follower."""
+from __future__ import annotations
+
+from projections.games.carcassonne_castle import GAME
+from tests.games.harness import assert_refused
+
+from .helpers import act, ev, given
+
+
+def finish(state):
+    """Place the last tile (CT31 on (1,9)) and skip the follower: the game ends (8)."""
+    state = act(state, state["active"], "place_tile", x=1, y=9, rotation=0)
+    if state["phase"] == "follower":
+        state = act(state, state["active"], "skip_follower")
+    return state
+
+
+def last_turn(**kwargs):
+    kwargs.setdefault("pile", [])
+    kwargs.setdefault("tile", "CT31")
+    return given(**kwargs)
+
+
+def test_game_ends_after_the_turn_that_empties_the_pile():
+    state = finish(last_turn())
+    assert state["phase"] == "over" and GAME.to_act(state) == set()
+    assert GAME.result(state) == {"scores": [0, 0], "ranking": [1, 1], "tiebreak": None}
+
+
+def test_larger_keep_scores_the_largest_empty_area():
+    # 8.2: one tile on (1,9), the rest of the 76 cells empty and joined: L = 75.
+    state = finish(last_turn(keep=(("8,0,0", 3), ("8,1,0", 2))))
+    assert state["breakdown"]["largest_empty_area"] == 75
+    assert state["score"] == [75, 0]
+
+
+def test_keep_plus_two_tiles_add_to_the_keep_value():
+    # 8.2 with tile 8: 2 + 2 = 4 beats 3; two tiles 8 add 4 (G8).
+    state = finish(last_turn(keep=(("8,0,0", 3), ("8,1,0", 2)), held=([], [(8, 1)])))
+    assert state["breakdown"]["keep_values"] == [3, 4] and state["score"] == [0, 75]
+    state = finish(last_turn(keep=(("8,0,0", 5), ("8,1,0", 2)), held=([], [(8, 1), (8, 2)])))
+    assert state["breakdown"]["keep_values"] == [5, 6] and state["score"] == [0, 75]
+
+
+def test_equal_keeps_score_nothing():
+    # G4: equal keep values: nobody scores the area.
+    state = finish(last_turn(keep=(("8,0,0", 3), ("8,1,0", 1)), held=([], [(8, 1)])))
+    assert state["score"] == [0, 0]
+
+
+def test_no_keep_cannot_win_the_area_even_with_keep_plus_two():
+    # G4: a player who never scored a house has no keep value.
+    state = finish(last_turn(keep=(("8,0,0", 1), None), held=([], [(8, 1)])))
+    assert state["score"] == [75, 0]
+
+
+def test_court_pays_three_per_market_to_the_merchant_majority():
+    # 8.4: SS1 (1 market) + CT31 on (1,9) (1 market) + CT31 on (1,8) (1 market) = 3 markets x 3.
+    board = {(1, 8): ("CT31", 0)}
+    state = finish(last_turn(board=board, followers=[(0, "1,8,0", "merchant")]))
+    assert state["breakdown"]["courts"] == [9, 0] and state["score"] == [9, 0]
+
+
+def test_court_tie_pays_nobody():
+    board = {(1, 8): ("CT31", 0), (1, 7): ("CT31", 0)}
+    followers = [(0, "1,8,0", "merchant"), (1, "1,7,0", "merchant")]
+    state = finish(last_turn(board=board, followers=followers))
+    assert state["breakdown"]["courts"] == [0, 0]
+
+
+def test_court_four_names_a_won_court_and_pays_four_per_market():
+    # 8.4 with tile 7: the holder names the court: 3 markets x 4 = 12.
+    board = {(1, 8): ("CT31", 0)}
+    state = finish(last_turn(board=board, followers=[(0, "1,8,0", "merchant")], held=([(7, 1)], [])))
+    assert state["phase"] == "final" and GAME.to_act(state) == {0}
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "final_target", "payload": {"wall_tile": 7, "target": {"x": 1, "y": 8, "feature": 0}}},
+        {"type": "final_target", "payload": {"wall_tile": 7, "target": None}},
+    ]
+    done = act(state, 0, "final_target", wall_tile=7, target={"x": 1, "y": 9, "feature": 0})
+    assert done["phase"] == "over" and done["score"] == [12, 0]
+    declined = act(state, 0, "final_target", wall_tile=7, target=None)
+    assert declined["score"] == [9, 0]
+
+
+# An open tower: CT30 on (3,0) joined with SS3, its east and south sides still open: size 2.
+OPEN_TOWER = {(3, 0): ("CT30", 0)}
+
+
+def test_unfinished_tower_tile_scores_two_per_tile():
+    # 8.3 with tile 5: 2 tiles x 2 = 4.
+    state = finish(last_turn(board=OPEN_TOWER, followers=[(0, "3,0,0", "knight")], held=([(5, 1)], [])))
+    assert state["phase"] == "final"
+    state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
+    assert state["breakdown"]["unfinished"] == [4, 0]
+    # every follower left on an unfinished feature goes home without points
+    assert state["followers"] == [] and state["supply"] == [6, 6]
+
+
+def test_unfinished_feature_needs_the_majority_by_default():
+    # 8.3 / G9: seat 0 holds tile 5 but the only open tower is seat 1's: no target, no choice.
+    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], [])))
+    assert state["phase"] == "over" and state["score"] == [0, 0]
+    assert state["final_choices"][0] == [{"kind": 5, "target": None}]
+
+
+def test_unfinished_feature_without_majority_option():
+    # engine flag unfinished_needs_majority=false: any unfinished tower may be named.
+    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], []),
+                             options={"unfinished_needs_majority": False}))
+    state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
+    assert state["score"] == [4, 0]
+
+
+def test_unfinished_path_with_a_well_and_unfinished_house():
+    # 8.3 tiles 4 and 6: path SS7 + CT03 (well) = 2 tiles x 2 = 4; house SS2 + CT25 = 2 x 1 = 2.
+    board = {(3, 11): ("CT03", 0), (3, 5): ("CT25", 0)}
+    followers = [(0, "3,11,0", "herald"), (0, "3,5,0", "squire")]
+    state = finish(last_turn(board=board, followers=followers, held=([(4, 1), (6, 1)], [])))
+    assert GAME.to_act(state) == {0}
+    state = act(state, 0, "final_target", wall_tile=4, target={"x": 3, "y": 11, "feature": 0})
+    state = act(state, 0, "final_target", wall_tile=6, target={"x": 3, "y": 5, "feature": 0})
+    assert state["breakdown"]["unfinished"] == [6, 0] and state["score"] == [6, 0]
+
+
+def test_two_tiles_of_one_kind_score_two_different_features():
+    # G14: the second tile 5 may not name the tower the first one named.
+    board = {(3, 0): ("CT30", 0), (5, 5): ("CT30", 0), (4, 5): ("CT31", 0)}
+    followers = [(0, "3,0,0", "knight"), (0, "5,5,0", "knight")]
+    state = finish(last_turn(board=board, followers=followers, held=([(5, 1), (5, 2)], [])))
+    state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0}),
+                   "target_taken")
+    state = act(state, 0, "final_target", wall_tile=5, target={"x": 5, "y": 5, "feature": 0})
+    # (3,0)+SS3 = 2 tiles x 2 = 4; (5,5) alone = 1 tile x 2 = 2
+    assert state["score"] == [6, 0]
+
+
+def test_final_target_refusals():
+    board = {(3, 0): ("CT30", 0), (3, 11): ("CT03", 0)}
+    followers = [(0, "3,0,0", "knight"), (1, "3,11,0", "herald")]
+    state = finish(last_turn(board=board, followers=followers, held=([(5, 1)], [(4, 1)])))
+    assert GAME.to_act(state) == {0, 1}
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=6, target=None), "not_held")
+    # a court is no tower
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 1, "y": 9, "feature": 0}),
+                   "bad_target")
+    # a path without seat 0's majority
+    assert_refused(GAME, state, ev(1, "final_target", wall_tile=4, target={"x": 3, "y": 0, "feature": 0}),
+                   "bad_target")
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 7, "y": 7, "feature": 0}),
+                   "unknown_feature")
+
+
+def test_five_point_tiles_and_shared_first_place():
+    # 8.5: tile 9 scores 5; 9: no tie-breaker exists, so 15-15 ranks both first.
+    state = finish(last_turn(score=(10, 15), held=([(9, 1)], [])))
+    assert state["score"] == [15, 15]
+    assert GAME.result(state) == {"scores": [15, 15], "ranking": [1, 1], "tiebreak": None}
+
+
+def test_unused_in_game_tiles_are_worth_nothing_at_the_end():
+    # 8: tiles 1, 2 and 3 left unused score nothing.
+    state = finish(last_turn(held=([(1, 1), (2, 1), (3, 1)], [])))
+    assert state["score"] == [0, 0]
