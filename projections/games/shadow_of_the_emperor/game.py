@@ -41,6 +41,10 @@ class ShadowOfTheEmperor(Game):
     def redact(self, event, viewer):
         return view.redact(event, viewer)
 
+    def reveals(self, before, event, after):
+        """The last secret vote reveals every committed vote at once."""
+        return event.get("type") == "vote" and after["election"] is not before["election"] and after["election"] != before["election"]
+
     def scores(self, state):
         return [player["vp"] for player in state["players"]]
 

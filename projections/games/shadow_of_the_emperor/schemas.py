@@ -77,25 +77,78 @@ class MoveEmpireCitySchema(Schema):
     space = Location(required=True)
 
 
+class PlaceStartPieceSchema(SpaceSchema):
+    """Setup: the space for the piece the setup sequence asks for."""
+
+
+class EnthroneSchema(SpaceSchema):
+    """The noble (on an aristocrat space) that mounts the empty throne."""
+
+
+class PlaceSonSchema(SpaceSchema):
+    """An empty aristocrat space, or a knight's when the electorate is full."""
+
+
+class ChooseElectorSchema(SpaceSchema):
+    """The winner's noble that takes the elector space."""
+
+
+class PlaceDisplacedSchema(SpaceSchema):
+    """Where a displaced elector or emperor goes."""
+
+
+class PlaceEmpireCitySchema(SpaceSchema):
+    """An empty city space for a new empire city."""
+
+
+class DeclineSonSchema(EmptySchema):
+    pass
+
+
+class SendToConventSchema(EmptySchema):
+    pass
+
+
+class PassSchema(EmptySchema):
+    pass
+
+
+class SkipEmpireCitySchema(EmptySchema):
+    pass
+
+
+class ProposeMarriageSchema(TargetSchema):
+    pass
+
+
+class PlaceGrayEminenceSchema(ElectorateSchema):
+    pass
+
+
+class NameTargetSchema(ElectorateSchema):
+    pass
+
+
 ACTION_SCHEMAS = {
-    "place_start_piece": SpaceSchema,
-    "enthrone": SpaceSchema,
-    "place_son": SpaceSchema,
-    "decline_son": EmptySchema,
-    "propose_marriage": TargetSchema,
-    "send_to_convent": EmptySchema,
+    "place_start_piece": PlaceStartPieceSchema,
+    "enthrone": EnthroneSchema,
+    "place_son": PlaceSonSchema,
+    "decline_son": DeclineSonSchema,
+    "propose_marriage": ProposeMarriageSchema,
+    "send_to_convent": SendToConventSchema,
     "answer_marriage": AnswerMarriageSchema,
     "take_card": TakeCardSchema,
     "use_privilege": UsePrivilegeSchema,
     "knight": KnightSchema,
-    "pass": EmptySchema,
-    "place_gray_eminence": ElectorateSchema,
+    "pass": PassSchema,
+    "place_gray_eminence": PlaceGrayEminenceSchema,
     "break_tie": BreakTieSchema,
-    "choose_elector": SpaceSchema,
-    "place_displaced": SpaceSchema,
-    "name_target": ElectorateSchema,
+    "choose_elector": ChooseElectorSchema,
+    "place_displaced": PlaceDisplacedSchema,
+    "name_target": NameTargetSchema,
     "vote": VoteSchema,
-    "place_empire_city": SpaceSchema,
+    "place_empire_city": PlaceEmpireCitySchema,
     "move_empire_city": MoveEmpireCitySchema,
-    "skip_empire_city": EmptySchema,
+    "skip_empire_city": SkipEmpireCitySchema,
 }
+"""One schema per action type."""

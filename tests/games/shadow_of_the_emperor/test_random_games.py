@@ -1,0 +1,76 @@
+"""Random complete games through the shared harness, with the game's invariants checked
+after every event: components conserved, no negative stock, the cap, turn order sane."""
+from __future__ import annotations
+
+import pytest
+
+from projections.games.shadow_of_the_emperor import GAME, board
+from projections.games.shadow_of_the_emperor.components import CARD_ORDER, EMPIRE_CITIES, PIECES, THALER_CAP, stack_sizes
+from tests.games import harness
+
+from .helpers import total_nobles
+
+GAMES_PER_COUNT = 50
+SCHEMA_CHECKED = 5
+"""Every offered action is run through its marshmallow schema in the first games only:
+validating a few hundred offers per turn in all 150 games would dominate the suite."""
+
+
+def check_invariants(state: dict) -> None:
+    seats = state["seats"]
+    stacks = stack_sizes(seats)
+    taken = {card: 0 for card in CARD_ORDER}
+    for seat, player in enumerate(state["players"]):
+        assert total_nobles(state, seat) == PIECES["nobles"]
+        knights = len(board.knights_on_board(state, seat))
+        assert player["knights"] + knights == PIECES["knights"]
+        cities = sum(area["cities"].count(seat) for area in state["electorates"].values())
+        assert player["cities"] + cities == PIECES["cities"]
+        assert min(player["nobles"], player["knights"], player["cities"]) >= 0
+        assert 0 <= player["thalers"] <= THALER_CAP
+        assert player["vp"] >= 0
+        for card in player["display"]:
+            taken[card] += 1
+    for card in CARD_ORDER:
+        assert 0 <= state["stacks"][card] <= stacks[card]
+        assert state["stacks"][card] + taken[card] == stacks[card]
+    empire = sum(area["cities"].count("empire") for area in state["electorates"].values())
+    assert empire + state["empire_in_box"] == EMPIRE_CITIES
+    for eid, area in state["electorates"].items():
+        if not area["in_play"]:
+            assert area["elector"] is None and not any(area["nobles"]) and not any(area["cities"])
+        elector = area["elector"]
+        if elector is not None and eid in ("trier", "koeln", "mainz"):
+            assert not elector["couple"], "an archdiocese elector is always a single baron"
+    if state["phase"] not in ("setup", "finished"):
+        assert state["throne"] is not None or state["await"] is not None
+    pending = state["await"]
+    if pending and pending["kind"] == "turn":
+        assert not state["players"][pending["seat"]]["passed"]
+        assert pending["seat"] == state["active"]
+
+
+def _cases():
+    for seats in (2, 3, 4):
+        for index in range(GAMES_PER_COUNT):
+            yield pytest.param(seats, index, id=f"{seats}p-{index}")
+
+
+@pytest.mark.parametrize("seats,index", list(_cases()))
+def test_random_game_ends_with_a_valid_result(seats, index):
+    playout = harness.play(
+        GAME, seats, f"soe-{seats}-{index}", check=check_invariants,
+        check_schemas=index < SCHEMA_CHECKED, check_views=index < 2 * SCHEMA_CHECKED,
+    )
+    assert playout.final["phase"] == "finished"
+    assert playout.final["round"] == 5
+    assert playout.result["scores"] == [p["vp"] for p in playout.final["players"]]
+
+
+@pytest.mark.parametrize("tiebreak", ["shared", "thalers_then_emperor"])
+@pytest.mark.parametrize("counts", [True, False])
+def test_every_variant_finishes(tiebreak, counts):
+    options = {"tiebreak": tiebreak, "elector_counts_for_influence": counts, "brandenburg_pays": counts, "cap_every_gain": counts}
+    for seats in (2, 4):
+        playout = harness.play(GAME, seats, f"variant-{tiebreak}-{counts}-{seats}", options=options, check=check_invariants)
+        assert playout.result is not None
