@@ -1,4 +1,172 @@
-"""Tournaments API and pages."""
-from flask import Blueprint
+"""Tournaments API and pages: parse (marshmallow) -> the tournament service -> JSON.
 
-bp = Blueprint("tournaments", __name__)
+Callers: ``Authorization: Bearer <director_token>`` acts as the director; a player's
+token (answered once at registration) identifies that player; no token = public.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, render_template, request
+from marshmallow import Schema, ValidationError, fields, validate
+
+from events.envelope import canonical_json
+
+from .errors import ApiError
+from .tournament_bundle import build_bundle
+from .tournament_service import Tournaments
+
+bp = Blueprint("tournaments", __name__, template_folder="templates", static_folder=None)
+
+
+class CreateSchema(Schema):
+    game = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    options = fields.Dict(load_default=dict)
+
+
+class RegisterSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
+
+
+class WithdrawSchema(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+
+
+class ReportSchema(Schema):
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class FinishSchema(Schema):
+    reason = fields.String(load_default="ended by the director", validate=validate.Length(max=500))
+
+
+def service() -> Tournaments:
+    ext = current_app.extensions
+    if "tournaments" not in ext:
+        ext["tournaments"] = Tournaments(ext["platform"])
+    return ext["tournaments"]
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def body(schema: type[Schema]) -> dict:
+    data = request.get_json(silent=True)
+    if data is None:
+        if request.get_data():
+            raise ApiError(400, "malformed", "the body is not valid JSON")
+        data = {}
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_request", "the body must be a JSON object")
+    try:
+        return schema().load(data)
+    except ValidationError as exc:
+        raise ApiError(400, "bad_request", "the request fails its schema", exc.messages) from exc
+
+
+# -- API ---------------------------------------------------------------------------------
+@bp.post("/api/tournaments")
+def create():
+    return service().create(body(CreateSchema)), 201
+
+
+@bp.get("/api/tournaments")
+def list_tournaments():
+    return {"tournaments": service().list()}
+
+
+@bp.get("/api/tournaments/<tid>")
+def get(tid):
+    svc = service()
+    return svc.summary(tid, svc.sync(tid))
+
+
+@bp.post("/api/tournaments/<tid>/players")
+def register(tid):
+    return service().register(tid, body(RegisterSchema)["name"]), 201
+
+
+@bp.delete("/api/tournaments/<tid>/players/<pid>")
+def withdraw(tid, pid):
+    return service().withdraw(tid, pid, bearer(), body(WithdrawSchema)["reason"])
+
+
+@bp.get("/api/tournaments/<tid>/players/<pid>/games")
+def player_games(tid, pid):
+    """A player's seat links (their own token or the director's)."""
+    svc = service()
+    svc.events(tid)
+    role, own = svc.role(tid, bearer())
+    if role == "public":
+        raise ApiError(401, "no_token", "the player's own token or the director's is needed")
+    if role != "director" and own != pid:
+        raise ApiError(403, "not_your_player", "a player sees only their own seat links")
+    return svc.my_games(tid, pid)
+
+
+@bp.post("/api/tournaments/<tid>/rounds")
+def pair(tid):
+    svc = service()
+    svc.require_director(tid, bearer())
+    return svc.pair(tid), 201
+
+
+@bp.get("/api/tournaments/<tid>/rounds/<int:number>")
+def round_pairings(tid, number):
+    svc = service()
+    svc.sync(tid)
+    role, pid = svc.role(tid, bearer())
+    return svc.round_view(tid, number, role, pid)
+
+
+@bp.post("/api/tournaments/<tid>/results")
+def report(tid):
+    """Ask the tournament to take a finished game's result (read from the game itself)."""
+    return service().report(tid, body(ReportSchema)["game_id"]), 201
+
+
+@bp.post("/api/tournaments/<tid>/finish")
+def finish(tid):
+    svc = service()
+    svc.require_director(tid, bearer())
+    state = svc.sync(tid)
+    if state["status"] != "finished":
+        state = svc.finish(tid, body(FinishSchema)["reason"])
+    return svc.summary(tid, state)
+
+
+@bp.get("/api/tournaments/<tid>/standings")
+def standings(tid):
+    return service().standings(tid)
+
+
+@bp.get("/api/tournaments/<tid>/export")
+def export(tid):
+    """The audit bundle: the tournament stream, every game's log (seeds once finished)
+    and a manifest of chain heads; ``python -m service verify-tournament`` checks it."""
+    bundle = build_bundle(service(), tid)
+    return Response(canonical_json(bundle), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="tournament-{tid}.json"'})
+
+
+# -- pages -------------------------------------------------------------------------------
+def _page(template: str, title: str, **context):
+    html = render_template(template, title=title, **context)
+    return html, 200, {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+                       "X-Content-Type-Options": "nosniff"}
+
+
+@bp.get("/tournaments")
+def page_list():
+    return _page("tournaments/list.html", "Tournaments", page="list")
+
+
+@bp.get("/tournaments/<tid>")
+def page_detail(tid):
+    return _page("tournaments/detail.html", "Tournament", page="detail", tid=tid)

@@ -114,7 +114,8 @@ def _withdrawn(state, p, event):
     return new
 
 
-def _paired(state, p, event):
+def check_next_round(state: dict) -> int:
+    """The number of the next round, or the reason it may not be paired now."""
     _not_finished(state)
     rnd = current_round(state)
     if rnd is not None and rnd["status"] != "finished":
@@ -122,10 +123,15 @@ def _paired(state, p, event):
                               f"round {rnd['round']} is not finished yet", 409,
                               {"round": rnd["round"], "unreported": [t["game_id"] for t in unreported_tables(state)]})
     number = len(state["rounds"]) + 1
-    if p["round"] != number:
-        raise TournamentError("wrong_round", f"the next round is {number}", 409)
     if number > state["options"]["rounds"]:
         raise TournamentError("no_more_rounds", f"all {state['options']['rounds']} rounds are played", 409)
+    return number
+
+
+def _paired(state, p, event):
+    number = check_next_round(state)
+    if p["round"] != number:
+        raise TournamentError("wrong_round", f"the next round is {number}", 409)
     active = set(active_players(state))
     seated = [pid for t in p["tables"] for pid in t["seats"]] + list(p["byes"])
     if sorted(seated) != sorted(active):

@@ -126,7 +126,7 @@ def _improve(tables: list[list[Sitter]], max_passes: int = 20) -> list[list[Sitt
 
 
 def _search(ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]],
-            budget: int = 30000) -> list[list[Sitter]]:
+            budget: int = 5000) -> list[list[Sitter]]:
     """Branch and bound over the seatings, from the local optimum ``start``.
 
     Exhaustive for small fields (nine players in threes is a few hundred nodes), cut
@@ -134,11 +134,10 @@ def _search(ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]],
     """
     fewest = min((s.firsts for s in ranked), default=0)
     best = [sum(_table_cost(t, fewest) for t in start), start]
+    if best[0] == 0:
+        return start
     tables: list[list[Sitter]] = [[] for _ in sizes]
     nodes = [0]
-
-    def partial(table: list[Sitter]) -> int:
-        return sum(_met(a, b) * (_met(a, b) + 1) // 2 for a, b in combinations(table, 2)) * 1000
 
     def visit(k: int, cost: int) -> None:
         nodes[0] += 1
@@ -158,10 +157,9 @@ def _search(ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]],
                 if sizes[i] in tried_empty:
                     continue  # empty tables of one size are interchangeable
                 tried_empty.add(sizes[i])
-            added = sum(_met(sitter, o) for o in table)
-            before = partial(table)
+            added = sum(m * (m + 1) // 2 for m in (_met(sitter, o) for o in table)) * 1000
             table.append(sitter)
-            visit(k + 1, cost - before + partial(table) if added else cost)
+            visit(k + 1, cost + added)
             table.pop()
 
     visit(0, 0)

@@ -1,0 +1,241 @@
+// Tournament pages: list + create, and one tournament (registration, director
+// controls, pairings per round, standings, links to each game and its replay).
+// They use the public HTTP API only (docs/TOURNAMENTS.md). Tokens travel in the link
+// fragment (#director=... / #player=...&pid=...), never in a URL the server sees.
+import { api } from "/static/js/api.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function flash(message, kind = "error") {
+  const box = $("#flash");
+  box.textContent = message;
+  box.className = `flash flash-${kind}`;
+  box.hidden = false;
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function fail(e) { flash(e.message || String(e)); }
+
+function fragment() {
+  return Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+}
+
+function absolute(path) { return new URL(path, location.origin).href; }
+
+// -- list page ---------------------------------------------------------------------------
+async function listPage() {
+  const types = await api("/game-types").catch(() => []);
+  const select = $("#create-game");
+  for (const t of types) select.append(el("option", { value: t.name }, `${t.title} (${t.min_seats}–${t.max_seats})`));
+  const sizeInput = $("#create-size");
+  const describe = () => {
+    const t = types.find((x) => x.name === select.value);
+    if (!t) return;
+    sizeInput.min = Math.max(2, t.min_seats);
+    sizeInput.max = t.max_seats;
+    if (+sizeInput.value < +sizeInput.min || +sizeInput.value > t.max_seats) sizeInput.value = sizeInput.min;
+    $("#create-game-info").textContent = t.max_seats === 2 || +sizeInput.value === 2
+      ? "Two players per game: Swiss pairing." : "Tables of several players: seated to meet new opponents.";
+  };
+  select.addEventListener("change", describe);
+  sizeInput.addEventListener("input", describe);
+  describe();
+
+  $("#create-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const f = new FormData(event.target);
+    let gameOptions = {};
+    try { gameOptions = JSON.parse(f.get("game_options") || "{}"); } catch (e) { flash("Game options must be JSON"); return; }
+    const options = { table_size: +f.get("table_size"), rounds: +f.get("rounds"), game_options: gameOptions };
+    if (f.get("clock_base")) options.clock = { base: +f.get("clock_base"), increment: +(f.get("clock_increment") || 0) };
+    if (f.get("points")) options.points = f.get("points").split(",").map((x) => +x.trim());
+    try {
+      const made = await api("/tournaments", { method: "POST", body: { game: f.get("game"), name: f.get("name"), options } });
+      const link = absolute(`/tournaments/${made.id}#director=${made.director_token}`);
+      const box = $("#created");
+      box.replaceChildren(el("div", { class: "token-box" },
+        el("strong", {}, "Tournament created. "), "Keep the director link private: it is the only way to pair rounds.",
+        el("p", {}, el("a", { href: link, class: "link-url" }, link))));
+      box.hidden = false;
+      loadList();
+    } catch (e) { fail(e); }
+  });
+  $("#refresh").addEventListener("click", loadList);
+  loadList();
+}
+
+async function loadList() {
+  try {
+    const { tournaments } = await api("/tournaments");
+    const box = $("#tournaments-list");
+    if (!tournaments.length) { box.replaceChildren(el("p", { class: "muted" }, "No tournament yet.")); return; }
+    box.replaceChildren(el("table", { class: "grid" },
+      el("thead", {}, el("tr", {}, ["Name", "Game", "Format", "Players", "Round", "Status"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, tournaments.map((t) => el("tr", {},
+        el("td", {}, el("a", { href: `/tournaments/${t.id}` }, t.name)), el("td", {}, t.game), el("td", {}, t.format),
+        el("td", {}, t.players), el("td", {}, `${t.round} / ${t.rounds_planned}`),
+        el("td", {}, el("span", { class: `badge status-${t.status === "finished" ? "finished" : "active"}` }, t.status)))))));
+  } catch (e) { fail(e); }
+}
+
+// -- one tournament ----------------------------------------------------------------------
+const ctx = { tid: null, director: null, player: null, pid: null };
+
+async function detailPage() {
+  ctx.tid = document.body.dataset.tournamentId;
+  const frag = fragment();
+  const stored = JSON.parse(sessionStorage.getItem(`tournament:${ctx.tid}`) || "{}");
+  ctx.director = frag.director || stored.director || null;
+  ctx.player = frag.player || stored.player || null;
+  ctx.pid = frag.pid || stored.pid || null;
+  sessionStorage.setItem(`tournament:${ctx.tid}`, JSON.stringify({ director: ctx.director, player: ctx.player, pid: ctx.pid }));
+  $("#t-export").href = `/api/tournaments/${ctx.tid}/export`;
+  $("#director-panel").hidden = !ctx.director;
+
+  $("#register-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = new FormData(event.target).get("name");
+    try {
+      const me = await api(`/tournaments/${ctx.tid}/players`, { method: "POST", body: { name } });
+      const link = absolute(`/tournaments/${ctx.tid}#player=${me.player_token}&pid=${me.pid}`);
+      Object.assign(ctx, { player: me.player_token, pid: me.pid });
+      sessionStorage.setItem(`tournament:${ctx.tid}`, JSON.stringify({ director: ctx.director, player: ctx.player, pid: ctx.pid }));
+      const box = $("#registered");
+      box.replaceChildren(el("div", { class: "token-box" }, el("strong", {}, `Registered as ${me.name}. `),
+        "Bookmark your player link: it opens your seat in each round's game.",
+        el("p", {}, el("a", { href: link, class: "link-url" }, link))));
+      box.hidden = false;
+      event.target.reset();
+      refresh();
+    } catch (e) { fail(e); }
+  });
+  $("#pair-round").addEventListener("click", async () => {
+    try {
+      const r = await api(`/tournaments/${ctx.tid}/rounds`, { method: "POST", token: ctx.director });
+      flash(`Round ${r.round} paired: ${r.tables.length} games created.`, "ok");
+      refresh();
+    } catch (e) { fail(e); }
+  });
+  $("#finish").addEventListener("click", async () => {
+    if (!confirm("End the tournament now? No further round can be paired.")) return;
+    try {
+      await api(`/tournaments/${ctx.tid}/finish`, { method: "POST", token: ctx.director, body: {} });
+      refresh();
+    } catch (e) { fail(e); }
+  });
+  await refresh();
+  setInterval(refresh, 15000);
+}
+
+async function refresh() {
+  try {
+    const t = await api(`/tournaments/${ctx.tid}`);
+    renderHeader(t);
+    renderPlayers(t);
+    await renderRounds(t);
+    const s = await api(`/tournaments/${ctx.tid}/standings`);
+    renderStandings(s);
+    if (ctx.player && ctx.pid) renderMine(await api(`/tournaments/${ctx.tid}/players/${ctx.pid}/games`, { token: ctx.player }));
+  } catch (e) { fail(e); }
+}
+
+function renderHeader(t) {
+  document.title = `${t.name} · Boardroom`;
+  $("#t-name").textContent = t.name;
+  const badge = $("#t-status");
+  badge.textContent = t.status;
+  badge.className = `badge status-${t.status === "finished" ? "finished" : "active"}`;
+  const clock = t.options.clock ? `, clock ${t.options.clock.base}s + ${t.options.clock.increment}s` : "";
+  $("#t-info").textContent = `${t.game} · ${t.format === "swiss" ? "Swiss pairing" : `tables of ${t.options.table_size}`}`
+    + ` · round ${t.rounds.length} of ${t.rounds_planned}${clock}`;
+  $("#t-head").textContent = (t.head_hash || "").slice(0, 16);
+  $("#register-panel").hidden = t.status === "finished";
+}
+
+function renderPlayers(t) {
+  $("#players").replaceChildren(...t.players.map((p) => el("li", { class: p.withdrawn ? "withdrawn" : "" },
+    el("span", {}, `${p.name} `, el("span", { class: "muted small" }, p.pid)),
+    ctx.director && !p.withdrawn && t.status !== "finished"
+      ? el("button", { type: "button", class: "small danger", onclick: () => withdraw(p) }, "Withdraw") : null)));
+}
+
+async function withdraw(p) {
+  const reason = prompt(`Withdraw ${p.name}? Reason:`, "");
+  if (reason === null) return;
+  try {
+    await api(`/tournaments/${ctx.tid}/players/${p.pid}`, { method: "DELETE", token: ctx.director, body: { reason } });
+    refresh();
+  } catch (e) { fail(e); }
+}
+
+async function renderRounds(t) {
+  const rounds = [];
+  for (const summary of [...t.rounds].reverse()) {
+    const r = ctx.director || ctx.player
+      ? await api(`/tournaments/${ctx.tid}/rounds/${summary.round}`, { token: ctx.director || ctx.player }) : summary;
+    rounds.push(el("div", { class: "round" },
+      el("h3", {}, `Round ${r.round}`, el("span", { class: `badge status-${r.status === "finished" ? "finished" : "active"}` }, r.status)),
+      el("table", { class: "grid" },
+        el("thead", {}, el("tr", {}, ["Table", "Seats (first player first)", "Result", "Game"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, r.tables.map((table) => el("tr", {},
+          el("td", {}, table.table),
+          el("td", {}, el("ol", { class: "seat-list", start: 0 }, table.seats.map((s) => el("li", {},
+            s.name, s.link && s.token ? [" ", el("a", { href: s.link, class: "small" }, "seat link")] : null)))),
+          el("td", {}, resultText(table)),
+          el("td", {}, el("a", { href: table.links.game }, "watch"), " · ",
+            el("a", { href: table.links.replay }, "replay"),
+            table.links.referee ? [" · ", el("a", { href: table.links.referee }, "referee")] : null))))),
+      r.byes.length ? el("p", { class: "muted small" }, `Bye: ${r.byes.map((b) => b.name).join(", ")}`) : null));
+  }
+  $("#rounds").replaceChildren(...(rounds.length ? rounds : [el("p", { class: "muted" }, "No round paired yet.")]));
+}
+
+function resultText(table) {
+  if (!table.result) return el("span", { class: "muted" }, "in play");
+  const parts = table.seats.map((s, i) => `${s.name}: #${table.result.ranking[i]} (${table.result.scores[i]})`);
+  const forfeits = (table.result.forfeited || []).map((i) => table.seats[i].name);
+  return [parts.join(", "), forfeits.length ? el("div", { class: "warn small" }, `forfeited: ${forfeits.join(", ")}`) : null];
+}
+
+function renderStandings(s) {
+  const swiss = s.format === "swiss";
+  const heads = ["#", "Player", "Points", ...(swiss ? ["Buchholz"] : []), "Game score", "Head-to-head", "Games", "Byes"];
+  $("#standings").replaceChildren(
+    el("p", { class: "muted small" }, s.after_round ? `After round ${s.after_round}` : "Before the first round"),
+    el("table", { class: "grid" },
+      el("thead", {}, el("tr", {}, heads.map((h) => el("th", {}, h)))),
+      el("tbody", {}, s.standings.map((row) => el("tr", { class: row.withdrawn ? "withdrawn" : "" },
+        el("td", {}, row.rank), el("td", {}, row.name), el("td", {}, row.points),
+        swiss ? el("td", {}, row.tiebreaks.buchholz) : null,
+        el("td", {}, row.tiebreaks.game_score), el("td", {}, row.tiebreaks.head_to_head),
+        el("td", {}, row.games), el("td", {}, row.byes))))));
+}
+
+function renderMine(mine) {
+  $("#my-panel").hidden = false;
+  $("#my-games").replaceChildren(mine.games.length
+    ? el("ul", { class: "plain-list" }, mine.games.map((g) => el("li", {},
+      el("span", {}, `Round ${g.round}, table ${g.table}, seat ${g.seat}`),
+      el("a", { href: g.link }, g.result ? "view" : "play"))))
+    : el("p", { class: "muted" }, "No game yet: wait for the director to pair the round."));
+}
+
+const page = document.body.dataset.page;
+if (page === "tournament-list") listPage().catch(fail);
+if (page === "tournament-detail") detailPage().catch(fail);

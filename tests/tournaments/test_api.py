@@ -1,0 +1,245 @@
+"""Tournaments through the HTTP API: bots play whole tournaments; clocks, withdrawal,
+the audit bundle and every bad input of the issue."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import time
+
+import pytest
+
+from projections.games import registry
+from service.tournament_bundle import main as verify_main
+from service.tournament_bundle import verify_tournament
+
+from .bots import bearer, play_game, play_round
+
+
+def game_for(seats: int, preferred: str) -> str:
+    """The issue's game when registered, else the platform's toy game (1-4 seats)."""
+    games = registry()
+    if preferred in games and games[preferred].min_seats <= seats <= games[preferred].max_seats \
+            and preferred in _fast_enough:
+        return preferred
+    return "toy"
+
+
+_fast_enough: set = set()  # real games join once a bot game of theirs is quick over HTTP
+
+
+def create(client, game, size, rounds, names, **options):
+    answer = client.post("/api/tournaments", json={"game": game, "name": "Test open",
+                                                   "options": {"table_size": size, "rounds": rounds, **options}})
+    assert answer.status_code == 201, answer.get_json()
+    body = answer.get_json()
+    tid, director = body["id"], body["director_token"]
+    players = {}
+    for name in names:
+        reg = client.post(f"/api/tournaments/{tid}/players", json={"name": name})
+        assert reg.status_code == 201, reg.get_json()
+        players[reg.get_json()["pid"]] = reg.get_json()["player_token"]
+    return tid, director, players
+
+
+def run_tournament(client, tid, director, rounds, rand):
+    for number in range(1, rounds + 1):
+        answer = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director))
+        assert answer.status_code == 201, answer.get_json()
+        pairing = answer.get_json()
+        assert pairing["round"] == number
+        play_round(client, tid, pairing, rand)
+    return client.get(f"/api/tournaments/{tid}").get_json()
+
+
+def pairs_met(summary):
+    met = []
+    for rnd in summary["rounds"]:
+        for table in rnd["tables"]:
+            pids = [s["pid"] for s in table["seats"]]
+            met += [frozenset((a, b)) for i, a in enumerate(pids) for b in pids[i + 1:]]
+    return met
+
+
+def test_nine_players_at_tables_of_three_play_four_rounds(client):
+    game = game_for(3, "caylus")
+    tid, director, players = create(client, game, 3, 4, [f"Player {i}" for i in range(1, 10)])
+    summary = run_tournament(client, tid, director, 4, random.Random(9))
+    assert summary["status"] == "finished"
+    assert all(len(t["seats"]) == 3 for r in summary["rounds"] for t in r["tables"])
+    met = pairs_met(summary)
+    assert len(met) == len(set(met)) == 36  # nine players in threes: everyone meets everyone once
+    firsts = [t["seats"][0]["pid"] for r in summary["rounds"] for t in r["tables"]]
+    assert set(firsts[:3]).isdisjoint(firsts[3:6])  # first seat rotates
+    table = client.get(f"/api/tournaments/{tid}/standings").get_json()
+    assert [row["rank"] for row in table["standings"]] == sorted(row["rank"] for row in table["standings"])
+    assert sum(row["points"] for row in table["standings"]) == 4 * 3 * 3  # 2+1+0 per table
+    bundle = client.get(f"/api/tournaments/{tid}/export").get_json()
+    report = verify_tournament(bundle)
+    assert report["ok"], report["messages"]
+    assert report["standings"] == table["standings"]
+
+
+def test_eight_players_swiss_three_rounds_then_audit(client, tmp_path, capsys):
+    game = game_for(2, "carcassonne_castle")
+    tid, director, players = create(client, game, 2, 3, [f"P{i}" for i in range(8)])
+    summary = run_tournament(client, tid, director, 3, random.Random(8))
+    assert summary["status"] == "finished"
+    met = pairs_met(summary)
+    assert len(met) == len(set(met)) == 12  # no rematch
+    firsts = {}
+    for r in summary["rounds"]:
+        for t in r["tables"]:
+            firsts[t["seats"][0]["pid"]] = firsts.get(t["seats"][0]["pid"], 0) + 1
+    assert all(1 <= firsts.get(p, 0) <= 2 for p in players)  # first player balanced over 3 games
+    live = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
+    path = tmp_path / "bundle.json"
+    path.write_text(client.get(f"/api/tournaments/{tid}/export").get_data(as_text=True))
+    assert verify_main([str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["ok"] and printed["standings"] == live
+
+
+def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
+    tid, director, players = create(client, "toy", 2, 3, ["A", "B", "C", "D", "E"])
+    rand = random.Random(5)
+    byes = []
+    for number in (1, 2):
+        pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+        byes += [b["pid"] for b in pairing["byes"]]
+        if number == 2:
+            break
+        play_round(client, tid, pairing, rand)
+    assert len(byes) == 2 and len(set(byes)) == 2
+    # a player withdraws mid-round: their game is forfeited, the round can close
+    table = pairing["tables"][0]
+    quitter = table["seats"][0]["pid"]
+    answer = client.delete(f"/api/tournaments/{tid}/players/{quitter}", headers=bearer(players[quitter]),
+                           json={"reason": "train to catch"})
+    assert answer.status_code == 200 and answer.get_json()["forfeited"] == [table["game_id"]]
+    meta = client.get(f"/api/games/{table['game_id']}").get_json()
+    assert meta["status"] == "finished" and meta["result"]["forfeited"] == [0]
+    for other in pairing["tables"][1:]:
+        play_game(client, other["game_id"], {s["seat"]: s["token"] for s in other["seats"]}, rand)
+    summary = client.get(f"/api/tournaments/{tid}").get_json()
+    assert summary["rounds"][1]["status"] == "finished"
+    third = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    seated = [s["pid"] for t in third["tables"] for s in t["seats"]] + [b["pid"] for b in third["byes"]]
+    assert quitter not in seated and len(seated) == 4 and not third["byes"]
+
+
+def test_clock_runs_out_and_the_forfeit_flows_into_the_standings(client, platform):
+    tid, director, players = create(client, "toy", 2, 1, ["Slow", "Fast"], clock={"base": 1, "increment": 0})
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    game_id = pairing["tables"][0]["game_id"]
+    meta = client.get(f"/api/games/{game_id}").get_json()
+    assert meta["clocks"]["base"] == 1
+    first = pairing["tables"][0]["seats"][meta["to_act"][0]]["pid"]
+    time.sleep(1.2)
+    assert game_id in platform.expire_clocks()
+    standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
+    assert standings["status"] == "finished"
+    rows = {row["pid"]: row for row in standings["standings"]}
+    assert rows[first]["points"] == 0 and rows[first]["rank"] == 2
+    summary = client.get(f"/api/tournaments/{tid}").get_json()
+    assert summary["rounds"][0]["tables"][0]["result"]["forfeited"] == [meta["to_act"][0]]
+
+
+def test_a_tampered_bundle_is_detected(client):
+    tid, director, players = create(client, "toy", 2, 1, ["A", "B", "C", "D"])
+    run_tournament(client, tid, director, 1, random.Random(1))
+    bundle = client.get(f"/api/tournaments/{tid}/export").get_json()
+    assert verify_tournament(bundle)["ok"]
+
+    forged = copy.deepcopy(bundle)  # a game's move changed
+    gid = next(iter(forged["games"]))
+    entry = next(e for e in forged["games"][gid] if e["type"].startswith("toy."))
+    entry["payload"] = {"card": 999} if "card" in entry["payload"] else {"text": "b"}
+    report = verify_tournament(forged)
+    assert not report["ok"] and report["checks"]["games"] == "failed"
+
+    forged = copy.deepcopy(bundle)  # a reported result swapped in the tournament stream
+    entry = next(e for e in forged["tournament"] if e["type"] == "game.reported")
+    entry["payload"]["result"]["ranking"].reverse()
+    report = verify_tournament(forged)
+    assert not report["ok"] and report["checks"]["chain"] == "failed"
+
+    forged = copy.deepcopy(bundle)  # standings edited
+    forged["standings"][0], forged["standings"][-1] = forged["standings"][-1], forged["standings"][0]
+    report = verify_tournament(forged)
+    assert not report["ok"] and report["checks"]["standings"] == "failed"
+
+    forged = copy.deepcopy(bundle)  # a game dropped from the bundle
+    forged["games"].pop(gid)
+    assert not verify_tournament(forged)["ok"]
+
+    forged = copy.deepcopy(bundle)  # the result re-hashed by a forger: the chain holds, the game disagrees
+    from events.envelope import entry_hash
+    stream = forged["tournament"]
+    k = next(i for i, e in enumerate(stream) if e["type"] == "game.reported")
+    stream[k]["payload"]["result"]["ranking"].reverse()
+    for i in range(k, len(stream)):
+        stream[i]["prev"] = stream[i - 1]["hash"]
+        stream[i]["hash"] = entry_hash(stream[i])
+    forged["manifest"]["tournament_head"]["hash"] = stream[-1]["hash"]
+    report = verify_tournament(forged)
+    assert not report["ok"] and report["checks"]["results"] == "failed"
+
+
+def snapshot(client, tid):
+    return client.get(f"/api/tournaments/{tid}").get_json()
+
+
+def error(answer, status, code):
+    assert answer.status_code == status, answer.get_json()
+    assert answer.get_json()["error"]["code"] == code, answer.get_json()
+    assert answer.get_json()["error"]["message"]
+
+
+def test_bad_input_is_refused_and_changes_nothing(client):
+    tid, director, players = create(client, "toy", 2, 2, ["Ann", "Bob", "Cid", "Dan"])
+    before = snapshot(client, tid)
+    error(client.post(f"/api/tournaments/{tid}/players", json={"name": "ann"}), 409, "already_registered")
+    error(client.post(f"/api/tournaments/{tid}/players", json={}), 400, "bad_request")
+    error(client.post(f"/api/tournaments/{tid}/players", data="{nope", content_type="application/json"), 400, "malformed")
+    someone = next(iter(players.values()))
+    error(client.post(f"/api/tournaments/{tid}/rounds"), 401, "no_token")
+    error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(someone)), 403, "not_director")
+    error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer("forged")), 401, "bad_token")
+    error(client.delete(f"/api/tournaments/{tid}/players/p2", headers=bearer(players["p1"])), 403, "not_director")
+    assert snapshot(client, tid) == before
+
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    during = snapshot(client, tid)
+    error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "round_in_progress")
+    stranger = client.post("/api/games", json={"game": "toy", "seats": ["X", "Y"]}).get_json()["id"]
+    error(client.post(f"/api/tournaments/{tid}/results", json={"game_id": stranger}), 422, "game_not_in_tournament")
+    error(client.post(f"/api/tournaments/{tid}/results", json={"game_id": pairing["tables"][0]["game_id"]}),
+          409, "game_not_finished")
+    assert snapshot(client, tid) == during
+    games_before = len(client.get("/api/games").get_json()["games"])
+    error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "round_in_progress")
+    assert len(client.get("/api/games").get_json()["games"]) == games_before  # no game created by a refusal
+
+    error(client.get("/api/tournaments/nope"), 404, "not_found")
+    error(client.post("/api/tournaments", json={"game": "nope", "name": "x", "options": {"table_size": 2, "rounds": 1}}),
+          400, "unknown_game")
+    error(client.post("/api/tournaments", json={"game": "toy", "name": "x", "options": {"table_size": 9, "rounds": 1}}),
+          400, "bad_table_size")
+    error(client.post("/api/tournaments", json={"game": "toy", "name": "x", "options": {"rounds": 1}}),
+          400, "bad_options")
+
+
+def test_players_get_their_own_seat_links_and_the_pages_render(client):
+    tid, director, players = create(client, "toy", 2, 1, ["A", "B"])
+    client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director))
+    mine = client.get(f"/api/tournaments/{tid}/players/p1/games", headers=bearer(players["p1"])).get_json()
+    assert mine["games"][0]["link"].endswith("#token=" + mine["games"][0]["token"])
+    error(client.get(f"/api/tournaments/{tid}/players/p2/games", headers=bearer(players["p1"])), 403, "not_your_player")
+    public = client.get(f"/api/tournaments/{tid}/rounds/1").get_json()
+    assert all("token" not in s for t in public["tables"] for s in t["seats"])
+    listed = client.get("/api/tournaments").get_json()["tournaments"]
+    assert any(t["id"] == tid for t in listed)
+    for url in ("/tournaments", f"/tournaments/{tid}"):
+        page = client.get(url)
+        assert page.status_code == 200 and b"<html" in page.data
