@@ -1,0 +1,40 @@
+"""At least 50 complete random games per player count, invariants checked after every event."""
+from __future__ import annotations
+
+import pytest
+
+from projections.games.age_of_rome import GAME
+from tests.games.harness import play
+
+from .helpers import check_invariants
+
+VARIANTS = [
+    {},
+    {"plot_launch_order": "turn_order", "plot_action_target": "any_opponent"},
+    {"optional_characters": True, "battle_ranking": "standard", "lure_max_legions": 1},
+    {"colosseum_counts_new_follower": False, "new_follower_same_phase": False, "anchors_stealable": False},
+    {"solo_difficulty": "hard"},
+    {"solo_difficulty": "easy", "optional_characters": True},
+]
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+@pytest.mark.parametrize("game_no", range(50))
+def test_random_game_ends_with_a_valid_result(seats, game_no):
+    options = VARIANTS[game_no % len(VARIANTS)]
+    thorough = game_no < 6  # every variant once with views and schemas checked
+    out = play(
+        GAME,
+        seats,
+        f"aor-{seats}-{game_no}",
+        options=options,
+        check=check_invariants,
+        check_views=thorough,
+        check_schemas=thorough,
+    )
+    assert out.final["round"] == 9 and out.final["phase"] == "over"
+    assert len(out.result["scores"]) == seats
+    breakdown = out.result["breakdown"]
+    assert [breakdown[str(s)]["total"] for s in range(seats)] == out.result["scores"]
+    if seats == 1:
+        assert out.result["solo"]["won"] == (out.result["scores"][0] > out.result["solo"]["rival_score"])
