@@ -193,6 +193,10 @@ class Platform:
         return self._append(game_id, build, action_id=action_id, expected_seq=expected_seq)
 
     def _append(self, game_id, build, action_id=None, expected_seq=None, attempts=20):
+        if action_id is not None:
+            first = self.redis.hget(keys.idempotency(game_id), action_id)
+            if first is not None:  # a retry: the first answer stands, whatever happened since
+                return 200, int(first)
         for _ in range(attempts):
             p = self.projector.latest(game_id)
             current = p["seq"] if p else 0
