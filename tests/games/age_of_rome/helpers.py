@@ -75,3 +75,26 @@ def check_invariants(state: dict) -> None:
     assert sorted(state["turn_order"]) == list(range(seats))
     for prov in state["provinces"].values():
         assert 1 <= prov["population"] <= 16
+
+
+def with_characters(state: dict, *characters: str) -> dict:
+    """Replace the random boards by chosen ones (fresh boards, empty hands)."""
+    from projections.games.age_of_rome.content import CHARACTERS
+    from projections.games.age_of_rome.state import _player
+
+    players = []
+    for seat, cid in enumerate(characters):
+        p = _player(CHARACTERS[cid])
+        p["dealt"] = state["players"][seat]["dealt"]
+        players.append(p)
+    return dict(state, players=players, unused_anchors=list(ANCHORS))
+
+
+def board(seats: int, *characters: str, **options) -> dict:
+    """A game past mission choice, no decks touched, waiting nowhere (tests set the step)."""
+    state = new_game(seats, **options)
+    state = with_characters(state, *characters)
+    state["phase"] = "action"
+    state["event"] = "E01"
+    state["queue"] = []
+    return state
