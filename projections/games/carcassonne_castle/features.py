@@ -10,7 +10,7 @@ from __future__ import annotations
 from .components import (
     ROTATED, START_PORT_FEATURE, START_SPACES, TILE_TYPES, cell_key, facing_port,
 )
-from .placement import side_neighbour
+from .placement import ACROSS
 
 
 def tile_node(x: int, y: int, index: int) -> str:
@@ -57,23 +57,24 @@ class Features:
             }
 
     def _join_tile(self, key: str, tid: str, rot: int) -> None:
-        x, y = (int(v) for v in key.split(","))
         table = ROTATED[(tid, rot)]
-        for port in range(12):
-            mine = f"{key},{table['feature_at'][port]}"
-            kind, what = side_neighbour(self.board, x, y, port // 3)
-            if kind == "empty":
-                self.info[mine]["open"] = True
-            elif kind == "tile":
-                otid, orot = self.board[what]
-                other = ROTATED[(otid, orot)]
-                across = facing_port(port)
-                if other["type_at"][across] == table["type_at"][port]:
-                    self._union(mine, f"{what},{other['feature_at'][across]}")
-            elif kind == "start":
-                index = START_PORT_FEATURE[what["id"]][port]
-                if what["segments"][_port_name(port)] == table["type_at"][port]:
-                    self._union(mine, start_node(what["id"], index))
+        feature_at, type_at = table["feature_at"], table["type_at"]
+        for side, (kind, what) in enumerate(ACROSS[key]):
+            if kind == "wall":
+                continue
+            if kind == "cell" and what not in self.board:
+                for port in range(side * 3, side * 3 + 3):
+                    self.info[f"{key},{feature_at[port]}"]["open"] = True
+                continue
+            for port in range(side * 3, side * 3 + 3):
+                mine = f"{key},{feature_at[port]}"
+                if kind == "cell":
+                    other = ROTATED[tuple(self.board[what])]
+                    across = facing_port(port)
+                    if other["type_at"][across] == type_at[port]:
+                        self._union(mine, f"{what},{other['feature_at'][across]}")
+                elif what["segments"][_port_name(port)] == type_at[port]:
+                    self._union(mine, start_node(what["id"], START_PORT_FEATURE[what["id"]][port]))
 
     def find(self, node: str) -> str:
         parent = self.parent
@@ -114,6 +115,20 @@ class Features:
     def followers_on(self, group: dict, followers: list[dict]) -> list[dict]:
         nodes = set(group["nodes"])
         return [f for f in followers if f["node"] in nodes]
+
+
+_CACHE: dict[str, Features] = {}
+
+
+def features_of(board: dict) -> Features:
+    """The feature graph of ``board``, reused while the board is unchanged (boards only grow)."""
+    key = ";".join(f"{k}={t}/{r}" for k, (t, r) in board.items())
+    graph = _CACHE.get(key)
+    if graph is None:
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        graph = _CACHE[key] = Features(board)
+    return graph
 
 
 def _port_name(port: int) -> str:

@@ -7,7 +7,7 @@ from .components import (
     COURT_FOUR, FINAL_CHOICE_KINDS, FIVE_POINTS, INTERIOR, KEEP_PLUS_TWO, OFFSETS, POINTS,
     UNFINISHED_FOR, cell_key,
 )
-from .features import Features, canonical_node, count_by_seat, majority
+from .features import Features, canonical_node, count_by_seat, features_of, majority
 from .scoring import feature_points
 from .state import note
 
@@ -24,7 +24,7 @@ def start_final(state: dict) -> None:
 
 def target_options(state: dict, seat: int, kind: int, feats: Features | None = None) -> list[str]:
     """Nodes naming the groups ``seat`` may pick with wall tile ``kind`` now."""
-    feats = feats or Features(state["board"])
+    feats = feats or features_of(state["board"])
     taken = {c["target"] for c in state["final_choices"][seat] if c["kind"] == kind}
     wanted = UNFINISHED_FOR.get(kind, "court")
     needs_majority = kind == COURT_FOUR or state["options"].get("unfinished_needs_majority", True)
@@ -50,7 +50,7 @@ def _order(node: str) -> tuple[int, ...]:
 
 def continue_final(state: dict) -> None:
     """Tiles with nothing to aim at resolve to no target; finish once nobody has a choice."""
-    feats = Features(state["board"])
+    feats = features_of(state["board"])
     for seat in range(state["seats"]):
         for kind in list(state["final_todo"][seat]):
             if not target_options(state, seat, kind, feats):

@@ -6,7 +6,7 @@ seat has a real decision to make; steps with no choice are taken here, at once.
 from __future__ import annotations
 
 from .components import EXTRA_TURN, ROLES, TILE_TYPES
-from .features import Features, tile_node
+from .features import features_of, tile_node
 from .final import start_final
 from .placement import has_placement
 from .scoring import can_double, completed_events, resolve_event, resolve_tie
@@ -47,7 +47,7 @@ def free_features(state: dict) -> list[int]:
     """Feature indices of the tile just placed whose whole group carries no follower."""
     x, y = state["placed"][-1]
     tid = state["board"][f"{x},{y}"][0]
-    feats = Features(state["board"])
+    feats = features_of(state["board"])
     occupied = {feats.find(f["node"]) for f in state["followers"]}
     return [
         index for index in range(len(TILE_TYPES[tid]["features"]))

@@ -9,20 +9,38 @@ from __future__ import annotations
 from .components import INTERIOR, INTERIOR_KEYS, OFFSETS, ROTATED, ROTATIONS, SIDES, START_AT, cell_key
 
 
-def side_neighbour(board: dict, x: int, y: int, side: int):
-    """What lies across ``side`` of cell (x, y): ("tile", key), ("start", space), ("empty", key) or ("wall", None)."""
+def _across(x: int, y: int, side: int):
     name = SIDES[side]
-    key = cell_key(x, y)
-    start = START_AT.get((key, name))
+    start = START_AT.get((cell_key(x, y), name))
     if start is not None:
         return "start", start
     dx, dy = OFFSETS[name]
     other = cell_key(x + dx, y + dy)
-    if other in board:
-        return "tile", other
-    if other in INTERIOR_KEYS:
-        return "empty", other
-    return "wall", None
+    return ("cell", other) if other in INTERIOR_KEYS else ("wall", None)
+
+
+# What each interior cell's four sides face, fixed by the frame: computed once.
+ACROSS = {cell_key(x, y): [_across(x, y, side) for side in range(4)] for x, y in INTERIOR}
+
+
+def side_neighbour(board: dict, x: int, y: int, side: int):
+    """What lies across ``side`` of cell (x, y): ("tile", key), ("start", space), ("empty", key) or ("wall", None)."""
+    kind, what = ACROSS[cell_key(x, y)][side]
+    if kind == "cell":
+        return ("tile", what) if what in board else ("empty", what)
+    return kind, what
+
+
+def frontier(board: dict) -> list[tuple[int, int]]:
+    """Empty cells with a side against a placed tile or a start space, in board order."""
+    out = []
+    for x, y in INTERIOR:
+        key = cell_key(x, y)
+        if key in board:
+            continue
+        if any(kind == "start" or (kind == "cell" and what in board) for kind, what in ACROSS[key]):
+            out.append((x, y))
+    return out
 
 
 def placement_problem(board: dict, tile_id: str, x: int, y: int, rotation: int) -> tuple[str, str] | None:
@@ -55,21 +73,14 @@ def placement_problem(board: dict, tile_id: str, x: int, y: int, rotation: int) 
 
 def legal_placements(board: dict, tile_id: str) -> list[tuple[int, int, int]]:
     """Every (x, y, rotation) where the tile may go, in board order."""
-    out = []
-    for x, y in INTERIOR:
-        if cell_key(x, y) in board:
-            continue
-        for rotation in ROTATIONS:
-            if placement_problem(board, tile_id, x, y, rotation) is None:
-                out.append((x, y, rotation))
-    return out
+    return [
+        (x, y, rotation) for x, y in frontier(board) for rotation in ROTATIONS
+        if placement_problem(board, tile_id, x, y, rotation) is None
+    ]
 
 
 def has_placement(board: dict, tile_id: str) -> bool:
-    for x, y in INTERIOR:
-        if cell_key(x, y) in board:
-            continue
-        for rotation in ROTATIONS:
-            if placement_problem(board, tile_id, x, y, rotation) is None:
-                return True
-    return False
+    return any(
+        placement_problem(board, tile_id, x, y, rotation) is None
+        for x, y in frontier(board) for rotation in ROTATIONS
+    )

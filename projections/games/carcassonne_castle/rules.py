@@ -9,7 +9,7 @@ from projections.games.base import IllegalAction
 
 from .components import DOUBLE_FOR, TILE_TYPES, cell_key
 from .final import continue_final, choose_target, target_options
-from .features import Features, canonical_node
+from .features import canonical_node, features_of
 from .flow import (
     after_follower, after_placement, continue_scoring, end_turn, extra_turn_possible, free_features,
     pending_event, place_follower, remove_unplaceable, score_options,
@@ -132,7 +132,7 @@ def check_final_target(state: dict, seat: int, payload: dict) -> None:
     tile = state["board"].get(board_key)
     if tile is None or not 0 <= target["feature"] < len(TILE_TYPES[tile[0]]["features"]):
         raise IllegalAction("unknown_feature", "the target names no feature on a placed tile")
-    group = Features(state["board"]).group_of(node)
+    group = features_of(state["board"]).group_of(node)
     canonical = canonical_node(group)
     if canonical in options:
         return
@@ -191,7 +191,7 @@ def do_final_target(state: dict, seat: int, payload: dict) -> None:
     target = payload.get("target")
     node = None
     if target is not None:
-        node = canonical_node(Features(state["board"]).group_of(f"{target['x']},{target['y']},{target['feature']}"))
+        node = canonical_node(features_of(state["board"]).group_of(f"{target['x']},{target['y']},{target['feature']}"))
     choose_target(state, seat, payload["wall_tile"], node)
     continue_final(state)
 

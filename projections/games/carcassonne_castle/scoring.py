@@ -8,7 +8,7 @@ house may carry the keep; every follower on it goes home.
 from __future__ import annotations
 
 from .components import CORNER_OF_SPACE, DOUBLE_FOR, POINTS, TILE_TYPES
-from .features import Features, canonical_node, count_by_seat, majority, tile_node
+from .features import canonical_node, count_by_seat, features_of, majority, tile_node
 from .placement import side_neighbour
 from .state import eligible_wall_tiles, note
 
@@ -37,7 +37,7 @@ def touched_nodes(board: dict, x: int, y: int) -> list[str]:
 def completed_events(state: dict, x: int, y: int) -> list[dict]:
     """The path/tower/house groups the new tile completed that carry followers, each
     named by its first tile node, with the scorer fixed by the followers on it (7.4-7.5)."""
-    feats = Features(state["board"])
+    feats = features_of(state["board"])
     seen, events = set(), []
     for node in touched_nodes(state["board"], x, y):
         root = feats.find(node)
@@ -50,7 +50,7 @@ def completed_events(state: dict, x: int, y: int) -> list[dict]:
             continue
         events.append({
             "node": canonical_node(group), "type": group["type"], "size": group["size"], "well": group["well"],
-            "nodes": group["nodes"], "scorer": majority(count_by_seat(on_it, state["seats"])),
+            "nodes": list(group["nodes"]), "scorer": majority(count_by_seat(on_it, state["seats"])),
         })
     return sorted(events, key=lambda e: node_order(e["node"]))
 

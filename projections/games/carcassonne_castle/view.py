@@ -11,7 +11,7 @@ from collections import Counter
 from projections.games.base import REFEREE
 
 from .components import (
-    BOARD, CORNERS, INTERIOR, LETTER, PORTS, ROTATED, ROTATIONS, START_SPACES, TILE_TYPES, WALL_KINDS,
+    BOARD, CORNERS, INTERIOR, LETTER, ROTATED, ROTATIONS, START_SPACES, TILE_TYPES, WALL_KINDS,
 )
 from .features import parse_node
 from .legal import to_act
@@ -21,13 +21,17 @@ from .state import eligible_wall_tiles
 def _geometry(tid: str, rotation: int) -> dict:
     table = ROTATED[(tid, rotation)]
     features = []
-    for index, feature in enumerate(TILE_TYPES[tid]["features"]):
-        shown = {"index": index, "type": feature["type"], "ports": [PORTS[p] for p in table["ports_of"][index]]}
+    for feature in TILE_TYPES[tid]["features"]:
+        shown = {"type": feature["type"]}
         for extra in ("markets", "well", "inner_end"):
             if feature.get(extra):
                 shown[extra] = feature[extra]
         features.append(shown)
-    return {"ports": "".join(LETTER[t] for t in table["type_at"]), "features": features}
+    return {
+        "ports": "".join(LETTER[t] for t in table["type_at"]),
+        "feature_at": "".join(str(f) for f in table["feature_at"]),
+        "features": features,
+    }
 
 
 GEOMETRY = {(tid, r): _geometry(tid, r) for tid in TILE_TYPES for r in ROTATIONS}
@@ -42,7 +46,7 @@ CASTLE = {
     ],
     "corners": [{"id": c["id"], "numbers": c["numbers"], "ring_cell": c["ring_cell"], "diagonal": c["diagonal"]}
                 for c in CORNERS],
-    "track": BOARD["track"],
+    "track": [space["ring_cell"] for space in sorted(BOARD["track"], key=lambda s: s["n"])],
 }
 
 PHASE_TEXT = {
@@ -61,7 +65,7 @@ def _where(node: str) -> dict:
 
 
 def tile_view(tid: str, rotation: int = 0) -> dict:
-    return {"tile": tid, "name": TILE_TYPES[tid]["name"], "rotation": rotation, **GEOMETRY[(tid, rotation)]}
+    return {"tile": tid, "rotation": rotation, **GEOMETRY[(tid, rotation)]}
 
 
 def summary(state: dict) -> str:
@@ -80,7 +84,7 @@ def view(state: dict, viewer) -> dict:
         "active": state["active"],
         "turn": state["turn"],
         "to_act": sorted(to_act(state)),
-        "tile": tile_view(state["tile"]) if state["tile"] else None,
+        "tile": {**tile_view(state["tile"]), "name": TILE_TYPES[state["tile"]]["name"]} if state["tile"] else None,
         "pile_count": len(state["pile"]),
         "remaining": dict(sorted(Counter(state["pile"]).items())),
         "removed": list(state["removed"]),
