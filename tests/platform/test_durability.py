@@ -1,0 +1,91 @@
+"""Storage: the embedded Redis survives restarts without losing an acknowledged
+event, and gunicorn workers share one embedded server (they see each other's writes)."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+import requests
+
+from events.connection import start_embedded
+from projections.games import GAME_PACKAGES
+from projections.games import get as get_game
+from service.app import create_app
+from tests.platform.helpers import GameHandle
+from tests.redis_servers import free_port
+
+pytestmark = pytest.mark.xdist_group("durability")
+
+
+def play_some(client, moves):
+    g = GameHandle(client, options={"rounds": 20})
+    seqs = [g.play_first().json["seq"] for _ in range(moves)]
+    return g, seqs
+
+
+def test_a_clean_restart_of_app_and_embedded_redis_loses_nothing(tmp_path):
+    server, url = start_embedded(str(tmp_path))
+    client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+    g, seqs = play_some(client, 10)
+    before = client.get(g.url("/view"), headers=g.ref()).json
+    server.shutdown()
+
+    server, url = start_embedded(str(tmp_path))
+    client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+    after = client.get(g.url("/view"), headers=g.ref()).json
+    assert after == before and after["seq"] == seqs[-1]
+    server.shutdown()
+
+
+def test_with_appendfsync_always_a_killed_redis_loses_no_acknowledged_event(tmp_path):
+    server, url = start_embedded(str(tmp_path), appendfsync="always")
+    client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+    g, seqs = play_some(client, 10)
+    os.kill(server.pid, signal.SIGKILL)
+    while psutil.pid_exists(server.pid) and psutil.Process(server.pid).status() != psutil.STATUS_ZOMBIE:
+        time.sleep(0.05)
+    server, url = start_embedded(str(tmp_path), appendfsync="always")
+    client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+    assert client.get(g.url()).json["seq"] == seqs[-1]
+    server.shutdown()
+
+
+@pytest.mark.skipif(not GAME_PACKAGES, reason="no game registered yet")
+def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
+    """Two workers behind one port: every write made through either is read by both."""
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(tmp_path), "WEB_CONCURRENCY": "2",
+           "PYTHONPATH": os.getcwd()}
+    env.pop("REDIS_URL", None)
+    game = get_game(GAME_PACKAGES[0])
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "wsgi:app"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                requests.get(base + "/game-types", timeout=5)
+                break
+            except requests.RequestException:
+                time.sleep(0.2)
+        ids = []
+        for i in range(20):
+            seats = ["p%d" % n for n in range(game.min_seats)]
+            r = requests.post(base + "/games", json={"game": game.name, "seats": seats}, timeout=10,
+                              headers={"Connection": "close"})
+            assert r.status_code == 201, r.text
+            ids.append(r.json()["id"])
+        for _ in range(40):
+            r = requests.get(base + "/games?limit=1000", timeout=10, headers={"Connection": "close"})
+            assert set(ids) <= {m["id"] for m in r.json()["games"]}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    workers = {line.split()[0] for line in out.splitlines() if '"GET /api/games"' in line}
+    assert len(workers) == 2, f"both workers answered: {workers}"
