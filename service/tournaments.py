@@ -5,6 +5,8 @@ token (answered once at registration) identifies that player; no token = public.
 """
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, current_app, render_template, request
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -153,6 +155,68 @@ def export(tid):
     bundle = build_bundle(service(), tid)
     return Response(canonical_json(bundle), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="tournament-{tid}.json"'})
+
+
+# -- OpenAPI -----------------------------------------------------------------------------
+def _op(summary: str, ok: int = 200, body: str | None = None, auth: str | None = None, errors=(404,)) -> dict:
+    op = {"tags": ["tournaments"], "summary": summary,
+          "responses": {str(ok): {"description": "OK"},
+                        **{str(code): {"description": "error: {error: {code, message, details}}"} for code in errors}}}
+    if body:
+        op["requestBody"] = {"required": True,
+                             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
+    if auth:
+        op["description"] = f"Authorization: Bearer <{auth}>"
+    return op
+
+
+OPENAPI_PATHS = {
+    "/api/tournaments": {
+        "post": _op("Create a tournament; answers the director token once", 201, "TournamentCreate", errors=(400,)),
+        "get": _op("List tournaments", errors=()),
+    },
+    "/api/tournaments/{tid}": {"get": _op("The tournament: players, rounds, results")},
+    "/api/tournaments/{tid}/players": {
+        "post": _op("Register a player; answers the player token once", 201, "TournamentRegister", errors=(400, 404, 409))},
+    "/api/tournaments/{tid}/players/{pid}": {
+        "delete": _op("Withdraw a player (forfeits their game in play)", 200, None, "director or player token",
+                      (401, 403, 404, 409))},
+    "/api/tournaments/{tid}/players/{pid}/games": {
+        "get": _op("A player's games and seat links", 200, None, "player or director token", (401, 403, 404))},
+    "/api/tournaments/{tid}/rounds": {
+        "post": _op("Pair the next round and create its games", 201, None, "director token", (401, 403, 404, 409))},
+    "/api/tournaments/{tid}/rounds/{number}": {
+        "get": _op("A round's pairings (seat links for the director and the caller's own seat)")},
+    "/api/tournaments/{tid}/results": {
+        "post": _op("Take a finished game's result into the tournament", 201, "TournamentReport", errors=(400, 404, 409, 422))},
+    "/api/tournaments/{tid}/finish": {
+        "post": _op("End the tournament", 200, "TournamentFinish", "director token", (401, 403, 404, 409))},
+    "/api/tournaments/{tid}/standings": {"get": _op("Standings with tie-breaks")},
+    "/api/tournaments/{tid}/export": {"get": _op("The audit bundle (verify with python -m service verify-tournament)")},
+}
+
+
+@bp.record_once
+def _document(setup_state) -> None:
+    """Add the tournament routes to the app's OpenAPI document (flask-smorest's spec)."""
+    apis = setup_state.app.extensions.get("flask-smorest", {}).get("apis", {})
+    smorest = next((entry.get("ext_obj") for entry in apis.values()), None)
+    if smorest is None:
+        return
+    spec = smorest.spec
+    spec.tag({"name": "tournaments", "description": "Tournaments: registration, pairing, standings, audit bundle"})
+    for name, schema in (("TournamentCreate", CreateSchema), ("TournamentRegister", RegisterSchema),
+                         ("TournamentReport", ReportSchema), ("TournamentFinish", FinishSchema)):
+        spec.components.schema(name, schema=schema)
+    rules = {_openapi_path(r.rule): r for r in setup_state.app.url_map.iter_rules()
+             if r.endpoint.startswith(f"{bp.name}.") and r.rule.startswith("/api/")}
+    for path, operations in OPENAPI_PATHS.items():
+        if path in rules:
+            spec.path(rule=rules[path], operations=operations)
+
+
+def _openapi_path(rule: str) -> str:
+    return re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule)
 
 
 # -- pages -------------------------------------------------------------------------------

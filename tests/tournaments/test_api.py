@@ -244,3 +244,9 @@ def test_players_get_their_own_seat_links_and_the_pages_render(client):
     for url in ("/tournaments", f"/tournaments/{tid}"):
         page = client.get(url)
         assert page.status_code == 200 and b"<html" in page.data
+
+
+def test_the_routes_are_in_the_openapi_document(client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert {"/api/tournaments", "/api/tournaments/{tid}/rounds", "/api/tournaments/{tid}/export"} <= set(spec["paths"])
+    assert "TournamentCreate" in spec["components"]["schemas"]
