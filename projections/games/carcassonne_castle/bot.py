@@ -1,0 +1,45 @@
+"""A bot a little keener than uniform: it places followers on paths, towers and houses
+(which come back when scored), keeps merchants for later, and uses wall tiles when it
+may, and prefers snug cells, where features close. It still chooses only among ``legal_actions``."""
+from __future__ import annotations
+
+import random
+
+from projections.games.base import Game
+
+
+def weight(action: dict, state: dict) -> float:
+    kind, payload = action["type"], action["payload"]
+    if kind == "place_tile":
+        return 4.0 ** _closed_sides(state, payload["x"], payload["y"])
+    if kind == "place_follower":
+        return 0.5 if _is_court(state, payload["feature"]) else 4.0
+    if kind == "score_feature" and payload.get("use_wall_tile"):
+        return 3.0
+    if kind == "use_extra_turn":
+        return 3.0
+    if kind == "final_target" and payload["target"] is None:
+        return 0.2
+    return 1.0
+
+
+def _closed_sides(state: dict, x: int, y: int) -> int:
+    """Sides of the cell that face no empty cell: filling snug gaps completes features."""
+    from .placement import side_neighbour
+    return sum(1 for side in range(4) if side_neighbour(state["board"], x, y, side)[0] != "empty")
+
+
+def _is_court(state: dict, feature: int) -> bool:
+    from .components import TILE_TYPES
+    x, y = state["placed"][-1]
+    return TILE_TYPES[state["board"][f"{x},{y}"][0]]["features"][feature]["type"] == "court"
+
+
+def choose(game: Game, state: dict, rand: random.Random):
+    """(seat, action) or None when the game is over."""
+    seats = sorted(game.to_act(state))
+    if not seats:
+        return None
+    seat = rand.choice(seats)
+    actions = game.legal_actions(state, seat)
+    return seat, rand.choices(actions, weights=[weight(a, state) for a in actions])[0]
