@@ -86,6 +86,9 @@ export function takeToken(gameId, role) {
     token = frag.get("token");
   }
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  // A new link opened in this tab (#token=..., #spectator) changes only the fragment:
+  // start the page again with it.
+  window.addEventListener("hashchange", () => location.reload());
   return { token, fromLink, forget: () => { try { sessionStorage.removeItem(key); } catch (e) { /* none */ } } };
 }
 
