@@ -293,3 +293,39 @@ def test_pile_running_out_while_redrawing_ends_the_game():
     state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
     assert state["phase"] == "over" and state["removed"] == ["CT16"]
     assert GAME.result(state) is not None
+
+
+def test_path_ending_at_a_house_door_is_closed():
+    # 5.3 / 7.4: a path that dead-ends at a building door is closed there: SS7 + CT20 = 2 tiles.
+    state = given(tile="CT20")
+    state = act(state, 0, "place_tile", x=3, y=11, rotation=0)
+    state = act(state, 0, "place_follower", feature=0)
+    assert state["score"] == [2, 0]
+
+
+def test_one_wall_tile_per_feature():
+    # G5: two tower x2 tiles held, one tower scored: only one is spent, 2 tiles x 4 = 8.
+    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31",
+                  held=([(2, 1), (2, 2)], []))
+    state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")
+    state = act(state, 0, "score_feature", x=3, y=0, feature=0, use_wall_tile=True)
+    assert state["score"] == [8, 0] and [t["used"] for t in state["held"][0]] == [True, False]
+
+
+def test_marker_laps_and_still_collects_a_corner():
+    # G12: from 108 a 4-point tower ends on 112, space 12: K12's tile is still there.
+    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31",
+                  score=(108, 0), frame={"K12": 9})
+    state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")
+    assert state["score"] == [112, 0] and [t["kind"] for t in state["held"][0]] == [9]
+
+
+def test_extra_turns_chain():
+    # G7: the extra turn is a new turn; a second extra-turn tile is offered again after it.
+    state = given(tile="CT31", held=([(1, 1), (1, 2)], []), pile=["CT31"] * 3)
+    state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
+    state = act(state, 0, "use_extra_turn")
+    state = act(act(state, 0, "place_tile", x=3, y=5, rotation=0), 0, "skip_follower")
+    assert state["phase"] == "post" and state["active"] == 0
+    state = act(state, 0, "use_extra_turn")
+    assert state["active"] == 0 and state["turn"] == 7
