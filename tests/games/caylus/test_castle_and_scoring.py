@@ -256,3 +256,47 @@ def test_house_limit_option_blocks_construction_and_batches():
     give(state, 2, wood=1, stone=1)
     state = at_phase(state, "road")
     assert asked(state) == (2, "castle")  # nothing to build with: not even asked
+
+
+def test_bailiff_passing_a_trigger_scores_the_section():
+    # §5.7: reached *or passed*: the bailiff goes 11 -> 13 with the provost ahead; the Dungeon is scored.
+    state = position(3)
+    state["bailiff"], state["provost"] = 11, 14
+    state["castle"][0] = [1]
+    state = at_phase(state, "end")
+    assert state["bailiff"] == 13 and state["sections_scored"] == 1 and state["columns_open"] == 4
+
+
+def test_batches_after_a_scoring_go_to_the_next_section_and_empty_places_stay_empty():
+    # §5.6 and §6: places left empty in a scored section stay empty; the Walls pay 4 PP per house.
+    state = position(3)
+    state["castle"][0] = [1, 1]
+    state["sections_scored"] = 1
+    give(state, 0, wood=1, stone=1)
+    state = castle(state, [0])
+    state = act(state, 0, "give_batch", cubes=["stone", "wood"])
+    assert state["castle"] == [[1, 1], [0], []] and state["players"][0]["pp"] == 4
+
+
+def test_walls_and_towers_reward_tables():
+    # §6: Walls 3-4 houses -> 2 favours, 0 -> -3; Towers 4-5 -> 2 favours, 6+ -> 3, 0 -> -4.
+    from projections.games.caylus.castle import reward
+    assert [reward(1, n) for n in (0, 1, 2, 3, 4, 5, 9)] == [(-3, 0), (0, 0), (0, 1), (0, 2), (0, 2), (0, 3), (0, 3)]
+    assert [reward(2, n) for n in (0, 1, 3, 4, 5, 6)] == [(-4, 0), (0, 0), (0, 1), (0, 2), (0, 2), (0, 3)]
+    assert [reward(0, n) for n in (0, 1, 2, 6)] == [(-2, 0), (0, 0), (0, 1), (0, 1)]
+
+
+def test_walls_scoring_opens_column_five():
+    state = position(3)
+    state["sections_scored"], state["columns_open"] = 1, 4
+    state["castle"] = [[0] * 6, [1] * 3, []]
+    state["favour_markers"][1][2] = 4
+    state["bailiff"] = state["provost"] = 17
+    state = at_phase(state, "end")
+    assert state["favours"] == [1, 1]
+    assert_refused(GAME, state, {"type": "choose_favour", "seat": 1, "payload": {
+        "row": "resources", "column": 4, "pay": ["food"], "gain": ["cloth", "gold"]}}, "bad_payload")
+    state = act(state, 1, "choose_favour", row="resources", column=4, pay=["food"], gain=["cloth", "stone"])
+    assert state["favour_markers"][1][2] == 4            # column 5 still locked during the Walls scoring
+    state = act(state, 1, "choose_favour", row="prestige", column=1)
+    assert state["columns_open"] == 5
