@@ -7,6 +7,9 @@ import random
 
 from projections.games.base import Game
 
+from .components import TILE_TYPES
+from .placement import side_neighbour
+
 
 def weight(action: dict, state: dict) -> float:
     kind, payload = action["type"], action["payload"]
@@ -25,12 +28,10 @@ def weight(action: dict, state: dict) -> float:
 
 def _closed_sides(state: dict, x: int, y: int) -> int:
     """Sides of the cell that face no empty cell: filling snug gaps completes features."""
-    from .placement import side_neighbour
     return sum(1 for side in range(4) if side_neighbour(state["board"], x, y, side)[0] != "empty")
 
 
 def _is_court(state: dict, feature: int) -> bool:
-    from .components import TILE_TYPES
     x, y = state["placed"][-1]
     return TILE_TYPES[state["board"][f"{x},{y}"][0]]["features"][feature]["type"] == "court"
 

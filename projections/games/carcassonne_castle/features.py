@@ -155,11 +155,12 @@ def canonical_node(group: dict) -> str | None:
     tile_nodes = [n for n in group["nodes"] if ":" not in n]
     if not tile_nodes:
         return None
-    return min(tile_nodes, key=_node_order)
+    return min(tile_nodes, key=node_order)
 
 
-def _node_order(node: str) -> tuple[int, int, int]:
-    x, y, i = (int(v) for v in node.split(","))
+def node_order(node: str) -> tuple[int, int, int]:
+    """Board order of tile nodes: row, then column, then feature index."""
+    x, y, i = parse_node(node)
     return (y, x, i)
 
 

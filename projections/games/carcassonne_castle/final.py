@@ -7,7 +7,7 @@ from .components import (
     COURT_FOUR, FINAL_CHOICE_KINDS, FIVE_POINTS, INTERIOR, KEEP_PLUS_TWO, OFFSETS, POINTS,
     UNFINISHED_FOR, cell_key,
 )
-from .features import Features, canonical_node, count_by_seat, features_of, majority
+from .features import Features, canonical_node, count_by_seat, features_of, majority, node_order
 from .scoring import feature_points
 from .state import note
 
@@ -40,12 +40,7 @@ def target_options(state: dict, seat: int, kind: int, feats: Features | None = N
             if majority(counts) != seat:
                 continue
         out.append(name)
-    return sorted(out, key=_order)
-
-
-def _order(node: str) -> tuple[int, ...]:
-    x, y, i = (int(v) for v in node.split(","))
-    return (y, x, i)
+    return sorted(out, key=node_order)
 
 
 def continue_final(state: dict) -> None:

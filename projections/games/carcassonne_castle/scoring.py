@@ -8,7 +8,7 @@ house may carry the keep; every follower on it goes home.
 from __future__ import annotations
 
 from .components import CORNER_OF_SPACE, DOUBLE_FOR, POINTS, TILE_TYPES
-from .features import canonical_node, count_by_seat, features_of, majority, tile_node
+from .features import canonical_node, count_by_seat, features_of, majority, node_order, tile_node
 from .placement import side_neighbour
 from .state import eligible_wall_tiles, note
 
@@ -53,11 +53,6 @@ def completed_events(state: dict, x: int, y: int) -> list[dict]:
             "nodes": list(group["nodes"]), "scorer": majority(count_by_seat(on_it, state["seats"])),
         })
     return sorted(events, key=lambda e: node_order(e["node"]))
-
-
-def node_order(node: str) -> tuple[int, int, int]:
-    x, y, i = (int(v) for v in node.split(","))
-    return (y, x, i)
 
 
 def return_followers(state: dict, nodes: list[str]) -> None:
