@@ -166,6 +166,7 @@ function renderHeader(t) {
     + ` · round ${t.rounds.length} of ${t.rounds_planned}${clock}`;
   $("#t-head").textContent = (t.head_hash || "").slice(0, 16);
   $("#register-panel").hidden = t.status === "finished";
+  $("#director-panel").hidden = !ctx.director || t.status === "finished";
 }
 
 function renderPlayers(t) {
