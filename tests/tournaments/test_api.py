@@ -250,3 +250,15 @@ def test_the_routes_are_in_the_openapi_document(client):
     spec = client.get("/api/openapi.json").get_json()
     assert {"/api/tournaments", "/api/tournaments/{tid}/rounds", "/api/tournaments/{tid}/export"} <= set(spec["paths"])
     assert "TournamentCreate" in spec["components"]["schemas"]
+
+
+def test_a_karaya_field_is_seated_at_tables_the_game_allows(client):
+    if "sultans_of_karaya" not in registry():
+        pytest.skip("Sultans of Karaya is not registered")
+    tid, director, players = create(client, "sultans_of_karaya", 5, 2, [f"K{i}" for i in range(11)])
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    assert sorted(len(t["seats"]) for t in pairing["tables"]) == [5, 6] and not pairing["byes"]
+    for table in pairing["tables"]:
+        meta = client.get(f"/api/games/{table['game_id']}").get_json()
+        assert meta["game"] == "sultans_of_karaya" and meta["tournament"] == tid
+        assert [s["name"] for s in meta["seats"]] == [s["name"] for s in table["seats"]]
