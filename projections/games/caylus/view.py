@@ -20,6 +20,13 @@ AWAITED = {
 }
 
 
+CATALOGUE = {
+    bid: {"name": b["name"], "colour": b["colour"], "cost": b.get("cost", {}), "prestige": b.get("prestige", 0)}
+    for bid, b in BUILDINGS.items()
+}
+"""Names, colours, costs and prestige of every tile, so a board can label the supply."""
+
+
 def summary(state: dict) -> str:
     if state["result"] is not None:
         scores = state["result"]["scores"]
@@ -70,6 +77,7 @@ def make_view(state: dict, viewer) -> dict:
             "owed": list(state["favours"]),
         },
         "supply": list(state["supply"]),
+        "catalogue": CATALOGUE,
         "discarded": list(state["discarded"]),
         "options": dict(state["options"]),
         "final": state["final"],

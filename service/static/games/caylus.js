@@ -1,0 +1,323 @@
+// Caylus board renderer: the road, the special buildings, the castle, the favour table,
+// the players' stocks. Same contract as every renderer: render(root, view, ctx),
+// describeAction(action, view), describeEvent(event, names).
+// Board elements are clickable for the actions they stand for; where one element stands
+// for several actions (a tile that can be built with different cubes), a small menu
+// offers them.
+
+const CUBES = ["food", "wood", "stone", "cloth", "gold"];
+const SPECIALS = ["gate", "trading_post", "merchants_guild", "joust_field", "stables", "inn"];
+const SPECIAL_NAMES = {
+  gate: "Gate", trading_post: "Trading Post", merchants_guild: "Merchants' Guild",
+  joust_field: "Joust Field", stables: "Stables", inn: "Inn", castle: "Castle",
+};
+const ROWS = ["prestige", "deniers", "resources", "buildings"];
+const ROW_LABELS = {
+  prestige: ["1 PP", "2 PP", "3 PP", "4 PP", "5 PP"],
+  deniers: ["3 d", "4 d", "5 d", "6 d", "7 d"],
+  resources: ["food", "wood/stone", "cloth", "1 cube → 2", "gold"],
+  buildings: ["—", "Carpenter −1 wood", "Mason −1 stone", "Lawyer, no denier", "Architect"],
+};
+const COLOURS = {
+  neutral: "#f5b7c5", fixed: "#d7ccc8", wood: "#c49a6c", stone: "#b0b6bb",
+  residential: "#9fd39f", prestige: "#8fb8e8", empty: "#f4f1ea",
+};
+const CUBE_COLOURS = { food: "#e58fb1", wood: "#8d5a2b", stone: "#8a8f94", cloth: "#7e57c2", gold: "#e6b800" };
+const STYLE = `
+.cay { font: 14px/1.35 system-ui, sans-serif; display: grid; gap: .7rem; }
+.cay h4 { margin: 0 0 .3rem; font-size: .95rem; }
+.cay-summary { font-weight: 600; }
+.cay-row { display: flex; flex-wrap: wrap; gap: .35rem; align-items: stretch; }
+.cay-tile { position: relative; min-width: 5.6rem; max-width: 7.5rem; padding: .3rem .35rem; border: 2px solid #5553; border-radius: 6px; background: #fff; font-size: .8rem; }
+.cay-tile .num { font-size: .7rem; color: #555; }
+.cay-tile .name { font-weight: 600; display: block; }
+.cay-tile.owned { border-width: 3px; }
+.cay-tile.clickable { cursor: pointer; box-shadow: 0 0 0 3px #2e86de88; }
+.cay-tile.clickable:hover { box-shadow: 0 0 0 3px #2e86de; }
+.cay-tile.beyond { opacity: .6; }
+.cay-mark { display: inline-block; font-size: .68rem; font-weight: 700; border-radius: 3px; padding: 0 .25rem; margin-right: .15rem; color: #fff; }
+.cay-mark.provost { background: #555; } .cay-mark.bailiff { background: #111; } .cay-mark.trigger { background: #a04000; }
+.cay-dot { display: inline-block; width: .85em; height: .85em; border-radius: 50%; border: 1px solid #0006; vertical-align: middle; margin: 0 .1rem; }
+.cay-house { display: inline-block; width: .9em; height: .9em; border-radius: 2px; border: 1px solid #0005; margin: .08rem; vertical-align: middle; }
+.cay-house.free { background: #fff; }
+.cay-cube { display: inline-block; min-width: 1.5em; text-align: center; border-radius: 3px; color: #fff; font-size: .75rem; padding: 0 .2rem; margin-right: .15rem; }
+.cay table { border-collapse: collapse; }
+.cay td, .cay th { border: 1px solid #ccc; padding: .15rem .35rem; font-size: .8rem; text-align: center; }
+.cay td.open { background: #fffbe6; } .cay td.locked { background: #eee; color: #999; }
+.cay td.clickable { cursor: pointer; box-shadow: inset 0 0 0 2px #2e86de; }
+.cay tr.me td, .cay tr.me th { font-weight: 700; }
+.cay-menu { border: 1px solid #2e86de; border-radius: 6px; padding: .4rem; background: #f4f9ff; display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
+.cay-menu[hidden] { display: none; }
+.cay-menu button { font-size: .8rem; }
+`;
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "style") e.style.cssText = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function seatColour(seat) { return `var(--seat${seat}, hsl(${seat * 72}, 60%, 45%))`; }
+function seatName(names, seat) { return (names && names[seat]) || `Seat ${seat}`; }
+function dot(seat, names) { return el("span", { class: `cay-dot seat-${seat}`, style: `background:${seatColour(seat)}`, title: seatName(names, seat) }); }
+
+function tileName(view, id) {
+  if (!id) return "empty lot";
+  const c = view && view.catalogue && view.catalogue[id];
+  return c ? c.name : String(id).replace(/_/g, " ");
+}
+
+function costText(cost) {
+  return Object.entries(cost || {}).map(([k, v]) => `${v} ${k}`).join(" + ");
+}
+
+// -- actions attached to board elements ----------------------------------------------
+function matching(ctx, pred) { return (ctx.actions || []).filter(pred); }
+
+function makeClickable(node, actions, ctx, view, menu) {
+  if (!actions.length) return node;
+  node.classList.add("clickable");
+  node.title = actions.length === 1 ? describeAction(actions[0], view) : `${actions.length} choices`;
+  node.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    if (actions.length === 1) { ctx.act(actions[0]); return; }
+    menu.replaceChildren(
+      el("span", null, "Choose: "),
+      ...actions.map((a) => el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, view))),
+      el("button", { type: "button", onclick: () => { menu.hidden = true; } }, "Cancel"),
+    );
+    menu.hidden = false;
+  });
+  return node;
+}
+
+function targetActions(ctx, target) {
+  return matching(ctx, (a) => (a.type === "place_worker" || a.type === "gate_move") && a.payload.target === target);
+}
+
+// -- sections of the board ---------------------------------------------------------------
+function specialBuildings(view, ctx, menu) {
+  const sp = view.special || {};
+  const tiles = SPECIALS.map((id) => {
+    let who = [];
+    if (id === "stables") who = (sp.stables || []).map((s, i) => el("span", null, `${i + 1}:`, dot(s, ctx.names)));
+    else if (id === "inn") {
+      who = [el("span", null, "in ", sp.inn_left !== null && sp.inn_left !== undefined ? dot(sp.inn_left, ctx.names) : "—"),
+        el("span", null, " stay ", sp.inn_right !== null && sp.inn_right !== undefined ? dot(sp.inn_right, ctx.names) : "—")];
+    } else if (sp[id] !== null && sp[id] !== undefined) who = [dot(sp[id], ctx.names)];
+    const tile = el("div", { class: "cay-tile", "data-target": id, style: "background:#fdebd0" },
+      el("span", { class: "name" }, SPECIAL_NAMES[id]), ...who);
+    return makeClickable(tile, targetActions(ctx, id), ctx, view, menu);
+  });
+  const bridge = el("div", { class: "cay-tile", style: "background:#e8f0f8" },
+    el("span", { class: "name" }, "Bridge"),
+    ...(view.passed || []).map((s, i) => el("span", null, `${i + 1}:`, dot(s, ctx.names))));
+  return el("section", null, el("h4", null, "Before the bridge"), el("div", { class: "cay-row" }, ...tiles, bridge));
+}
+
+function roadSection(view, ctx, menu) {
+  const triggers = {};
+  for (const s of (view.castle && view.castle.sections) || []) triggers[s.trigger] = s.id;
+  const cells = (view.road || []).map((sp) => {
+    const owned = sp.owner !== null && sp.owner !== undefined;
+    const tile = el("div", {
+      class: `cay-tile${owned ? " owned" : ""}${sp.space > view.provost ? " beyond" : ""}`,
+      "data-space": sp.space,
+      style: `background:${COLOURS[sp.colour] || "#fff"};${owned ? `border-color:${seatColour(sp.owner)}` : ""}`,
+    },
+    el("span", { class: "num" }, `${sp.space} `),
+    sp.space === view.provost ? el("span", { class: "cay-mark provost", title: "provost" }, "P") : null,
+    sp.space === view.bailiff ? el("span", { class: "cay-mark bailiff", title: "bailiff" }, "B") : null,
+    triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: `${triggers[sp.space]} scoring` }, triggers[sp.space][0].toUpperCase()) : null,
+    el("span", { class: "name" }, sp.building ? sp.name : "·"),
+    owned ? el("span", null, "owner ", dot(sp.owner, ctx.names)) : null,
+    sp.worker !== null && sp.worker !== undefined ? el("span", null, " worker ", dot(sp.worker, ctx.names)) : null,
+    sp.convert_to !== null && sp.convert_to !== undefined ? el("span", null, " → residence ", dot(sp.convert_to, ctx.names)) : null);
+    const acts = targetActions(ctx, `road:${sp.space}`).concat(matching(ctx, (a) =>
+      (a.type === "convert" || a.type === "build_prestige") && a.payload.space === sp.space));
+    return makeClickable(tile, acts, ctx, view, menu);
+  });
+  return el("section", null, el("h4", null, "The road (provost P, bailiff B)"), el("div", { class: "cay-row" }, ...cells));
+}
+
+function castleSection(view, ctx, menu) {
+  const c = view.castle || { sections: [] };
+  const sections = c.sections.map((s) => {
+    const houses = [];
+    for (let i = 0; i < s.places; i++) {
+      const seat = s.houses[i];
+      houses.push(seat === undefined ? el("span", { class: "cay-house free" })
+        : el("span", { class: "cay-house", style: `background:${seatColour(seat)}`, title: seatName(ctx.names, seat) }));
+    }
+    return el("div", { class: "cay-tile", style: "max-width:14rem" },
+      el("span", { class: "name" }, `${s.id[0].toUpperCase()}${s.id.slice(1)} (${s.pp_per_house} PP, trigger ${s.trigger})${s.scored ? " — scored" : ""}`),
+      ...houses);
+  });
+  const workers = el("div", { class: "cay-tile", "data-target": "castle" },
+    el("span", { class: "name" }, "Castle workers"),
+    ...(c.workers || []).map((s, i) => el("span", null, `${i + 1}:`, dot(s, ctx.names))));
+  makeClickable(workers, targetActions(ctx, "castle"), ctx, view, menu);
+  const batches = matching(ctx, (a) => a.type === "give_batch" || a.type === "castle_done");
+  const buttons = batches.map((a) => el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, view)));
+  return el("section", null, el("h4", null, "The castle"), el("div", { class: "cay-row" }, workers, ...sections), buttons.length ? el("div", { class: "cay-row" }, ...buttons) : null);
+}
+
+function favourSection(view, ctx, menu) {
+  const f = view.favours || { markers: [], columns_open: 2 };
+  const head = el("tr", null, el("th", null, "Row"), ...[1, 2, 3, 4, 5].map((c) => el("th", null, `${c}`)));
+  const rows = ROWS.map((row, r) => {
+    const cells = [1, 2, 3, 4, 5].map((col) => {
+      const here = (f.markers || []).map((m, s) => (m[r] === col ? s : null)).filter((s) => s !== null);
+      const td = el("td", { class: col <= f.columns_open ? "open" : "locked" }, ROW_LABELS[row][col - 1], el("br"), ...here.map((s) => dot(s, ctx.names)));
+      return makeClickable(td, matching(ctx, (a) => a.type === "choose_favour" && a.payload.row === row && a.payload.column === col), ctx, view, menu);
+    });
+    const start = (f.markers || []).map((m, s) => (m[r] === 0 ? s : null)).filter((s) => s !== null);
+    return el("tr", null, el("th", null, row, " ", ...start.map((s) => dot(s, ctx.names))), ...cells);
+  });
+  const owed = (f.owed || []).length ? el("div", null, "Favours owed: ", ...(f.owed || []).map((s) => dot(s, ctx.names))) : null;
+  return el("section", null, el("h4", null, `Royal favours (columns 1–${f.columns_open} open)`), el("table", null, head, ...rows), owed);
+}
+
+function playersSection(view, ctx) {
+  const head = el("tr", null, ...["", "PP", "deniers", ...CUBES, "workers", "houses"].map((h) => el("th", null, h)));
+  const order = view.order || [];
+  const rows = (view.players || []).map((p, s) => el("tr", { class: ctx.seat === s ? "me" : null },
+    el("th", { style: "text-align:left" }, dot(s, ctx.names), seatName(ctx.names, s), order.length ? ` (#${order.indexOf(s) + 1})` : ""),
+    el("td", null, p.pp), el("td", null, p.deniers),
+    ...CUBES.map((c) => el("td", null, el("span", { class: "cay-cube", style: `background:${CUBE_COLOURS[c]}` }, p[c]))),
+    el("td", null, p.workers), el("td", null, p.houses)));
+  return el("section", null, el("h4", null, "Players (turn order #)"), el("table", null, head, ...rows));
+}
+
+function supplySection(view, ctx, menu) {
+  const seen = new Set();
+  const tiles = (view.supply || []).filter((id) => (seen.has(id) ? false : seen.add(id))).map((id) => {
+    const c = (view.catalogue || {})[id] || {};
+    const tile = el("div", { class: "cay-tile", style: `background:${COLOURS[c.colour] || "#fff"}` },
+      el("span", { class: "name" }, c.name || id), el("span", null, costText(c.cost)), el("br"), el("span", null, `${c.prestige || 0} PP`));
+    const acts = matching(ctx, (a) => (a.type === "build" || a.type === "build_prestige" ||
+      (a.type === "choose_favour" && a.payload.row === "buildings")) && a.payload.building === id);
+    return makeClickable(tile, acts, ctx, view, menu);
+  });
+  return el("section", null, el("h4", null, "Buildings in the supply"), el("div", { class: "cay-row" }, ...tiles));
+}
+
+function finalSection(view, ctx) {
+  if (!view.final) return null;
+  const head = el("tr", null, ...["", "before", "gold", "cubes", "deniers", "total"].map((h) => el("th", null, h)));
+  const rows = view.final.map((f, s) => el("tr", null, el("th", null, seatName(ctx.names, s)),
+    el("td", null, f.before), el("td", null, `+${f.gold}`), el("td", null, `+${f.cubes}`), el("td", null, `+${f.deniers}`),
+    el("td", null, (view.scores || [])[s])));
+  return el("section", null, el("h4", null, "Final conversion"), el("table", null, head, ...rows));
+}
+
+export function render(root, view, ctx = {}) {
+  ctx = { actions: [], names: [], act: async () => {}, ...ctx };
+  root.replaceChildren();
+  if (!view || typeof view !== "object") { root.append(el("p", null, "Nothing to show.")); return; }
+  const menu = el("div", { class: "cay-menu" });
+  menu.hidden = true;
+  root.append(el("div", { class: "cay" },
+    el("style", null, STYLE),
+    el("div", { class: "cay-summary" }, view.summary || ""),
+    menu,
+    playersSection(view, ctx),
+    specialBuildings(view, ctx, menu),
+    roadSection(view, ctx, menu),
+    castleSection(view, ctx, menu),
+    favourSection(view, ctx, menu),
+    supplySection(view, ctx, menu),
+    finalSection(view, ctx)));
+}
+
+// -- words ----------------------------------------------------------------------------------
+function targetWords(target, view) {
+  if (!target) return "?";
+  if (target.startsWith("road:")) {
+    const n = Number(target.slice(5));
+    const sp = view && view.road && view.road[n - 1];
+    return sp && sp.name ? `${sp.name} (space ${n})` : `road space ${n}`;
+  }
+  return `the ${SPECIAL_NAMES[target] || target}`;
+}
+
+function spaceWords(space, view) {
+  const sp = view && view.road && view.road[space - 1];
+  return `${sp && sp.name ? sp.name : "space"} (space ${space})`;
+}
+
+function list(cubes) { return (cubes || []).join(" + "); }
+
+function favourWords(p, view) {
+  const label = (ROW_LABELS[p.row] || [])[p.column - 1] || "";
+  let extra = "";
+  if (p.row === "resources" && p.column === 2) extra = `: ${list(p.gain)}`;
+  if (p.row === "resources" && p.column === 4) extra = `: pay ${list(p.pay)}, take ${list(p.gain)}`;
+  if (p.building) extra = `: ${tileName(view, p.building)}${p.any ? ` (paying ${p.any})` : ""}${p.space ? ` on space ${p.space}` : ""}`;
+  else if (p.space) extra = `: space ${p.space}`;
+  return `${p.row} column ${p.column} (${label})${extra}`;
+}
+
+export function describeAction(action, view) {
+  const p = action.payload || {};
+  switch (action.type) {
+    case "place_worker": return `Place a worker on ${targetWords(p.target, view)}`;
+    case "pass": return "Pass";
+    case "gate_move": return `Move the Gate's worker to ${targetWords(p.target, view)}`;
+    case "gate_recall": return "Take the Gate's worker back";
+    case "guild_move_provost": return p.delta ? `Move the provost ${p.delta > 0 ? "forward" : "back"} ${Math.abs(p.delta)} (Guild)` : "Leave the provost (Guild)";
+    case "joust": return p.pay ? "Joust: pay 1 denier + 1 cloth for a favour" : "Do not joust";
+    case "inn_keep": return p.keep ? "Stay in the Inn" : "Leave the Inn";
+    case "move_provost": return p.delta ? `Pay ${Math.abs(p.delta)} to move the provost ${p.delta > 0 ? "forward" : "back"} ${Math.abs(p.delta)}` : "Leave the provost";
+    case "produce": return `Produce option ${p.option + 1}`;
+    case "owner_bonus": return `Take 1 ${p.cube} as the owner`;
+    case "build": return `Build the ${tileName(view, p.building)}${p.any ? ` (paying ${p.any} as the any cube)` : ""}`;
+    case "convert": return `Convert ${spaceWords(p.space, view)} into a residence`;
+    case "build_prestige": return `Build the ${tileName(view, p.building)} on your residence at space ${p.space}`;
+    case "trade": return `Exchange, tier ${p.option + 1}${(p.cubes || []).length ? `: ${list(p.cubes)}` : ""}`;
+    case "decline": return "Do not use the building";
+    case "give_batch": return `Give a batch: food + ${list(p.cubes)}`;
+    case "castle_done": return "Give no more batches";
+    case "choose_favour": return `Royal favour: ${favourWords(p, view)}`;
+    default: return String(action.type);
+  }
+}
+
+export function describeEvent(event, names = []) {
+  const a = event.actor || {};
+  const who = a.seat !== undefined && a.seat !== null ? seatName(names, a.seat) : (a.role === "referee" ? "Referee" : "System");
+  const t = String(event.type || "");
+  const type = t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
+  const p = event.payload || {};
+  switch (type) {
+    case "place_worker": return `${who} placed a worker on ${targetWords(p.target, null)}`;
+    case "pass": return `${who} passed`;
+    case "gate_move": return `${who} moved the Gate's worker to ${targetWords(p.target, null)}`;
+    case "gate_recall": return `${who} took the Gate's worker back`;
+    case "guild_move_provost": return p.delta ? `${who} moved the provost ${p.delta > 0 ? "+" : ""}${p.delta} (Guild)` : `${who} left the provost (Guild)`;
+    case "joust": return p.pay ? `${who} jousted for a favour` : `${who} did not joust`;
+    case "inn_keep": return p.keep ? `${who} stayed in the Inn` : `${who} left the Inn`;
+    case "move_provost": return p.delta ? `${who} paid ${Math.abs(p.delta)} to move the provost ${p.delta > 0 ? "+" : ""}${p.delta}` : `${who} left the provost`;
+    case "produce": return `${who} produced (option ${p.option + 1})`;
+    case "owner_bonus": return `${who} took 1 ${p.cube} as the owner`;
+    case "build": return `${who} built the ${tileName(null, p.building)}`;
+    case "convert": return `${who} converted space ${p.space} into a residence`;
+    case "build_prestige": return `${who} built the ${tileName(null, p.building)} on space ${p.space}`;
+    case "trade": return `${who} made an exchange (tier ${p.option + 1}${(p.cubes || []).length ? `: ${list(p.cubes)}` : ""})`;
+    case "decline": return `${who} did not use the building`;
+    case "give_batch": return `${who} gave a batch (food + ${list(p.cubes)})`;
+    case "castle_done": return `${who} finished in the castle`;
+    case "choose_favour": return `${who} took a royal favour: ${favourWords(p, null)}`;
+    default: return `${who}: ${type.replace(/_/g, " ")}`;
+  }
+}
