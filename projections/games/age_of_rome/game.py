@@ -7,6 +7,7 @@ from projections.games.base import Game, IllegalAction
 
 from . import actions, state as initial, view as views
 from .flow import run
+from .options import DEFAULTS
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 
 
@@ -23,8 +24,7 @@ class AgeOfRome(Game):
     def setup(self, options, seats, rng):
         if not 1 <= seats <= 4:
             raise IllegalAction("bad_seat_count", "Age of Rome seats 1 to 4 players")
-        defaults = OptionsSchema().load({})
-        state = initial.setup({**defaults, **(options or {})}, seats, rng)
+        state = initial.setup({**DEFAULTS, **(options or {})}, seats, rng)
         run(state, rng)
         return state
 

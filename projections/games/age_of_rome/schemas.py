@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from .content import AREAS, RING, TYPES
+from .options import CHOICES, DEFAULTS
 
 AREA = validate.OneOf(AREAS)
 
@@ -11,15 +12,15 @@ AREA = validate.OneOf(AREAS)
 class OptionsSchema(Schema):
     """Every open question of the digest (§15) is an option with the digest's default."""
 
-    plot_launch_order = fields.String(load_default="clockwise", validate=validate.OneOf(["clockwise", "turn_order"]))
-    plot_action_target = fields.String(load_default="plot_target", validate=validate.OneOf(["plot_target", "any_opponent"]))
-    optional_characters = fields.Boolean(load_default=False)
-    solo_difficulty = fields.String(load_default="normal", validate=validate.OneOf(["easy", "normal", "hard"]))
-    colosseum_counts_new_follower = fields.Boolean(load_default=True)
-    new_follower_same_phase = fields.Boolean(load_default=True)
-    lure_max_legions = fields.Integer(load_default=2, validate=validate.Range(1, 2))
-    battle_ranking = fields.String(load_default="dense", validate=validate.OneOf(["dense", "standard"]))
-    anchors_stealable = fields.Boolean(load_default=True)
+    plot_launch_order = fields.String(load_default=DEFAULTS["plot_launch_order"], validate=validate.OneOf(CHOICES["plot_launch_order"]))
+    plot_action_target = fields.String(load_default=DEFAULTS["plot_action_target"], validate=validate.OneOf(CHOICES["plot_action_target"]))
+    optional_characters = fields.Boolean(load_default=DEFAULTS["optional_characters"])
+    solo_difficulty = fields.String(load_default=DEFAULTS["solo_difficulty"], validate=validate.OneOf(CHOICES["solo_difficulty"]))
+    colosseum_counts_new_follower = fields.Boolean(load_default=DEFAULTS["colosseum_counts_new_follower"])
+    new_follower_same_phase = fields.Boolean(load_default=DEFAULTS["new_follower_same_phase"])
+    lure_max_legions = fields.Integer(load_default=DEFAULTS["lure_max_legions"], validate=validate.Range(1, 2))
+    battle_ranking = fields.String(load_default=DEFAULTS["battle_ranking"], validate=validate.OneOf(CHOICES["battle_ranking"]))
+    anchors_stealable = fields.Boolean(load_default=DEFAULTS["anchors_stealable"])
 
 
 class Empty(Schema):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from projections.games.base import REFEREE
 
 from .actions import front, waiting_seats
-from .content import CHARACTERS, EVENTS, RING
+from .content import BOARD, CHARACTERS, EVENTS, RING
 from .effects import active_tokens
 from .flow import followers_free
 from .table import faced, facing_owner
@@ -34,6 +34,7 @@ def _player(state: dict, seat: int, sees: bool) -> dict:
         "faces": faced(state, seat),
         "denarii": p["denarii"],
         "glory": p["glory"],
+        "glory_track": track(p["glory"]),
         "legions": p["legions"],
         "legion_reserve": p["legion_reserve"],
         "votes": p["votes"],
@@ -56,6 +57,12 @@ def _player(state: dict, seat: int, sees: bool) -> dict:
         "pantheon": {k: dict(v) for k, v in p["pantheon"].items()},
         "milestones": list(p["milestones"]),
     }
+
+
+def track(glory: int) -> dict:
+    """Where the marker stands on the 0-30 track, and whether it shows its +30 side."""
+    wrap = BOARD["glory_wrap"]
+    return {"position": glory - wrap if glory > wrap else glory, "flipped": glory > wrap}
 
 
 def _awaiting(state: dict) -> dict | None:
@@ -123,7 +130,7 @@ def view(state: dict, viewer) -> dict:
         "rival": None
         if rival is None
         else {k: rival[k] for k in ("glory", "legions", "votes", "vendetta")}
-        | {"deck_count": len(rival["deck"]), "discard": list(rival["discard"])},
+        | {"glory_track": track(rival["glory"]), "deck_count": len(rival["deck"]), "discard": list(rival["discard"])},
         "awaiting": _awaiting(state),
         "result": state["result"],
     }

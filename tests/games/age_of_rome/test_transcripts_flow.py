@@ -126,3 +126,12 @@ def test_followers_come_home_and_launched_markers_return_at_action_end():
     assert state["provinces"]["gallia"]["plots"] == [None, {"owner": 0, "up": True}, None]
     assert state["players"][0]["plot_markers"] == 2 and state["players"][0]["tokens_used"] == []
     assert state["colosseum"] == []
+
+
+def test_options_schema_defaults_are_the_digests():
+    # §15: each open question is an option whose default is the digest's reading
+    from projections.games.age_of_rome.options import DEFAULTS
+    from projections.games.age_of_rome.schemas import OptionsSchema
+
+    assert OptionsSchema().load({}) == DEFAULTS
+    assert GAME.min_seats == 1 and GAME.max_seats == 4
