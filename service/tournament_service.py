@@ -243,8 +243,13 @@ class Tournaments:
                 state = self._report(tid, table, meta)
         rnd = tfold.current_round(state)
         if rnd and rnd["status"] == "paired" and not tfold.unreported_tables(state):
-            _, state = self._append(tid, lambda s: [("round.finished", SYSTEM, {"round": rnd["round"]})],
-                                    action_id=f"round-finished:{rnd['round']}")
+            def close(s):  # another worker may have closed it meanwhile
+                now = tfold.current_round(s)
+                if now["round"] != rnd["round"] or now["status"] == "finished":
+                    return []
+                return [("round.finished", SYSTEM, {"round": rnd["round"]})]
+
+            _, state = self._append(tid, close, action_id=f"round-finished:{rnd['round']}")
         if (state["status"] == "running" and len(state["rounds"]) >= state["options"]["rounds"]
                 and state["rounds"][-1]["status"] == "finished"):
             state = self.finish(tid, "all rounds played")
@@ -252,11 +257,16 @@ class Tournaments:
 
     def _report(self, tid: str, table: dict, meta: dict) -> dict:
         result = {k: meta["result"].get(k) for k in ("scores", "ranking", "forfeited", "tiebreak")}
-        rnd = tfold.current_round(self.state(tid))
-        payload = {"round": rnd["round"], "table": table["table"], "game_id": table["game_id"], "result": result,
-                   "head_hash": meta["head_hash"], "game_seq": meta["seq"]}
-        _, state = self._append(tid, lambda s: [("game.reported", SYSTEM, payload)],
-                                action_id=f"report:{table['game_id']}")
+
+        def build(s):  # another worker may have reported it meanwhile
+            r, i = s["games"][table["game_id"]]
+            if s["rounds"][r]["tables"][i]["result"] is not None:
+                return []
+            return [("game.reported", SYSTEM, {"round": r + 1, "table": table["table"], "game_id": table["game_id"],
+                                               "result": result, "head_hash": meta["head_hash"],
+                                               "game_seq": meta["seq"]})]
+
+        _, state = self._append(tid, build, action_id=f"report:{table['game_id']}")
         return state
 
     def report(self, tid: str, game_id: str) -> dict:
@@ -270,11 +280,11 @@ class Tournaments:
         r, i = state["games"][game_id]
         return self._table_public(state, state["rounds"][r]["tables"][i])
 
-    def finish(self, tid: str, reason: str) -> dict:
+    def finish(self, tid: str, reason: str, actor: dict = SYSTEM) -> dict:
         def build(state):
             if state["status"] == "finished":
                 return []
-            return [("tournament.finished", SYSTEM, {"reason": reason, "standings": tstandings.compute(state)})]
+            return [("tournament.finished", actor, {"reason": reason, "standings": tstandings.compute(state)})]
 
         _, state = self._append(tid, build, action_id="finished")
         return state

@@ -14,7 +14,7 @@ from events.envelope import canonical_json
 
 from .errors import ApiError
 from .tournament_bundle import build_bundle
-from .tournament_service import Tournaments
+from .tournament_service import DIRECTOR, Tournaments
 
 bp = Blueprint("tournaments", __name__, template_folder="templates", static_folder=None)
 
@@ -139,7 +139,7 @@ def finish(tid):
     svc.require_director(tid, bearer())
     state = svc.sync(tid)
     if state["status"] != "finished":
-        state = svc.finish(tid, body(FinishSchema)["reason"])
+        state = svc.finish(tid, body(FinishSchema)["reason"], DIRECTOR)
     return svc.summary(tid, state)
 
 

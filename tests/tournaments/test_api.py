@@ -262,3 +262,32 @@ def test_a_karaya_field_is_seated_at_tables_the_game_allows(client):
         meta = client.get(f"/api/games/{table['game_id']}").get_json()
         assert meta["game"] == "sultans_of_karaya" and meta["tournament"] == tid
         assert [s["name"] for s in meta["seats"]] == [s["name"] for s in table["seats"]]
+
+
+def test_workers_catching_up_at_once_report_each_game_once(client, app):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from service.tournament_service import Tournaments
+
+    tid, director, players = create(client, "toy", 2, 1, ["A", "B", "C", "D"])
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    play_round(client, tid, pairing, random.Random(2))  # nobody has read the tournament since
+    workers = [Tournaments(app.extensions["platform"]) for _ in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        states = list(pool.map(lambda w: w.sync(tid), workers))
+    assert all(s["status"] == "finished" for s in states)
+    types = [e["type"] for e in workers[0].events(tid)]
+    assert types.count("game.reported") == 2 and types.count("round.finished") == 1
+    assert types.count("tournament.finished") == 1
+
+
+def test_the_director_may_end_early_but_not_mid_round(client):
+    tid, director, players = create(client, "toy", 2, 3, ["A", "B"])
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    error(client.post(f"/api/tournaments/{tid}/finish", headers=bearer(director), json={}), 409, "round_in_progress")
+    error(client.post(f"/api/tournaments/{tid}/finish", headers=bearer(players["p1"]), json={}), 403, "not_director")
+    play_round(client, tid, pairing, random.Random(4))
+    ended = client.post(f"/api/tournaments/{tid}/finish", headers=bearer(director), json={"reason": "snow"})
+    assert ended.status_code == 200 and ended.get_json()["status"] == "finished"
+    error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "tournament_finished")
+    error(client.post(f"/api/tournaments/{tid}/players", json={"name": "Late"}), 409, "tournament_finished")
