@@ -127,3 +127,29 @@ def test_reveals_marks_a_new_tile_or_a_taken_wall_tile():
             drew or sum(map(len, after["held"])) > sum(map(len, before["held"]))
         )
     assert any(GAME.reveals(b, e, a) for b, e, a in zip(states, log, states[1:]))
+
+
+def test_offered_actions_are_accepted_and_unlisted_placements_refused():
+    # legal_actions is complete and exact for placements: every listed action applies;
+    # every cell and rotation not listed is refused (STYLE principle 14).
+    from projections.games.base import IllegalAction
+    from projections.games.carcassonne_castle.components import INTERIOR
+    log, states, _ = bot_game(11)
+    for state in states[::9]:
+        for seat in sorted(GAME.to_act(state)):
+            offered = GAME.legal_actions(state, seat)
+            for action in offered:
+                GAME.apply(state, {"seat": seat, **action}, SeededRng("x", 0))
+            if state["phase"] != "place":
+                continue
+            listed = {(a["payload"]["x"], a["payload"]["y"], a["payload"]["rotation"]) for a in offered}
+            for x, y in INTERIOR:
+                for rotation in (0, 90, 180, 270):
+                    if (x, y, rotation) in listed:
+                        continue
+                    event = {"type": "place_tile", "seat": seat, "payload": {"x": x, "y": y, "rotation": rotation}}
+                    try:
+                        GAME.apply(state, event, SeededRng("x", 0))
+                    except IllegalAction:
+                        continue
+                    raise AssertionError(f"unlisted placement accepted: {(x, y, rotation)}")
