@@ -291,3 +291,29 @@ def test_the_director_may_end_early_but_not_mid_round(client):
     assert ended.status_code == 200 and ended.get_json()["status"] == "finished"
     error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "tournament_finished")
     error(client.post(f"/api/tournaments/{tid}/players", json={"name": "Late"}), 409, "tournament_finished")
+
+
+def test_a_paused_game_stops_its_clocks(client, platform):
+    tid, director, players = create(client, "toy", 2, 1, ["A", "B"], clock={"base": 1, "increment": 0})
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director))
+    table = pairing.get_json()["tables"][0]
+    referee = bearer(table["referee_token"])
+    assert client.post(f"/api/games/{table['game_id']}/referee/pause", headers=referee, json={}).status_code == 201
+    time.sleep(1.2)
+    assert platform.expire_clocks() == []
+    assert client.get(f"/api/tournaments/{tid}").get_json()["rounds"][0]["tables"][0]["result"] is None
+    assert client.post(f"/api/games/{table['game_id']}/referee/resume", headers=referee, json={}).status_code == 201
+    meta = client.get(f"/api/games/{table['game_id']}").get_json()
+    assert meta["status"] == "active" and min(meta["clocks"]["remaining"]) > 0.5
+
+
+def test_a_referee_adjustment_flows_into_the_standings(client):
+    tid, director, players = create(client, "toy", 2, 1, ["A", "B"])
+    table = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()["tables"][0]
+    adjusted = table["seats"][1]
+    answer = client.post(f"/api/games/{table['game_id']}/referee/adjust", headers=bearer(table["referee_token"]),
+                         json={"seat": 1, "points": 1000, "reason": "penalty on the opponent"})
+    assert answer.status_code == 201, answer.get_json()
+    play_game(client, table["game_id"], {s["seat"]: s["token"] for s in table["seats"]}, random.Random(6))
+    rows = {r["pid"]: r for r in client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]}
+    assert rows[adjusted["pid"]]["points"] == 1 and rows[adjusted["pid"]]["tiebreaks"]["game_score"] >= 1000
