@@ -33,6 +33,14 @@ SYSTEM = {"role": "system"}
 MAX_AUTOMATIC_STEPS = 10000
 
 
+def canonical_payload(schema, payload: dict) -> dict:
+    """The payload as the log stores it and the game reads it: loaded through its
+    schema (types coerced, defaults filled) and dumped back under the wire names,
+    so what a client posts, what the log keeps and what ``legal_actions`` offers
+    all have one shape."""
+    return schema.dump(schema.load(payload))
+
+
 class Platform:
     def __init__(self, redis, snapshot_every: int = 100):
         self.redis = redis
@@ -167,7 +175,7 @@ class Platform:
             raise ApiError(400, "unknown_action", f"{game.title} has no action {type_!r}",
                            {"known": sorted(game.action_schemas)})
         try:
-            loaded = schema().load(payload)
+            loaded = canonical_payload(schema(), payload)
         except ValidationError as exc:
             raise ApiError(400, "bad_payload", "the payload fails its schema", {"payload": exc.messages}) from exc
 
