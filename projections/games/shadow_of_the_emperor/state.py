@@ -1,8 +1,6 @@
 """The initial state: board for the player count, card stacks, supplies, setup queue."""
 from __future__ import annotations
 
-import json
-
 from .components import (
     CARDS, ELECTORATE_ORDER, ELECTORATES, EMPIRE_CITIES, PIECES, STARTING_THALERS, stack_sizes,
 )
@@ -11,8 +9,23 @@ SETUP_PIECES = ["couple35", "baron25", "couple15", "knight"]
 
 
 def clone(state: dict) -> dict:
-    """A deep copy; the state is small plain JSON, so a JSON round trip is the fastest copy."""
-    return json.loads(json.dumps(state))
+    """A copy safe to change: every container the rules mutate is copied, while the
+    piece dicts (nobles, knights) and finished records are shared -- the rules always
+    replace those, never change them in place (the harness checks apply never mutates)."""
+    new = dict(state)
+    new["electorates"] = {
+        eid: {**area, "nobles": list(area["nobles"]), "cities": list(area["cities"]), "castles": list(area["castles"])}
+        for eid, area in state["electorates"].items()
+    }
+    new["players"] = [{**player, "display": list(player["display"])} for player in state["players"]]
+    new["stacks"] = dict(state["stacks"])
+    new["targets"] = dict(state["targets"])
+    new["votes"] = dict(state["votes"])
+    new["queue"] = list(state["queue"])
+    new["gray_eminences"] = list(state["gray_eminences"])
+    if state["sub"] is not None:
+        new["sub"] = dict(state["sub"])
+    return new
 
 
 def clockwise(state: dict, start: int) -> list[int]:
