@@ -94,3 +94,18 @@ def test_every_variant_finishes(tiebreak, counts):
             GAME, seats, f"variant-{tiebreak}-{counts}-{seats}", options=options, check=check_invariants, check_schemas=False
         )
         assert playout.result is not None
+
+
+def test_the_type_first_bot_plays_a_whole_game():
+    import random
+
+    from projections.games.shadow_of_the_emperor.bot import choose
+
+    rand = random.Random(7)
+    state, rng, _ = harness.start(GAME, 4, "bot")
+    counter = rng.counter
+    while GAME.result(state) is None:
+        seat, action = choose(GAME, state, rand)
+        state, counter = harness.step(GAME, state, {**action, "seat": seat}, counter, "bot")
+        check_invariants(state)
+    harness.validate_result(GAME.result(state), 4)
