@@ -8,7 +8,7 @@ from __future__ import annotations
 from projections.games.base import REFEREE
 
 from .actions import front, waiting_seats
-from .content import BOARD, CHARACTERS, EVENTS, RING
+from .content import ANCHORS, AREA, BOARD, CHARACTERS, COMMERCE, EVENTS, MISSIONS, PLOT_ACTIONS, PROVINCES, RING
 from .effects import active_tokens
 from .flow import followers_free
 from .table import faced, facing_owner
@@ -56,6 +56,34 @@ def _player(state: dict, seat: int, sees: bool) -> dict:
         "dealt_count": len(p["dealt"]),
         "pantheon": {k: dict(v) for k, v in p["pantheon"].items()},
         "milestones": list(p["milestones"]),
+    }
+
+
+def _effect_words(effects: list) -> str:
+    words = []
+    for e in effects:
+        n = e.get("amount", 1)
+        words.append(e["effect"].replace("_", " ") + (f" {n}" if "amount" in e else "") + (f" ({e['area']})" if "area" in e else ""))
+    return ", ".join(words)
+
+
+def _catalogue() -> dict:
+    """Names and texts of every card and board, so a client can label ids."""
+    return {
+        "commerce": {
+            c: {"name": d["name"], "type": d["type"], "trigger": d["trigger"], "filter": d["filter"], "text": _effect_words(d["effect"]), "starred": d["starred"]}
+            for c, d in COMMERCE.items()
+        }
+        | {a: {"name": "Anchor", "type": "anchor", "trigger": None, "filter": {}, "text": "fills a hand slot", "starred": False} for a in ANCHORS},
+        "missions": {m: {"name": d["name"], "kind": d["kind"], "text": d["text"], "glory": d.get("glory"), "per_unit": d.get("per_unit"), "max": d.get("max")} for m, d in MISSIONS.items()},
+        "events": {e: {"name": d["name"], "condition": f"{d['condition']['compare']} {d['condition']['metric'].replace('_', ' ')}", "bonus": _effect_words(d["bonus"]), "fallback": _effect_words(d["fallback"]), "direction": d["direction"], "steps": d["steps"]} for e, d in EVENTS.items()},
+        "plot_actions": {a: {"name": d["name"], "text": d["effect"]} for a, d in PLOT_ACTIONS.items()},
+        "provinces": {p: {"name": d["name"], "slots": d["slots"]} for p, d in PROVINCES.items()},
+        "upper_tiles": BOARD["upper_tiles"],
+        "areas": {a: {"name": d["name"], "minimum": d["minimum"], "first": d["first"], "second": d["second"]} for a, d in AREA.items()},
+        "senate_points": BOARD["senate_points_top_to_bottom"],
+        "agriculture": BOARD["agriculture_income_by_round"],
+        "double_tax_penalty": BOARD["double_tax_penalty"],
     }
 
 
@@ -133,6 +161,7 @@ def view(state: dict, viewer) -> dict:
         | {"glory_track": track(rival["glory"]), "deck_count": len(rival["deck"]), "discard": list(rival["discard"])},
         "awaiting": _awaiting(state),
         "result": state["result"],
+        "catalogue": CATALOGUE,
     }
 
 
@@ -150,3 +179,6 @@ def reveals(before: dict, after: dict) -> bool:
         return (len(s["commerce_deck"]), len(s["event_deck"]), len(rival), len(s["mission_deck"]))
 
     return sizes(before) != sizes(after)
+
+
+CATALOGUE = _catalogue()
