@@ -153,3 +153,11 @@ def test_offered_actions_are_accepted_and_unlisted_placements_refused():
                     except IllegalAction:
                         continue
                     raise AssertionError(f"unlisted placement accepted: {(x, y, rotation)}")
+
+
+def test_first_player_option():
+    # §6.5 / G11: seat 0 by default; with first_player=random the rng picks the starter.
+    default = {GAME.setup(harness.load_options(GAME, {}), 2, SeededRng(f"f{i}", 0))["active"] for i in range(12)}
+    chosen = {GAME.setup(harness.load_options(GAME, {"first_player": "random"}), 2, SeededRng(f"f{i}", 0))["active"]
+              for i in range(12)}
+    assert default == {0} and chosen == {0, 1}
