@@ -19,14 +19,19 @@ from .tournament_service import DIRECTOR, Tournaments
 bp = Blueprint("tournaments", __name__, template_folder="templates", static_folder=None)
 
 
+def _not_blank(value: str) -> None:
+    if not value.strip():
+        raise ValidationError("must not be blank")
+
+
 class CreateSchema(Schema):
     game = fields.String(required=True)
-    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=200), _not_blank])
     options = fields.Dict(load_default=dict)
 
 
 class RegisterSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=60), _not_blank])
 
 
 class WithdrawSchema(Schema):

@@ -127,6 +127,14 @@ def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
     third = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
     seated = [s["pid"] for t in third["tables"] for s in t["seats"]] + [b["pid"] for b in third["byes"]]
     assert quitter not in seated and len(seated) == 4 and not third["byes"]
+    table = third["tables"][0]  # a bundle taken mid-round verifies too (unfinished games: chain only)
+    first_seat = table["seats"][0]
+    noted = client.post(f"/api/games/{table['game_id']}/actions", headers=bearer(first_seat["token"]),
+                        json={"type": "note", "payload": {"text": "a"}})
+    assert noted.status_code == 201, noted.get_json()
+    report = verify_tournament(client.get(f"/api/tournaments/{tid}/export").get_json())
+    assert report["ok"], report["messages"]
+    assert report["standings"] == client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
 
 
 def test_clock_runs_out_and_the_forfeit_flows_into_the_standings(client, platform):
@@ -202,6 +210,8 @@ def test_bad_input_is_refused_and_changes_nothing(client):
     before = snapshot(client, tid)
     error(client.post(f"/api/tournaments/{tid}/players", json={"name": "ann"}), 409, "already_registered")
     error(client.post(f"/api/tournaments/{tid}/players", json={}), 400, "bad_request")
+    error(client.post(f"/api/tournaments/{tid}/players", json={"name": "   "}), 400, "bad_request")
+    error(client.post(f"/api/tournaments/{tid}/players", json=["Zed"]), 400, "bad_request")
     error(client.post(f"/api/tournaments/{tid}/players", data="{nope", content_type="application/json"), 400, "malformed")
     someone = next(iter(players.values()))
     error(client.post(f"/api/tournaments/{tid}/rounds"), 401, "no_token")
