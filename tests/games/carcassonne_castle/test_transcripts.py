@@ -329,3 +329,25 @@ def test_extra_turns_chain():
     assert state["phase"] == "post" and state["active"] == 0
     state = act(state, 0, "use_extra_turn")
     assert state["active"] == 0 and state["turn"] == 7
+
+
+def test_paths_separate_courts():
+    # 5.3: courts are separated by paths: CT01's east and west courts are two features,
+    # so all three features of the tile are free for a follower.
+    state = given(tile="CT01")
+    state = act(state, 0, "place_tile", x=3, y=11, rotation=0)
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "skip_follower", "payload": {}},
+        {"type": "place_follower", "payload": {"feature": 0}},
+        {"type": "place_follower", "payload": {"feature": 1}},
+        {"type": "place_follower", "payload": {"feature": 2}},
+    ]
+
+
+def test_tiles_touching_at_a_corner_do_not_join():
+    # 11.3 example 2: the courts of CT31 on (4,0) and on (3,1) touch only diagonally.
+    from projections.games.carcassonne_castle.features import features_of
+    state = given(board=TOWER_CORNER, tile="CT31")
+    state = act(state, 0, "place_tile", x=3, y=1, rotation=0)
+    feats = features_of(state["board"])
+    assert feats.find("4,0,0") != feats.find("3,1,0")
