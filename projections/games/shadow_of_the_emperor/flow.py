@@ -92,7 +92,12 @@ def start_round(state: dict) -> None:
         area["used"] = False
     state["phase"] = "income"
     collect_income(state)
+    state["phase"] = "aging"
     _age(state)
+
+
+def _aging(state: dict) -> None:
+    """Runs once the throne is filled again (a dead emperor's owner may have to choose)."""
     state["phase"] = "descendants"
     state["queue"] = clockwise(state, state["emperor"])
 
@@ -333,6 +338,7 @@ def _emperor_actions(state: dict) -> None:
 
 _STEPS = {
     "setup": _setup,
+    "aging": _aging,
     "descendants": _descendants,
     "actions": _actions,
     "new_electors": _new_electors,

@@ -7,7 +7,7 @@ from projections.games.base import REFEREE
 from .components import CARD_ORDER, CARDS, ELECTORATE_ORDER, ELECTORATES, PIECES, card_cost
 
 PHASE_NAMES = {
-    "setup": "Setup", "actions": "IV Actions", "descendants": "III Descendants", "new_electors": "V New Electors",
+    "setup": "Setup", "income": "I Income", "aging": "II Aging", "actions": "IV Actions", "descendants": "III Descendants", "new_electors": "V New Electors",
     "elect_emperor": "VI Elect Emperor", "emperor_actions": "VII Emperor Actions", "finished": "Game over",
 }
 
