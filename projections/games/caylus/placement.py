@@ -9,15 +9,12 @@ from .components import BUILDINGS, CONST, PRODUCTION_COLOURS, ROAD_LENGTH, SPECI
 from .state import require, two_players
 
 SINGLE_SPOTS = ("gate", "trading_post", "merchants_guild", "joust_field")
-TARGETS = (*SINGLE_SPOTS, "stables", "inn", "castle", *(f"road:{n}" for n in range(1, ROAD_LENGTH + 1)))
+ROAD_TARGETS = {f"road:{n}": n for n in range(1, ROAD_LENGTH + 1)}
+TARGETS = (*SINGLE_SPOTS, "stables", "inn", "castle", *ROAD_TARGETS)
 
 
 def road_number(target) -> int | None:
-    if isinstance(target, str) and target.startswith("road:") and target[5:].isdigit():
-        number = int(target[5:])
-        if 1 <= number <= ROAD_LENGTH:
-            return number
-    return None
+    return ROAD_TARGETS.get(target) if isinstance(target, str) else None
 
 
 def target_problem(state: dict, seat: int, target) -> tuple[str, str] | None:
@@ -105,7 +102,7 @@ def put_worker(state: dict, seat: int, target: str) -> None:
 
 def place_options(state: dict, seat: int) -> list[dict]:
     p = state["players"][seat]
-    if p["workers"] <= 0:
+    if p["workers"] <= 0 or p["deniers"] <= 0:
         return []
     return [{"target": t} for t in TARGETS
             if target_problem(state, seat, t) is None and p["deniers"] >= placement_cost(state, seat, t)]
