@@ -1,0 +1,315 @@
+// In the Shadow of the Emperor board renderer: the throne and round track, the seven
+// electorates (elector, aristocrat, city and castle spaces), the card stacks, the families.
+// Same contract as every renderer: render(root, view, ctx), describeAction(action, view),
+// describeEvent(event, names).
+// Every space is clickable for the actions that name it (as space, target or source);
+// when one space stands for several actions, a small menu offers them.
+
+const ELECTORATE_SHORT = {
+  trier: "Trier", koeln: "Köln", mainz: "Mainz", pfalz: "Pfalz",
+  sachsen: "Saxony", brandenburg: "Brandenburg", boehmen: "Bohemia",
+};
+const PRIVILEGE_WORDS = {
+  trier: "IV: an exhausted action", koeln: "IV: free Doctor", mainz: "V: +1 VP",
+  pfalz: "IV: free baron 15", sachsen: "I: +2 thalers", brandenburg: "IV: Gray Eminence",
+  boehmen: "VI: 2 votes",
+};
+const CARD_NAMES = {
+  rival: "Rival", doctor: "Doctor", move: "Move", pope: "The Pope", church_influence: "Church Influence",
+  excommunication: "Excommunication", indulgence: "Indulgence", permit: "Permit", ordinance: "Ordinance",
+  promotion: "Promotion", foreign_kings_daughter: "Foreign King's Daughter", gray_eminence: "Gray Eminence",
+};
+const PIECE_WORDS = {
+  empire_city: "the first empire city", elector: "a baron 45 as elector", couple35: "a couple aged 35",
+  baron25: "a baron aged 25", couple15: "a couple aged 15", knight: "a knight",
+};
+const ROUND_TRACK = ["2 VP, empire city", "2 VP, empire city", "2 VP, 1 thaler, move a city", "1 VP, 2 thalers", "1 VP"];
+const SEAT_COLOURS = ["#c0392b", "#2471a3", "#229954", "#d4ac0d"];
+
+const STYLE = `
+.soe { font: 14px/1.35 system-ui, sans-serif; display: grid; gap: .7rem; }
+.soe h4 { margin: 0 0 .3rem; font-size: .95rem; }
+.soe-summary { font-weight: 600; }
+.soe-top { display: flex; flex-wrap: wrap; gap: .8rem; align-items: stretch; }
+.soe-box { border: 1px solid #bbb; border-radius: 6px; padding: .4rem .5rem; background: #fff; }
+.soe-track { display: flex; gap: .25rem; }
+.soe-track div { border: 1px solid #ccc; border-radius: 4px; padding: .15rem .3rem; font-size: .75rem; min-width: 4.5rem; }
+.soe-track div.now { border: 2px solid #333; background: #fff6d5; }
+.soe-row { display: grid; grid-template-columns: repeat(auto-fill, minmax(11.5rem, 1fr)); gap: .45rem; }
+.soe-el { border: 2px solid #8884; border-radius: 7px; padding: .35rem; background: #fbfaf6; }
+.soe-el.arch { background: #fbeff4; }
+.soe-el.out { opacity: .35; }
+.soe-el .name { font-weight: 700; }
+.soe-el .meta { font-size: .72rem; color: #555; }
+.soe-spaces { display: flex; flex-wrap: wrap; gap: .2rem; margin-top: .2rem; align-items: center; }
+.soe-slot { min-width: 2.5rem; height: 1.75rem; border: 1px dashed #999; border-radius: 4px; display: inline-flex; align-items: center; justify-content: center; font-size: .72rem; background: #fff; }
+.soe-slot.elector { border: 2px solid #444; min-width: 3.3rem; }
+.soe-slot.castle { border-style: solid; border-color: #777; background: #eee; }
+.soe-slot.city { border-radius: 50%; min-width: 1.75rem; }
+.soe-slot.used { box-shadow: inset 0 0 0 2px #999; }
+.soe-slot.clickable { cursor: pointer; box-shadow: 0 0 0 3px #2e86de88; }
+.soe-slot.clickable:hover { box-shadow: 0 0 0 3px #2e86de; }
+.soe-piece { color: #fff; border-radius: 3px; padding: 0 .2rem; font-weight: 700; font-size: .72rem; }
+.soe-empire { background: #222; color: #fff; border-radius: 50%; padding: .05rem .3rem; font-size: .68rem; }
+.soe table { border-collapse: collapse; }
+.soe td, .soe th { border: 1px solid #ccc; padding: .15rem .35rem; font-size: .8rem; text-align: center; }
+.soe tr.me td { font-weight: 700; }
+.soe-card { display: inline-block; border-radius: 4px; padding: .1rem .3rem; margin: .1rem; font-size: .75rem; border: 1px solid #0003; }
+.soe-card.blue { background: #d6e6fa; } .soe-card.pink { background: #fad6e6; }
+.soe-card.empty { opacity: .45; }
+.soe-card.clickable { cursor: pointer; box-shadow: 0 0 0 2px #2e86de; }
+.soe-menu { border: 1px solid #2e86de; border-radius: 6px; padding: .4rem; background: #f4f9ff; display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
+.soe-menu[hidden] { display: none; }
+.soe-menu button { font-size: .8rem; }
+`;
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "style") e.style.cssText = v;
+    else if (k === "title") e.title = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function seatName(names, seat) {
+  if (seat === null || seat === undefined) return "nobody";
+  return (names && names[seat]) || `Seat ${seat}`;
+}
+
+function localType(type) {
+  const t = String(type || "");
+  return t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
+}
+
+export function locWords(loc) {
+  if (loc === null || loc === undefined) return "—";
+  if (loc === "throne") return "the throne";
+  if (loc === "supply") return "the supply";
+  const [eid, rest] = String(loc).split("/");
+  const name = ELECTORATE_SHORT[eid] || eid;
+  if (rest === "elector") return `${name}'s elector seat`;
+  let m = /^a(\d+)$/.exec(rest || "");
+  if (m) return `${name} space ${Number(m[1]) + 1}`;
+  m = /^city(\d+)$/.exec(rest || "");
+  if (m) return `${name} city ${Number(m[1]) + 1}`;
+  m = /^castle(\d+)$/.exec(rest || "");
+  if (m) return `${name} castle`;
+  return String(loc);
+}
+
+function cardWords(card) { return CARD_NAMES[card] || card; }
+
+function effectWords(p) {
+  const bits = [];
+  if (p.side) bits.push(`as a ${p.side}`);
+  if (p.target) bits.push(`on ${locWords(p.target)}`);
+  if (p.space) bits.push(`${p.target ? "to" : "at"} ${locWords(p.space)}`);
+  return bits.join(" ");
+}
+
+export function describeAction(action, view) {
+  const p = action.payload || {};
+  switch (action.type) {
+    case "place_start_piece": {
+      const piece = view && view.awaiting ? view.awaiting.piece : null;
+      return `Place ${PIECE_WORDS[piece] || "your piece"} on ${locWords(p.space)}`;
+    }
+    case "enthrone": return `Put the noble on ${locWords(p.space)} on the throne`;
+    case "place_son": return `Place your son (baron 15) on ${locWords(p.space)}`;
+    case "decline_son": return "Do not place the son";
+    case "propose_marriage": return `Offer your daughter to the baron on ${locWords(p.target)}`;
+    case "send_to_convent": return "Send your daughter to the convent (+1 thaler)";
+    case "answer_marriage": return p.accept ? "Accept the marriage" : "Refuse the marriage";
+    case "take_card":
+      if (p.decline) return `Take ${cardWords(p.card)} without its action${p.side ? ` (${p.side} price)` : ""}`;
+      return `Take ${cardWords(p.card)} ${effectWords(p)}`.trim();
+    case "use_privilege":
+      if (p.electorate === "trier") return `Trier privilege: ${cardWords(p.card)} ${effectWords(p)}`.trim();
+      if (p.electorate === "koeln") return `Köln privilege: Doctor on ${locWords(p.target)}`;
+      if (p.electorate === "pfalz") return `Pfalz privilege: free baron 15 at ${locWords(p.space)}`;
+      return "Brandenburg privilege: take the Gray Eminence";
+    case "knight":
+      return p.source === "supply" ? `Knight from supply to ${locWords(p.space)} (1 thaler)` : `Move knight ${locWords(p.source)} → ${locWords(p.space)} (1 thaler)`;
+    case "pass": return "Pass (for the rest of the phase)";
+    case "place_gray_eminence": return `Place the gray eminence beside ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "break_tie": return `Let ${view && view.names ? view.names[p.winner] : `seat ${p.winner}`} win the tie`;
+    case "choose_elector": return `Make the noble on ${locWords(p.space)} elector`;
+    case "place_displaced": return `Place the displaced noble on ${locWords(p.space)}`;
+    case "name_target": return `Name ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "vote": return p.side === "rival" ? "Vote for the Rival (secret)" : "Vote for the Emperor (secret)";
+    case "place_empire_city": return `New empire city on ${locWords(p.space)}`;
+    case "move_empire_city": return `Move the empire city ${locWords(p.source)} → ${locWords(p.space)}`;
+    case "skip_empire_city": return "Leave the empire cities as they are";
+    default: return null;
+  }
+}
+
+export function describeEvent(event, names = []) {
+  const a = event.actor || {};
+  const seat = a.seat !== undefined ? a.seat : event.seat;
+  const who = seat !== undefined && seat !== null ? seatName(names, seat) : (a.role === "referee" ? "Referee" : "System");
+  const p = event.payload || {};
+  switch (localType(event.type)) {
+    case "place_start_piece": return `${who} placed a starting piece on ${locWords(p.space)}`;
+    case "enthrone": return `${who} put the noble on ${locWords(p.space)} on the throne`;
+    case "place_son": return `${who} placed a son on ${locWords(p.space)}`;
+    case "decline_son": return `${who} did not place a son`;
+    case "propose_marriage": return `${who} offered a daughter to the baron on ${locWords(p.target)}`;
+    case "send_to_convent": return `${who} sent a daughter to the convent`;
+    case "answer_marriage": return `${who} ${p.accept ? "accepted" : "refused"} the marriage`;
+    case "take_card":
+      return p.decline ? `${who} took ${cardWords(p.card)} without its action` : `${who} took ${cardWords(p.card)} ${effectWords(p)}`.trim();
+    case "use_privilege": return `${who} used the ${ELECTORATE_SHORT[p.electorate] || p.electorate} privilege ${p.card ? `(${cardWords(p.card)}) ` : ""}${effectWords(p)}`.trim();
+    case "knight": return p.source === "supply" ? `${who} placed a knight on ${locWords(p.space)}` : `${who} moved a knight from ${locWords(p.source)} to ${locWords(p.space)}`;
+    case "pass": return `${who} passed`;
+    case "place_gray_eminence": return `${who} placed the gray eminence beside ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "break_tie": return `${who} (emperor) gave the tie to ${seatName(names, p.winner)}`;
+    case "choose_elector": return `${who} seated the noble from ${locWords(p.space)} as elector`;
+    case "place_displaced": return `${who} placed a displaced noble on ${locWords(p.space)}`;
+    case "name_target": return `${who} named ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "vote": return p.side ? `${who} voted for the ${p.side}` : `${who} cast a secret vote`;
+    case "place_empire_city": return `${who} placed an empire city on ${locWords(p.space)}`;
+    case "move_empire_city": return `${who} moved an empire city to ${locWords(p.space)}`;
+    case "skip_empire_city": return `${who} left the empire cities`;
+    default: return null;
+  }
+}
+
+// -- drawing -----------------------------------------------------------------------
+
+function pieceNode(piece) {
+  if (piece === null || piece === undefined) return null;
+  if (piece === "empire") return el("span", { class: "soe-empire", title: "empire city" }, "E");
+  if (typeof piece === "number") {
+    return el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[piece]}` }, "■");
+  }
+  const colour = SEAT_COLOURS[piece.owner] || "#555";
+  if (piece.knight) return el("span", { class: "soe-piece", style: `background:${colour}`, title: "knight" }, "K");
+  const label = `${piece.couple ? "♥" : "B"}${piece.age}`;
+  return el("span", { class: "soe-piece", style: `background:${colour}`, title: `${piece.couple ? "couple" : "baron"} aged ${piece.age}` }, label);
+}
+
+function actionsFor(ctx, loc) {
+  return (ctx.actions || []).filter((a) => {
+    const p = a.payload || {};
+    return p.space === loc || p.target === loc || p.source === loc;
+  });
+}
+
+function clickable(node, actions, ctx, view, menu) {
+  if (!actions.length) return node;
+  node.classList.add("clickable");
+  node.title = actions.map((a) => describeAction(a, view)).join("\n");
+  node.addEventListener("click", () => {
+    if (actions.length === 1) { ctx.act(actions[0]); return; }
+    menu.replaceChildren(el("span", null, "Choose: "));
+    for (const a of actions) menu.append(el("button", { type: "button", onclick: () => { menu.hidden = true; ctx.act(a); } }, describeAction(a, view)));
+    menu.append(el("button", { type: "button", onclick: () => { menu.hidden = true; } }, "Cancel"));
+    menu.hidden = false;
+  });
+  return node;
+}
+
+function slot(cls, loc, piece, ctx, view, menu) {
+  return clickable(el("span", { class: `soe-slot ${cls}`, title: locWords(loc) }, pieceNode(piece)), actionsFor(ctx, loc), ctx, view, menu);
+}
+
+function electorate(area, ctx, view, menu) {
+  const id = area.id;
+  const box = el("div", { class: `soe-el${area.archdiocese ? " arch" : ""}${area.in_play ? "" : " out"}` },
+    el("div", { class: "name" }, area.name, area.in_play ? "" : " (out of play)"),
+    el("div", { class: "meta" }, `${area.votes} vote${area.votes > 1 ? "s" : ""} · ${PRIVILEGE_WORDS[area.privilege] || ""}${area.privilege_used ? " · used" : ""}`));
+  const elector = slot(`elector${area.privilege_used ? " used" : ""}`, `${id}/elector`, area.elector, ctx, view, menu);
+  const eminences = (area.gray_eminences || []).map((s) => el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[s]};opacity:.6`, title: "gray eminence" }, "GE"));
+  box.append(el("div", { class: "soe-spaces" }, "Elector ", elector, eminences));
+  box.append(el("div", { class: "soe-spaces" }, area.aristocrat_spaces.map((p, i) => slot("", `${id}/a${i}`, p, ctx, view, menu))));
+  box.append(el("div", { class: "soe-spaces" },
+    area.city_spaces.map((p, i) => slot("city", `${id}/city${i}`, p, ctx, view, menu)),
+    area.castle_spaces.map((p, i) => slot("castle", `${id}/castle${i}`, p, ctx, view, menu))));
+  const privilege = (ctx.actions || []).filter((a) => a.type === "use_privilege" && a.payload.electorate === id && !a.payload.target && !a.payload.space);
+  const named = (ctx.actions || []).filter((a) => (a.type === "name_target" || a.type === "place_gray_eminence") && a.payload.electorate === id);
+  return clickable(box, [...privilege, ...named], ctx, view, menu);
+}
+
+function cards(view, ctx, menu) {
+  const wrap = el("div", { class: "soe-box" }, el("h4", null, "Action cards"));
+  for (const c of view.cards) {
+    const cost = typeof c.cost === "object" ? `${c.cost.baron}/${c.cost.couple}` : c.cost;
+    const node = el("span", { class: `soe-card ${c.color}${c.left ? "" : " empty"}`, title: `phase ${c.phase}` }, `${c.name} · ${cost}t · ×${c.left}`);
+    const acts = (ctx.actions || []).filter((a) => (a.type === "take_card" && a.payload.card === c.id && !a.payload.target && !a.payload.space)
+      || (a.type === "use_privilege" && a.payload.card === c.id && !a.payload.target && !a.payload.space));
+    wrap.append(clickable(node, acts, ctx, view, menu));
+  }
+  wrap.append(el("div", { class: "meta" }, `Knight: 1 thaler, any number of times. Empire cities in the box: ${view.empire_cities_in_box}`));
+  return wrap;
+}
+
+function families(view, ctx) {
+  const names = ctx.names || [];
+  const table = el("table", null, el("tr", null, ["", "Thalers", "Chip", "VP", "Nobles", "Knights", "Cities", "Cards", ""].map((h) => el("th", null, h))));
+  for (const p of view.players) {
+    table.append(el("tr", { class: ctx.seat === p.seat ? "me" : null },
+      el("td", { style: `border-left:6px solid ${SEAT_COLOURS[p.seat]}` }, seatName(names, p.seat), view.emperor === p.seat ? " 👑" : ""),
+      el("td", null, p.thalers), el("td", null, p.chip), el("td", null, p.vp === null ? "?" : p.vp),
+      el("td", null, p.supply.nobles), el("td", null, p.supply.knights), el("td", null, p.supply.cities),
+      el("td", null, p.display.map((c) => el("span", { class: `soe-card ${(view.cards.find((x) => x.id === c) || {}).color || ""}` }, cardWords(c)))),
+      el("td", null, p.passed ? "passed" : "")));
+  }
+  return el("div", { class: "soe-box" }, el("h4", null, "Families"), table);
+}
+
+function election(view, ctx) {
+  const names = ctx.names || [];
+  const box = el("div", { class: "soe-box" }, el("h4", null, "Emperor election"));
+  const v = view.voting;
+  if (v) {
+    box.append(el("div", null, `Rival ${seatName(names, v.rival)} against Emperor ${seatName(names, v.emperor)}. Votes: `,
+      v.counts.map((n, s) => `${seatName(names, s)} ${n}`).join(", ")));
+    box.append(el("div", null, `Committed: ${v.committed.map((s) => seatName(names, s)).join(", ") || "nobody yet"}`));
+    if (v.own_vote) box.append(el("div", null, `Your vote: ${v.own_vote}`));
+    if (v.votes) box.append(el("div", null, `Votes (referee): ${JSON.stringify(v.votes)}`));
+  }
+  const last = view.last_election;
+  if (last) {
+    box.append(el("div", null, `Round ${last.round}: ${last.winner === "rival" ? `${seatName(names, last.rival)} won` : `${seatName(names, last.emperor)} kept the throne`} `,
+      `(${last.totals.rival} : ${last.totals.emperor}) — `,
+      Object.entries(last.choices).map(([s, side]) => `${seatName(names, Number(s))} → ${side}`).join(", ")));
+  }
+  const t = view.targets || {};
+  if (t.church_influence || t.excommunication) {
+    box.append(el("div", null, `Church Influence: ${ELECTORATE_SHORT[t.church_influence] || "—"} · Excommunication: ${ELECTORATE_SHORT[t.excommunication] || "—"}`));
+  }
+  return v || last || t.church_influence || t.excommunication ? box : null;
+}
+
+export function render(root, view, ctx = {}) {
+  ctx = { actions: [], names: [], act: async () => {}, ...ctx };
+  const named = { ...view, names: ctx.names };
+  const menu = el("div", { class: "soe-menu", hidden: true });
+  const throne = slot("elector", "throne", view.throne, ctx, named, menu);
+  const track = el("div", { class: "soe-track" }, ROUND_TRACK.map((text, i) => el("div", { class: view.round === i + 1 ? "now" : null }, el("b", null, `Round ${i + 1}`), el("br"), text)));
+  const top = el("div", { class: "soe-top" },
+    el("div", { class: "soe-box" }, el("h4", null, "Throne"), throne, " ", seatName(ctx.names, view.emperor)),
+    el("div", { class: "soe-box" }, el("h4", null, "Round track"), track));
+  if (view.displaced) top.append(el("div", { class: "soe-box" }, el("h4", null, "Displaced"), pieceNode(view.displaced.noble)));
+  const arch = view.electorates.filter((a) => a.archdiocese);
+  const secular = view.electorates.filter((a) => !a.archdiocese);
+  root.append(el("style", null, STYLE), el("div", { class: "soe" },
+    el("div", { class: "soe-summary" }, view.summary),
+    top,
+    el("div", { class: "soe-row" }, arch.map((a) => electorate(a, ctx, named, menu))),
+    el("div", { class: "soe-row" }, secular.map((a) => electorate(a, ctx, named, menu))),
+    menu,
+    cards(view, ctx, menu),
+    election(view, ctx),
+    families(view, ctx)));
+}
