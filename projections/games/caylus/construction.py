@@ -106,8 +106,8 @@ def lawyer_target_ok(state: dict, seat: int, number: int) -> str | None:
         return "not_convertible"
     if sp["convert_to"] is not None:
         return "conversion_pending"
-    if kind == "neutral" and not house_available(state, seat):
-        return "no_house_left"
+    if not house_available(state, seat):
+        return "no_house_left"  # G1, literally: no conversion without a house in hand
     return None
 
 
