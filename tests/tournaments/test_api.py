@@ -7,7 +7,10 @@ import importlib
 import os
 import json
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -81,7 +84,7 @@ def test_nine_players_at_tables_of_three_play_four_rounds(client, monkeypatch):
     assert report["standings"] == table["standings"]
 
 
-def test_eight_players_swiss_three_rounds_then_audit(client, tmp_path, capsys, monkeypatch):
+def test_eight_players_swiss_three_rounds_then_audit(client, tmp_path, monkeypatch):
     game = game_for(2, "carcassonne_castle", monkeypatch)
     tid, director, players = create(client, game, 2, 3, [f"P{i}" for i in range(8)])
     summary = run_tournament(client, tid, director, 3, random.Random(8))
@@ -96,9 +99,23 @@ def test_eight_players_swiss_three_rounds_then_audit(client, tmp_path, capsys, m
     live = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
     path = tmp_path / "bundle.json"
     path.write_text(client.get(f"/api/tournaments/{tid}/export").get_data(as_text=True))
-    assert verify_main([str(path)]) == 0
-    printed = json.loads(capsys.readouterr().out)
+    cli = verify_cli(path)
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    printed = json.loads(cli.stdout)
     assert printed["ok"] and printed["standings"] == live
+    assert set(printed["games"]) == {t["game_id"] for r in summary["rounds"] for t in r["tables"]}
+    bundle = json.loads(path.read_text())
+    bundle["tournament"][1]["payload"]["name"] = "Someone else"  # a registration rewritten
+    path.write_text(json.dumps(bundle))
+    cli = verify_cli(path)
+    assert cli.returncode == 1 and json.loads(cli.stdout)["checks"]["chain"] == "failed"
+    assert verify_main([str(tmp_path / "missing.json")]) == 2
+
+
+def verify_cli(path):
+    """``python -m service verify-tournament BUNDLE`` in a process of its own."""
+    return subprocess.run([sys.executable, "-m", "service", "verify-tournament", str(path)], capture_output=True,
+                          text=True, cwd=Path(__file__).parents[2], timeout=300)
 
 
 def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
