@@ -45,6 +45,10 @@ def secrets_key(tid: str) -> str:
     return f"tournament:{{{tid}}}:secrets"
 
 
+def pairing_lock_key(tid: str) -> str:
+    return f"tournament:{{{tid}}}:pairing"
+
+
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -151,6 +155,7 @@ class Tournaments:
 
     def register(self, tid: str, name: str) -> dict:
         self.events(tid)
+        self._not_pairing(tid)
         holder = {}
 
         def build(state):
@@ -169,6 +174,7 @@ class Tournaments:
             raise ApiError(401, "no_token", "the director's or the player's own token is needed")
         if role != "director" and own != pid:
             raise ApiError(403, "not_director", "only the director or the player may withdraw a player")
+        self._not_pairing(tid)
         holder = {}
 
         def build(state):
@@ -203,8 +209,25 @@ class Tournaments:
         except ApiError:
             pass  # the game ended meanwhile: its result stands
 
+    def _not_pairing(self, tid: str) -> None:
+        if self.redis.exists(pairing_lock_key(tid)):
+            raise ApiError(409, "pairing_in_progress", "the director is pairing a round; try again in a moment")
+
     def pair(self, tid: str) -> dict:
-        """Create the next round's games and append ``round.paired``."""
+        """Create the next round's games and append ``round.paired``.
+
+        Games are created before the event that names them, so a lock keeps
+        registrations, withdrawals and a second pairing out meanwhile; if the stream
+        still moved, nothing is appended and the created games stay orphaned."""
+        self.events(tid)
+        if not self.redis.set(pairing_lock_key(tid), "1", nx=True, ex=300):
+            raise ApiError(409, "pairing_in_progress", "another request is pairing this round")
+        try:
+            return self._pair(tid)
+        finally:
+            self.redis.delete(pairing_lock_key(tid))
+
+    def _pair(self, tid: str) -> dict:
         state = self.sync(tid)
         try:
             tfold.check_next_round(state)
@@ -228,7 +251,12 @@ class Tournaments:
                 secrets_map[f"seat:{created['id']}:{pid}"] = seat["token"]
         self.redis.hset(secrets_key(tid), mapping=secrets_map)
         payload = {"round": plan["round"], "tables": tables, "byes": plan["byes"]}
-        status, _ = self._append(tid, lambda s: [("round.paired", DIRECTOR, payload)], action_id=f"pair:{plan['round']}")
+        def build(s):
+            if s["seq"] != state["seq"]:
+                raise ApiError(409, "tournament_changed", "the tournament changed while pairing; pair again")
+            return [("round.paired", DIRECTOR, payload)]
+
+        status, _ = self._append(tid, build, action_id=f"pair:{plan['round']}")
         if status == "duplicate":
             raise ApiError(409, "round_in_progress", f"round {plan['round']} was paired by another request")
         return self.round_view(tid, plan["round"], "director", None)

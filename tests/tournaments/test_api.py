@@ -344,3 +344,21 @@ def test_a_referee_adjustment_flows_into_the_standings(client):
     play_game(client, table["game_id"], {s["seat"]: s["token"] for s in table["seats"]}, random.Random(6))
     rows = {r["pid"]: r for r in client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]}
     assert rows[adjusted["pid"]]["points"] == 1 and rows[adjusted["pid"]]["tiebreaks"]["game_score"] >= 1000
+
+
+def test_registration_waits_while_a_round_is_being_paired(client, app):
+    from service.tournament_service import pairing_lock_key
+
+    tid, director, players = create(client, "toy", 2, 2, ["A", "B"])
+    redis = app.extensions["platform"].redis
+    redis.set(pairing_lock_key(tid), "1", ex=30)  # as if another request were pairing now
+    try:
+        before = snapshot(client, tid)
+        error(client.post(f"/api/tournaments/{tid}/players", json={"name": "C"}), 409, "pairing_in_progress")
+        error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "pairing_in_progress")
+        error(client.delete(f"/api/tournaments/{tid}/players/p1", headers=bearer(director)), 409, "pairing_in_progress")
+        assert snapshot(client, tid) == before
+    finally:
+        redis.delete(pairing_lock_key(tid))
+    assert client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).status_code == 201
+    assert not redis.exists(pairing_lock_key(tid))
