@@ -39,7 +39,7 @@ def income(state: dict, seat: int) -> int:
 
 
 def collect_income(state: dict) -> None:
+    """Phase I: everyone's income is worked out first, then added; the 12 cap always applies here."""
     amounts = [income(state, seat) for seat in range(state["seats"])]
-    for seat, amount in enumerate(amounts):
-        gain_thalers(state, seat, amount)
-        state["players"][seat]["thalers"] = min(THALER_CAP, state["players"][seat]["thalers"])
+    for player, amount in zip(state["players"], amounts):
+        player["thalers"] = min(THALER_CAP, player["thalers"] + amount)

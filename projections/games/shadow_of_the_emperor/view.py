@@ -116,6 +116,6 @@ def view(state: dict, viewer) -> dict:
 def redact(event: dict, viewer) -> dict:
     """A vote's side is visible only to its voter and the referee (the reveal is in the view)."""
     if event.get("type") == "vote" and viewer != REFEREE and viewer != event.get("seat"):
-        return {**event, "payload": {}}
+        return {**event, "payload": {"hidden": True}}
     return event
 

@@ -176,7 +176,7 @@ export function describeEvent(event, names = []) {
     case "choose_elector": return `${who} seated the noble from ${locWords(p.space)} as elector`;
     case "place_displaced": return `${who} placed a displaced noble on ${locWords(p.space)}`;
     case "name_target": return `${who} named ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
-    case "vote": return p.side ? `${who} voted for the ${p.side}` : `${who} cast a secret vote`;
+    case "vote": return p.side && !p.hidden ? `${who} voted for the ${p.side}` : `${who} cast a secret vote`;
     case "place_empire_city": return `${who} placed an empire city on ${locWords(p.space)}`;
     case "move_empire_city": return `${who} moved an empire city to ${locWords(p.space)}`;
     case "skip_empire_city": return `${who} left the empire cities`;

@@ -50,7 +50,7 @@ def test_a_committed_vote_is_hidden_from_every_other_viewer_in_views_log_and_err
     for_emperor = GAME.apply(state, {**event, "payload": {"side": "emperor"}}, None)
     for viewer in (0, 1, 2, None):
         assert GAME.view(for_rival, viewer) == GAME.view(for_emperor, viewer)
-        assert GAME.redact(event, viewer)["payload"] == {}
+        assert GAME.redact(event, viewer)["payload"] == {"hidden": True}
     assert GAME.view(for_rival, 3)["voting"]["own_vote"] == "rival"
     assert GAME.view(for_rival, REFEREE)["voting"]["votes"] == {"3": "rival"}
     assert GAME.redact(event, 3) == event and GAME.redact(event, REFEREE) == event

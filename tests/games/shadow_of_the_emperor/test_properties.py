@@ -83,4 +83,4 @@ def test_votes_are_hidden_in_the_log_of_random_games():
         for viewer in range(4):
             shown = GAME.redact(event, viewer)
             assert (shown["payload"] == event["payload"]) == (viewer == event["seat"])
-        assert GAME.redact(event, None)["payload"] == {}
+        assert GAME.redact(event, None)["payload"] == {"hidden": True}
