@@ -56,7 +56,17 @@ def build_bundle(service, tid: str) -> dict:
 
 def verify_tournament(bundle: dict) -> dict:
     """``{ok, checks: {...}, games: {id: report}, messages, standings}``; each check is
-    "ok", "failed" or "skipped"."""
+    "ok", "failed" or "skipped". A bundle of the wrong shape fails, never raises."""
+    try:
+        return _verify(bundle)
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+        checks = dict.fromkeys(("format", "chain", "fold", "manifest", "games", "results", "standings"), "skipped")
+        checks["format"] = "failed"
+        return {"ok": False, "checks": checks, "games": {}, "standings": None,
+                "messages": [f"the bundle is malformed: {type(exc).__name__}: {exc}"]}
+
+
+def _verify(bundle: dict) -> dict:
     checks = {"format": "ok", "chain": "skipped", "fold": "skipped", "manifest": "skipped",
               "games": "skipped", "results": "skipped", "standings": "skipped"}
     messages: list[str] = []

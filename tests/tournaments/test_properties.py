@@ -69,3 +69,19 @@ def test_random_tournaments_fold_and_conserve_points(n, size, rounds, seed):
     assert ranks[0] == 1 and ranks == sorted(ranks)
     assert all(r["rank"] in (i + 1, table[i - 1]["rank"]) for i, r in enumerate(table))
     assert sorted(r["pid"] for r in table) == sorted(state["order"])
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=20)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(JSON, JSON, JSON, JSON)
+def test_a_malformed_bundle_fails_and_never_raises(tournament, games, manifest, standings_):
+    from service.tournament_bundle import FORMAT, verify_tournament
+
+    for bundle in ({"format": FORMAT, "tournament": tournament, "games": games, "manifest": manifest,
+                    "standings": standings_}, tournament):
+        report = verify_tournament(bundle)
+        assert report["ok"] is False and report["messages"]
