@@ -11,6 +11,7 @@ from .components import (
     AGES, CARDS, CONVENT_THALERS, EMPEROR_TRACK, ROUNDS, VP, stack_sizes,
 )
 from .economy import collect_income, gain_thalers, gain_vp
+from .effects import enter_noble
 from .state import clockwise
 from .tally import card_holder, influence, votes
 
@@ -64,8 +65,6 @@ def _place_limbo(state: dict) -> None:
 
 
 def place_limbo(state: dict, loc: str) -> None:
-    from .effects import enter_noble
-
     enter_noble(state, loc, state["limbo"]["noble"])
     state["limbo"] = None
 

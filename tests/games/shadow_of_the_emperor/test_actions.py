@@ -226,3 +226,14 @@ def test_brandenburg_takes_the_gray_eminence_for_1_thaler():
     state = act(state, 0, "use_privilege", electorate="brandenburg", card=None, target=None, space=None, side=None)
     assert state["players"][0]["display"] == ["gray_eminence"] and state["players"][0]["thalers"] == 6
     assert state["stacks"]["gray_eminence"] == 0
+
+
+def test_the_rival_needs_a_noble_that_could_mount_the_throne():
+    """G13: a noble on an aristocrat space or one in supply."""
+    state = blank(3, emperor=0)
+    state = act(state, 0, "pass")
+    state["players"][1]["nobles"] = 0
+    for i, eid in enumerate(["trier", "koeln", "mainz", "pfalz", "sachsen", "brandenburg", "boehmen"]):
+        state["electorates"][eid]["elector"] = {"owner": 1, "couple": False, "age": 25}
+    assert_refused(GAME, state, take(1, "rival"), "cannot_carry_out")
+    assert not any(a["payload"].get("card") == "rival" for a in GAME.legal_actions(state, 1))

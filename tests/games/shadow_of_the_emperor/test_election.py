@@ -145,3 +145,13 @@ def test_with_no_eligible_voter_the_election_resolves_at_once():
     state = card(state, 1, "rival")
     assert state["election"]["totals"] == {"rival": 0, "emperor": 0}
     assert state["emperor"] == 0
+
+
+def test_church_influence_on_an_archdiocese_without_elector_does_nothing():
+    state = electors()
+    put(state, "mainz/a0", 2, couple=True, age=15)  # a couple: Mainz stays without elector
+    state = card(state, 0, "church_influence")
+    state = card(state, 1, "rival")
+    state = everyone_passes(state)
+    state = act(state, 0, "name_target", electorate="mainz")
+    assert GAME.view(state, None)["voting"]["counts"] == [1, 1, 2, 1]

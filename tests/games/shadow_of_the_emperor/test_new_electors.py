@@ -127,3 +127,15 @@ def test_option_the_elector_does_not_count_for_influence():
             assert state["await"]["kind"] == expected
         else:
             assert area(state, "pfalz")["elector"]["owner"] == 2
+
+
+def test_a_gray_eminence_without_a_noble_in_supply_has_no_effect():
+    """S7.13: with no tile in supply at the start of phase V the card does nothing."""
+    state = blank(3, emperor=0)
+    state["players"][2]["display"] = ["gray_eminence"]
+    state["players"][2]["nobles"] = 0
+    state["electorates"]["trier"]["nobles"] = [{"owner": 2, "couple": True, "age": 15}] * 3
+    state["electorates"]["koeln"]["nobles"] = [{"owner": 2, "couple": True, "age": 15}] * 3
+    state["electorates"]["mainz"]["nobles"][0] = {"owner": 2, "couple": True, "age": 15}
+    state = everyone_passes(state)
+    assert state["gray_eminences"] == [] and state["phase"] == "emperor_actions"
