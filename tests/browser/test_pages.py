@@ -324,7 +324,16 @@ def test_export_from_the_console_verifies(live_server, page, tmp_path, game_name
     page.goto(f"{live_server.url}/games/{created['id']}/replay")
     page.wait_for_selector("#seed-value")
     page.wait_for_function("() => !document.querySelector('#seed-check').innerText.startsWith('Checking')")
+    assert "equals the seed commitment" in page.locator("#seed-check").inner_text()
     shot(page, "replay-finished")
+    # what if: fork the finished game from a step
+    page.keyboard.press("Home")
+    page.wait_for_selector("#replay-root[data-at='1']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay-root[data-at='2']")
+    page.click("#fork-btn")
+    page.wait_for_selector("#fork-links li")
+    assert page.locator("#fork-links a").count() == 3
 
 
 # -- bad input ----------------------------------------------------------------------------

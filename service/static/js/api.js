@@ -68,6 +68,7 @@ export const Api = {
   annotate: (id, token, body) => api(`/games/${enc(id)}/annotations`, { method: "POST", token, body }),
   referee: (id, token, what, body) => api(`/games/${enc(id)}/referee/${what}`, { method: "POST", token, body }),
   exportLog: (id, token) => api(`/games/${enc(id)}/export`, { token, text: true }),
+  fork: (id, token, atSeq) => api(`/games/${enc(id)}/fork`, { method: "POST", token, body: { at_seq: atSeq } }),
   verify: (text) => api("/verify", { method: "POST", raw: text }),
 };
 

@@ -82,6 +82,11 @@ function layout() {
           h("div", { id: "step-annotations" }), annotationForm()),
         h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, "Disputes"), h("div", { id: "disputes" })),
         h("div", { id: "seed-slot" }),
+        h("section", { class: "panel", id: "fork-panel", hidden: !(S.meta.status === "finished" || S.role === "referee") },
+          h("h3", {}, "What if?"),
+          h("p", { class: "small" }, "Start a new, unranked game from the step shown, with fresh seat links."),
+          h("button", { type: "button", id: "fork-btn", onclick: onFork }, "Fork from this step"),
+          h("div", { id: "fork-result" })),
         h("div", { id: "audit-slot" }))));
 }
 
@@ -256,6 +261,20 @@ async function onAnnotate(ev) {
     fail(`The annotation was refused: ${errorText(e)}`);
   } finally {
     $("#annotation-submit").disabled = false;
+  }
+}
+
+async function onFork() {
+  try {
+    const f = await Api.fork(gameId, S.token, S.at);
+    const url = (path, token) => `${location.origin}${path}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
+    const game = `/games/${encodeURIComponent(f.id)}`;
+    clear($("#fork-result"), h("ul", { class: "links-list small", id: "fork-links" },
+      f.seats.map((s) => h("li", {}, h("span", { class: "link-label" }, s.name), h("a", { href: url(game, s.token), target: "_blank", rel: "noopener noreferrer" }, "seat link"))),
+      h("li", {}, h("span", { class: "link-label" }, "Referee"), h("a", { href: url(`${game}/referee`, f.referee_token), target: "_blank", rel: "noopener noreferrer" }, "referee link"))));
+    flash(`Fork ${f.id} created from step ${S.at}.`, "ok");
+  } catch (e) {
+    flash(`The fork was refused: ${errorText(e)}`, "error");
   }
 }
 

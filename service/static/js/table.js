@@ -79,7 +79,12 @@ function layout() {
 
 const refresh = serial(async () => {
   try {
-    const [meta, view] = await Promise.all([Api.meta(gameId), Api.view(gameId, S.token)]);
+    let [meta, view] = await Promise.all([Api.meta(gameId), Api.view(gameId, S.token)]);
+    // meta and view were read concurrently: make them tell the same step
+    for (let i = 0; i < 3 && meta.seq !== view.seq; i++) {
+      if (meta.seq < view.seq) meta = await Api.meta(gameId);
+      else view = await Api.view(gameId, S.token);
+    }
     S.meta = meta; S.view = view;
     S.names = (meta.seats || []).map((s) => s.name);
     if (S.role === "seat" && view.status !== "finished") {
@@ -102,7 +107,7 @@ function draw() {
   drawTurn();
   const ctx = {
     seat: S.seat, names: S.names, actions: S.role === "seat" && view.status === "active" ? S.actions : [],
-    act: (action) => act(action).catch((e) => { throw e; }), viewer: view.viewer, status: view.status,
+    act: (action) => act(action).then((r) => ({ ok: true, seq: r && r.seq }), (e) => ({ ok: false, error: errorText(e) })), viewer: view.viewer, status: view.status,
   };
   const board = $("#board");
   board.dataset.seq = String(view.seq);
@@ -152,9 +157,17 @@ function drawTurn() {
     summary ? h("span", { class: "summary" }, summary) : null);
 }
 
+const openGroups = new Set();
+let drawnActions = null;
+
 function drawActions() {
   const box = $("#actions");
   const { view } = S;
+  // Rebuild the buttons only when they change, so a live update does not move them
+  // under the player's pointer.
+  const key = JSON.stringify([view.status, S.busy, S.actions]);
+  if (key === drawnActions) return;
+  drawnActions = key;
   if (view.status !== "active") {
     clear(box, h("p", { class: "muted" }, view.status === "paused" ? "The game is paused." : "The game is over."));
     return;
@@ -175,7 +188,9 @@ function drawActions() {
       onclick: () => act(a).catch(() => {}),
     }, S.renderer.describeAction(a, view.view)));
     if (groups.size > 1 || list.length > 12) {
-      parts.push(h("details", { class: "action-group", open: list.length <= 24 || groups.size === 1 },
+      const open = openGroups.has(type) || list.length <= 24 || groups.size === 1;
+      parts.push(h("details", { class: "action-group", open, dataset: { type },
+        ontoggle: (ev) => { if (ev.target.open) openGroups.add(type); else openGroups.delete(type); } },
         h("summary", {}, `${humanize(type)} (${list.length})`), h("div", { class: "action-list" }, buttons)));
     } else parts.push(h("div", { class: "action-list" }, buttons));
   }
@@ -195,8 +210,9 @@ async function act(action) {
   S.busy = true;
   for (const b of document.querySelectorAll(".action-btn")) b.disabled = true;
   try {
-    await Api.act(gameId, S.token, action, S.view.seq);
+    const r = await Api.act(gameId, S.token, action, S.view.seq);
     showError(null);
+    return r;
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) showError(`Not accepted: ${errorText(e)} The table has been refreshed.`);
     else if (e instanceof ApiError && e.status === 422) showError(`Illegal move: ${errorText(e)}`);
@@ -204,6 +220,7 @@ async function act(action) {
     throw e;
   } finally {
     S.busy = false;
+    drawnActions = null;
     await refresh();
   }
 }
