@@ -321,12 +321,12 @@ def test_the_director_may_end_early_but_not_mid_round(client):
 
 
 def test_a_paused_game_stops_its_clocks(client, platform):
-    tid, director, players = create(client, "toy", 2, 1, ["A", "B"], clock={"base": 1, "increment": 0})
+    tid, director, players = create(client, "toy", 2, 1, ["A", "B"], clock={"base": 3, "increment": 0})
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director))
     table = pairing.get_json()["tables"][0]
     referee = bearer(table["referee_token"])
     assert client.post(f"/api/games/{table['game_id']}/referee/pause", headers=referee, json={}).status_code == 201
-    time.sleep(1.2)
+    time.sleep(3.2)
     assert platform.expire_clocks() == []
     assert client.get(f"/api/tournaments/{tid}").get_json()["rounds"][0]["tables"][0]["result"] is None
     assert client.post(f"/api/games/{table['game_id']}/referee/resume", headers=referee, json={}).status_code == 201
