@@ -70,6 +70,7 @@ def test_a_director_runs_a_round_from_the_pages(server, page, tmp_path):
     page.select_option("#create-game", "toy")
     page.fill("input[name=table_size]", "2")
     page.fill("input[name=rounds]", "1")
+    page.fill("input[name=clock_base]", "600")
     page.click("#create-form button[type=submit]")
     link = page.locator("#created a").get_attribute("href")
     assert "#director=" in link
@@ -86,6 +87,8 @@ def test_a_director_runs_a_round_from_the_pages(server, page, tmp_path):
     page.wait_for_selector("#rounds .round table")
     assert page.locator("#rounds a:has-text('seat link')").count() == 4  # the director sees every seat link
     assert page.locator("#rounds a:has-text('replay')").count() == 2
+    assert page.locator("#rounds .clock").count() == 4  # time left per seat while the games run
+    assert "clock 600s" in page.locator("#t-info").inner_text()
 
     tid = link.split("/tournaments/")[1].split("#")[0]
     director = link.split("#director=")[1]

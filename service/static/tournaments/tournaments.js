@@ -185,8 +185,30 @@ async function withdraw(p) {
   } catch (e) { fail(e); }
 }
 
+async function clocksOf(round) {
+  // Time left per seat for the games still in play (folded by the platform from timestamps).
+  const out = {};
+  if (!round || round.status === "finished") return out;
+  await Promise.all(round.tables.filter((table) => !table.result).map(async (table) => {
+    try {
+      const meta = await api(`/games/${table.game_id}`);
+      if (meta.clocks) out[table.game_id] = meta;
+    } catch (e) { /* the table shows without clocks */ }
+  }));
+  return out;
+}
+
+function timeLeft(meta, seat) {
+  const c = meta.clocks;
+  let left = c.remaining[seat];
+  if (meta.status === "active" && (c.running || []).includes(seat)) left -= Date.now() / 1000 - c.since;
+  left = Math.max(0, Math.round(left));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
 async function renderRounds(t) {
   const rounds = [];
+  const clocks = await clocksOf(t.rounds[t.rounds.length - 1]);
   for (const summary of [...t.rounds].reverse()) {
     const r = ctx.director || ctx.player
       ? await api(`/tournaments/${ctx.tid}/rounds/${summary.round}`, { token: ctx.director || ctx.player }) : summary;
@@ -197,7 +219,9 @@ async function renderRounds(t) {
         el("tbody", {}, r.tables.map((table) => el("tr", {},
           el("td", {}, table.table),
           el("td", {}, el("ol", { class: "seat-list", start: 0 }, table.seats.map((s) => el("li", {},
-            s.name, s.link && s.token ? [" ", el("a", { href: s.link, class: "small" }, "seat link")] : null)))),
+            s.name,
+            clocks[table.game_id] ? el("span", { class: "muted small clock" }, ` ⏱ ${timeLeft(clocks[table.game_id], s.seat)}`) : null,
+            s.link && s.token ? [" ", el("a", { href: s.link, class: "small" }, "seat link")] : null)))),
           el("td", {}, resultText(table)),
           el("td", {}, el("a", { href: table.links.game }, "watch"), " · ",
             el("a", { href: table.links.replay }, "replay"),
