@@ -43,14 +43,49 @@ def click_a_move(page, seq: int, rand: random.Random) -> tuple[bool, str | None]
     return True, None
 
 
+MARK_BOARD_TARGETS = """() => {
+  const pointer = (e) => getComputedStyle(e).cursor === 'pointer';
+  const skip = (e) => e.closest('button, a, summary, label, input, select, textarea');
+  const all = [...document.querySelectorAll('#board *')].filter((e) => pointer(e) && !skip(e));
+  const outer = all.filter((e) => !(e.parentElement && all.includes(e.parentElement)));
+  document.querySelectorAll('[data-test-target]').forEach((e) => e.removeAttribute('data-test-target'));
+  outer.forEach((e, i) => e.setAttribute('data-test-target', String(i)));
+  return outer.length;
+}"""
+
+
+def click_on_board(page, seq: int, rand: random.Random) -> bool:
+    """Make a move by clicking the board the game's renderer drew (its clickable
+    elements show a pointer cursor); a menu the click opens offers the moves as buttons."""
+    page.wait_for_function(SEQ_AT_LEAST, arg=seq)
+    page.wait_for_function("() => document.querySelectorAll('.action-btn:not([disabled])').length > 0")
+    count = page.evaluate(MARK_BOARD_TARGETS)
+    if not count:
+        return False
+    shown = int(page.locator("#table-root").get_attribute("data-seq"))
+    buttons_before = page.locator("#board button:visible").count()
+    try:
+        page.locator(f'[data-test-target="{rand.randrange(count)}"]').click(timeout=2000)
+        page.wait_for_function(f"""() => Number(document.querySelector('#table-root').dataset.seq) > {shown}
+            || document.querySelectorAll('#board button:not([disabled])').length > {buttons_before}
+            || !document.querySelector('#action-error').hidden""", timeout=3000)
+        if int(page.locator("#table-root").get_attribute("data-seq")) == shown and page.locator("#action-error").is_hidden():
+            page.locator("#board button:visible").nth(buttons_before).click(timeout=2000)
+        page.wait_for_function(SEQ_ABOVE_OR_ERROR, arg=shown, timeout=3000)
+    except Exception:  # not a move after all (a hover effect, a rotation toggle): use the list
+        return False
+    return page.locator("#action-error").is_hidden()
+
+
 def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_seat: int, *,
-                   seed: int = 7, max_steps: int = 5000, time_limit: float = 150.0, on_step=None) -> dict:
+                   seed: int = 7, max_steps: int = 5000, time_limit: float = 150.0, on_step=None,
+                   board_clicks: int = 0) -> dict:
     """Play the game to its end: the page seat clicks, bots post for the others."""
     rand = random.Random(seed)
     others = [s for s in range(len(tokens)) if s != page_seat]
     refused: list = []
     page_errors: list = []
-    clicks = bot_moves = 0
+    clicks = bot_moves = board_moves = board_tries = 0
     started = time.monotonic()
     for step in range(max_steps):
         meta = server.meta(game_id)
@@ -62,6 +97,15 @@ def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_s
             on_step(step, meta)
         mine = page_seat in meta["to_act"]
         waiting_others = [s for s in meta["to_act"] if s != page_seat]
+        if mine and board_tries < board_clicks:
+            board_tries += 1
+            if click_on_board(page, meta["seq"], rand):
+                board_moves += 1
+                clicks += 1
+                continue
+            meta = server.meta(game_id)
+            if meta["status"] != "active" or page_seat not in meta["to_act"]:
+                continue
         if mine and (not waiting_others or rand.random() < 0.5):
             clicked, error = click_a_move(page, meta["seq"], rand)
             if clicked:
@@ -82,7 +126,7 @@ def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_s
         raise AssertionError(f"nobody can move at seq {meta['seq']} (to_act {meta['to_act']}); refused: {refused[:3]}")
     else:
         raise AssertionError(f"no result after {max_steps} moves")
-    return {"clicks": clicks, "bot_moves": bot_moves, "refused": refused, "page_errors": page_errors,
+    return {"clicks": clicks, "bot_moves": bot_moves, "board_moves": board_moves, "refused": refused, "page_errors": page_errors,
             "seconds": time.monotonic() - started}
 
 

@@ -7,12 +7,15 @@ screenshot of the table is saved in tests/browser/artifacts/.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .conftest import shot
 from .driver import open_table, play_full_game
 from .helpers import GAMES, registered
 
+RENDERERS = Path(__file__).parents[2] / "service" / "static" / "games"
 SEATS = {"caylus": 3, "carcassonne_castle": 2, "shadow_of_the_emperor": 3, "sultans_of_karaya": 5, "age_of_rome": 3}
 
 
@@ -38,7 +41,14 @@ def test_a_full_game_through_the_page(game, live_server, page):
             page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"])
             shot(page, f"table-{game}-midgame")
 
-    stats = play_full_game(page, live_server, created["id"], tokens, 0, on_step=midgame)
+    has_renderer = (RENDERERS / f"{game}.js").exists()
+    if has_renderer:
+        assert not page.locator(".renderer-note").count(), page.locator(".renderer-note").inner_text()
+    # the first moves are tried on the board itself, the rest from the list of moves
+    stats = play_full_game(page, live_server, created["id"], tokens, 0, on_step=midgame,
+                           board_clicks=6 if has_renderer else 0)
+    if has_renderer:
+        assert stats["board_moves"] >= 1, f"no move could be made by clicking the {game} board"
     assert stats["clicks"] > 0, "the page seat never moved"
     # A move from GET /actions that POST refuses is a bug of the game package (its
     # legal_actions and apply disagree), reported here because the page offered it.
@@ -55,4 +65,4 @@ def test_a_full_game_through_the_page(game, live_server, page):
         row = page.locator(f'#scores-table tr[data-seat="{seat}"]')
         assert str(score) in row.inner_text()
     shot(page, f"table-{game}-finished")
-    print(f"{game}: {stats['clicks']} clicks, {stats['bot_moves']} bot moves, {stats['seconds']:.1f}s")
+    print(f"{game}: {stats['clicks']} clicks ({stats['board_moves']} on the board), {stats['bot_moves']} bot moves, {stats['seconds']:.1f}s")
