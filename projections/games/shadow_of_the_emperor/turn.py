@@ -10,6 +10,13 @@ from .flow import next_turn
 from .refusals import check_arrival, explain_effect, refuse
 
 SIDES = {"permit": ["baron", "couple"]}
+UNUSED_BY_PRIVILEGE = {
+    "trier": [],
+    "koeln": ["card", "space", "side"],
+    "pfalz": ["card", "target", "side"],
+    "brandenburg": ["card", "target", "space", "side"],
+}
+"""Payload keys each privilege must leave empty."""
 
 
 def _card_payload(card: str, picked: dict, decline: bool = False) -> dict:
@@ -154,6 +161,9 @@ def use_privilege(state: dict, seat: int, payload: dict) -> None:
         refuse("privilege_used", "each privilege is used at most once per round")
     picked = _picked(payload)
     card = payload.get("card")
+    unused = [key for key in UNUSED_BY_PRIVILEGE[electorate] if payload.get(key) is not None]
+    if unused:
+        refuse("invalid_choice", f"the {ELECTORATES[electorate]['name']} privilege takes no {', '.join(unused)}")
     if electorate == "trier":
         if card not in PHASE4_CARDS:
             refuse("not_a_phase4_card", "Trier reproduces only a phase-IV action card")
@@ -165,15 +175,11 @@ def use_privilege(state: dict, seat: int, payload: dict) -> None:
         pay(state, seat, cost)
         effects.carry_out(state, seat, card, picked)
     elif electorate == "koeln":
-        _check_effect(state, seat, "doctor", dict(effects.NO_CHOICE, target=picked["target"]))
-        if picked != effects.choice(target=picked["target"]):
-            refuse("invalid_choice", "the Koeln privilege names only a target noble")
+        _check_effect(state, seat, "doctor", picked)
         effects.carry_out(state, seat, "doctor", picked)
     elif electorate == "pfalz":
         if state["players"][seat]["nobles"] == 0:
             refuse("no_supply", "no noble left in your supply")
-        if picked != effects.choice(space=picked["space"]):
-            refuse("invalid_choice", "the Pfalz privilege names only a space")
         if picked not in effects.pfalz_choices(state, seat):
             check_arrival(state, picked["space"])
             refuse("invalid_space", "that space cannot take the baron")

@@ -155,3 +155,13 @@ def test_church_influence_on_an_archdiocese_without_elector_does_nothing():
     state = everyone_passes(state)
     state = act(state, 0, "name_target", electorate="mainz")
     assert GAME.view(state, None)["voting"]["counts"] == [1, 1, 2, 1]
+
+
+def test_only_the_last_vote_reveals_hidden_information():
+    """The reveal of all votes is what an undo must not cross without consent."""
+    state = to_vote(electors())
+    first = {"type": "vote", "seat": 3, "payload": {"side": "rival"}}
+    middle = GAME.apply(state, first, None)
+    assert not GAME.reveals(state, first, middle)
+    last = {"type": "vote", "seat": 2, "payload": {"side": "rival"}}
+    assert GAME.reveals(middle, last, GAME.apply(middle, last, None))
