@@ -153,7 +153,12 @@ function drawTurn() {
   if (mine) el.classList.add("mine");
   clear(el,
     mine ? h("strong", { id: "your-turn" }, "Your move. ") : null,
-    toAct.length ? h("span", {}, "Waiting for ", toAct.map((s, i) => [i ? ", " : "", h("span", { class: `who seat-${s}` }, seatName(s, S.names))]), ". ") : null,
+    (() => {
+      const others = mine ? toAct.filter((s) => s !== S.seat) : toAct;
+      if (!others.length) return null;
+      return h("span", {}, mine ? "Also waiting for " : "Waiting for ",
+        others.map((s, i) => [i ? ", " : "", h("span", { class: `who seat-${s}` }, seatName(s, S.names))]), ". ");
+    })(),
     summary ? h("span", { class: "summary" }, summary) : null);
 }
 
@@ -348,18 +353,35 @@ function drawScores() {
         h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: "to act" }, " ◀") : null),
         h("td", { class: "num" }, sc === null || sc === undefined ? h("span", { class: "muted" }, scores ? "hidden" : "—") : String(sc)),
         result ? h("td", { class: "num" }, result.ranking ? String(result.ranking[s.seat]) : "") : null,
-        clocks ? h("td", { class: "num" }, clockText(clocks, s.seat)) : null);
+        clocks ? h("td", { class: `num clock${(clocks.running || []).includes(s.seat) ? " running" : ""}`, dataset: { seat: s.seat } }, clockText(clocks, s.seat)) : null);
     }))));
 }
 
+/** Seconds left on a seat's clock now: the running seats' clocks run from `since`. */
+function clockLeft(clocks, seat) {
+  if (!clocks || !Array.isArray(clocks.remaining)) return null;
+  let left = clocks.remaining[seat];
+  if (left === undefined || left === null) return null;
+  if (S.view && S.view.status === "active" && (clocks.running || []).includes(seat) && clocks.since) {
+    left -= Math.max(0, Date.now() / 1000 - clocks.since);
+  }
+  return Math.max(0, left);
+}
+
 function clockText(clocks, seat) {
-  const c = Array.isArray(clocks) ? clocks[seat] : clocks[seat] ?? clocks[String(seat)];
-  if (c === null || c === undefined) return "";
-  const secs = typeof c === "number" ? c : c.remaining ?? c.left ?? null;
-  if (secs === null) return JSON.stringify(c);
-  const m = Math.floor(secs / 60); const sec = Math.max(0, Math.floor(secs % 60));
+  const secs = clockLeft(clocks, seat);
+  if (secs === null) return "";
+  const m = Math.floor(secs / 60); const sec = Math.floor(secs % 60);
   return `${m}:${String(sec).padStart(2, "0")}`;
 }
+
+setInterval(() => {
+  if (!S.meta || !S.meta.clocks) return;
+  for (const cell of document.querySelectorAll("#scores-table td.clock")) {
+    cell.textContent = clockText(S.meta.clocks, Number(cell.dataset.seat));
+    cell.classList.toggle("running", (S.meta.clocks.running || []).includes(Number(cell.dataset.seat)));
+  }
+}, 1000);
 
 function drawLog() {
   const list = $("#log");
