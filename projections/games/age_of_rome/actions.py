@@ -133,7 +133,7 @@ OFFERS = {
     "lure_move": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "lure_move"],
     "end_lure": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "end_lure"],
     "pick_vote": lambda s, seat, step: [p for k, p in plots.choices(s, step) if k == "pick_vote"],
-    "play_card": lambda s, seat, step: [{"card": c} for c in cards.playable(s, step)],
+    "play_card": lambda s, seat, step: [{"card": c} for c in cards.playable(s, _window_of(s, step))],
     "pass": lambda s, seat, step: [{}],
     "forfeit_draw": lambda s, seat, step: [{}],
     "tax": _tax_offers,
@@ -142,13 +142,24 @@ OFFERS = {
 }
 
 
+def _window_of(state: dict, step: dict) -> dict:
+    """The trigger window a ``play_card`` answers: the waiting one, or the one a draw came from."""
+    return step if step["op"] == "window" else cards.open_window(state)
+
+
+def _answers(state: dict, kind: str, step: dict) -> bool:
+    if kind == "play_card" and step["op"] == "draw":
+        return cards.open_window(state) is not None
+    return ANSWERS.get(kind) == step["op"]
+
+
 def offers_for(state: dict, seat) -> list[dict]:
     step = front(state)
     if step is None or seat not in waiting_seats(state):
         return []
     out = []
-    for kind, answers in ANSWERS.items():
-        if answers == step["op"]:
+    for kind in ANSWERS:
+        if _answers(state, kind, step):
             out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
     if free_allowed(step):
         for kind in FREE:
@@ -282,13 +293,13 @@ def check(state: dict, seat, kind: str, payload: dict) -> dict:
         if not free_allowed(step):
             fail("not_now", "free actions are taken during your own turn")
         _check_free(state, seat, kind, payload)
-    elif ANSWERS[kind] != step["op"]:
+    elif not _answers(state, kind, step):
         fail("wrong_action", f"the game waits for {step['op']}, not {kind}")
     elif kind in CHECKS:
         CHECKS[kind](state, seat, payload)
     if kind == "play_card" and payload.get("card") not in state["players"][seat]["hand"]:
         fail("card_not_in_hand", "that card is not in your hand")
-    if kind == "play_card" and not cards.matches(payload["card"], step):
+    if kind == "play_card" and not cards.matches(payload["card"], _window_of(state, step)):
         fail("wrong_trigger", "that card does not trigger now")
     if _normal(payload) not in [_normal(p) for p in OFFERS[kind](state, seat, step)]:
         fail("illegal_choice", f"{kind} {payload} is not a legal choice now")
@@ -428,7 +439,7 @@ def _plot_choice(state, seat, payload, step, rng):
 
 
 def _play(state, seat, payload, step, rng):
-    cards.play(state, step, payload["card"])
+    cards.play(state, _window_of(state, step), payload["card"])
 
 
 def _tax(state, seat, payload, step, rng):

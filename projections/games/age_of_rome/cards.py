@@ -35,11 +35,21 @@ def play(state: dict, step: dict, card: str) -> None:
             after_plot += steps  # the Silver Mirror draws once the plot has resolved
         else:
             now += steps
+    now = [dict(s, via_card=True) if s["op"] == "draw" else s for s in now]
     queue = now + state["queue"]
     if after_plot:
         at = next(i for i, s in enumerate(queue) if s["op"] == "plot_effect") + 1
         queue = queue[:at] + after_plot + queue[at:]
     state["queue"] = queue
+
+
+def open_window(state: dict) -> dict | None:
+    """The window a card-drawn card came from, when that draw now waits at the hand limit:
+    cards of that trigger may still be played to make room (digest §8.8)."""
+    step = state["queue"][0]
+    if step["op"] != "draw" or not step.get("via_card"):
+        return None
+    return next((s for s in state["queue"][1:] if s["op"] == "window" and s["seat"] == step["seat"]), None)
 
 
 def sellable(hand: list[str]) -> list[str]:

@@ -1,8 +1,6 @@
 """Age of Rome as a ``base.Game``: the protocol methods delegate to the rules modules."""
 from __future__ import annotations
 
-import json
-
 from projections.games.base import Game, IllegalAction
 
 from . import actions, state as initial, view as views
@@ -32,8 +30,8 @@ class AgeOfRome(Game):
         seat, kind = event.get("seat"), event.get("type")
         payload = event.get("payload") or {}
         step = actions.check(state, seat, kind, payload)
-        new = json.loads(json.dumps(state))
-        actions.perform(new, seat, kind, payload, json.loads(json.dumps(step)), rng)
+        new = initial.copy_state(state)
+        actions.perform(new, seat, kind, payload, dict(new["queue"][0]), rng)
         run(new, rng)
         return new
 

@@ -44,7 +44,8 @@ def setup(options: dict, seats: int, rng) -> dict:
     for player in players:
         if CHARACTERS[player["character"]]["anchor"]:
             player["hand"].append(anchors.pop(0))
-    table = [0, SOLO_TABLE] if solo else list(BOARD["occupied_table_seats"][str(seats)])
+    # players take the occupied table seats at random (the solo human always sits at 0)
+    table = [0, SOLO_TABLE] if solo else rng.shuffle(BOARD["occupied_table_seats"][str(seats)])
     owners = seats + (1 if solo else 0)
     starred_out = small_table(seats)
     commerce = [c for c, card in COMMERCE.items() if not (starred_out and card["starred"])]
@@ -106,3 +107,44 @@ def setup(options: dict, seats: int, rng) -> dict:
 
 
 SOLO_TABLE = BOARD["solo_rival_table_seat"]
+
+
+def _copy_player(p: dict) -> dict:
+    new = dict(p)
+    for key in ("hand", "sets", "dealt", "missions", "tokens_used", "milestones"):
+        new[key] = list(p[key])
+    new["pantheon"] = {tier: dict(slot) for tier, slot in p["pantheon"].items()}
+    return new
+
+
+_LISTS = ("table", "turn_order", "unused_anchors", "removed_cards", "senate", "colosseum", "event_deck",
+          "events_done", "commerce_deck", "commerce_discard", "mission_deck")
+
+
+def copy_state(state: dict) -> dict:
+    """A copy deep enough for ``apply`` to change freely (faster than a generic deep copy).
+
+    Options and the result are never changed in place, so they are shared.
+    """
+    new = dict(state)
+    for key in _LISTS:
+        new[key] = list(state[key])
+    new["players"] = [_copy_player(p) for p in state["players"]]
+    new["provinces"] = {
+        name: {
+            "levels": dict(p["levels"]),
+            "population": p["population"],
+            "followers": {t: list(f) for t, f in p["followers"].items()},
+            "plots": [dict(m) if m else None for m in p["plots"]],
+        }
+        for name, p in state["provinces"].items()
+    }
+    new["tiles"] = {t: list(v) for t, v in state["tiles"].items()}
+    new["medals"] = dict(state["medals"])
+    new["pantheon_supply"] = {t: dict(v) for t, v in state["pantheon_supply"].items()}
+    new["milestones"] = [dict(m) for m in state["milestones"]]
+    new["areas"] = {a: list(v) for a, v in state["areas"].items()}
+    new["queue"] = [dict(step) for step in state["queue"]]
+    if state["rival"] is not None:
+        new["rival"] = dict(state["rival"], deck=list(state["rival"]["deck"]), discard=list(state["rival"]["discard"]))
+    return new

@@ -87,7 +87,8 @@ def with_characters(state: dict, *characters: str) -> dict:
         p = _player(CHARACTERS[cid])
         p["dealt"] = state["players"][seat]["dealt"]
         players.append(p)
-    return dict(state, players=players, unused_anchors=list(ANCHORS))
+    table = sorted(state["table"])  # seat i at the i-th occupied table seat, clockwise
+    return dict(state, players=players, unused_anchors=list(ANCHORS), table=table)
 
 
 def board(seats: int, *characters: str, **options) -> dict:

@@ -345,3 +345,21 @@ def test_missions_goal_scaled_and_ties():
     lines = final_result(state)["breakdown"]
     assert lines["0"]["missions"] == {"M01": 5, "M11": 4}
     assert lines["1"]["missions"] == {"M01": 5, "M18": 0}  # only 2 votes of the 3 M18 needs
+
+
+def test_a_full_hand_may_play_a_card_of_the_open_window_to_make_room():
+    # §8.8: before a draw past the limit you may sell, play or discard; playing needs its trigger open
+    state = board(4, "fulvia", "marcus_antonius", "caius_octavius", "aemilius_lepidus")
+    hand = ["T09", "T01", "T02", "T03", "T04"]
+    for c in hand:
+        state["commerce_deck"].remove(c)
+    state["players"][0]["hand"] = list(hand)
+    window = {"op": "window", "seat": 0, "trigger": "on_place_building", "filter": {"building_type": "commercial"}}
+    own_draw = at(state, {"op": "draw", "seat": 0}, window)  # the building's own draw: trigger not yet open
+    assert not [a for a in GAME.legal_actions(own_draw, 0) if a["type"] == "play_card"]
+    state = at(state, {"op": "draw", "seat": 0, "via_card": True}, window)  # drawn by a card of that window
+    assert {"type": "play_card", "payload": {"card": "T09"}} in GAME.legal_actions(state, 0)
+    first, second = state["commerce_deck"][:2]
+    state = act(state, 0, "play_card", card="T09")  # Scales: one more draw, then the waiting one
+    assert state["players"][0]["hand"] == hand[1:] + [first]
+    assert state["queue"][0]["op"] == "draw" and second in state["commerce_deck"]
