@@ -46,8 +46,11 @@ def _hide_from(state: dict, viewer, rotate: int) -> dict:
             if pool:
                 pool.append(card)
                 player["hand"][player["hand"].index(card)] = pool.pop(0)
-        player["missions"] = list(reversed(player["missions"]))
-        player["dealt"] = list(reversed(player["dealt"]))
+        for key in ("missions", "dealt"):  # swap secret missions with unseen deck cards
+            for i in range(len(player[key])):
+                if other["mission_deck"]:
+                    other["mission_deck"].append(player[key][i])
+                    player[key][i] = other["mission_deck"].pop(0)
     for key in ("commerce_deck", "event_deck", "mission_deck"):
         deck = other[key]
         if deck:
