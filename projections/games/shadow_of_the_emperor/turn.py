@@ -101,6 +101,11 @@ def _picked(payload: dict) -> dict:
     return {"target": payload.get("target"), "space": payload.get("space"), "side": payload.get("side")}
 
 
+def _price(card: str, side) -> int:
+    """The card's cost; a Permit's depends on the side (an unknown side prices as a baron)."""
+    return card_cost(card, side if side in ("baron", "couple") else None)
+
+
 def _check_money(state: dict, seat: int, cost: int) -> None:
     if state["players"][seat]["thalers"] < cost:
         refuse("not_enough_money", f"this costs {cost} thalers", cost=cost)
@@ -132,11 +137,11 @@ def take_card(state: dict, seat: int, payload: dict) -> None:
         if picked["target"] is not None or picked["space"] is not None or picked["side"] not in SIDES.get(card, [None]):
             refuse("invalid_choice", "a declined card carries no target")
     elif CARDS[card]["phase"] == 4:
-        _check_money(state, seat, card_cost(card, picked["side"] if picked["side"] in ("baron", "couple") else None))
+        _check_money(state, seat, _price(card, picked["side"]))
         _check_effect(state, seat, card, picked)
     elif picked != effects.NO_CHOICE:
         refuse("invalid_choice", f"the {CARDS[card]['name']} takes no target when taken")
-    cost = card_cost(card, picked["side"])
+    cost = _price(card, picked["side"])
     _check_money(state, seat, cost)
     pay(state, seat, cost)
     state["stacks"][card] -= 1
@@ -169,7 +174,7 @@ def use_privilege(state: dict, seat: int, payload: dict) -> None:
             refuse("not_a_phase4_card", "Trier reproduces only a phase-IV action card")
         if state["stacks"][card] > 0:
             refuse("stack_not_empty", "Trier reproduces only a card whose stack is empty")
-        cost = card_cost(card, picked["side"] if picked["side"] in ("baron", "couple") else None)
+        cost = _price(card, picked["side"])
         _check_money(state, seat, cost)
         _check_effect(state, seat, card, picked)
         pay(state, seat, cost)
