@@ -282,13 +282,25 @@ def test_referee_pauses_rewinds_and_settles_a_dispute(live_server, page, new_pag
     wait_for(lambda: live_server.meta(g["id"])["seq"] == before + 1, what="the rewind event")
     page.wait_for_function("() => document.querySelector('#referee-log').innerText.includes('rewound to step')")
     assert "Resolved" in page.locator("#disputes").inner_text()
+    # the board is back to the rewound step
+    assert live_server.ok("GET", f"/games/{g['id']}/view")["view"] == live_server.ok("GET", f"/games/{g['id']}/view?at={target}")["view"]
     shot(page, "referee-console")
     # the replay shows the trail
     player.reload()
     player.wait_for_selector("#disputes .resolution.done")
     assert "Rewind" in player.locator("#disputes").inner_text()
-    # the board is back to the rewound step
-    assert live_server.ok("GET", f"/games/{g['id']}/view")["view"] == live_server.ok("GET", f"/games/{g['id']}/view?at={target}")["view"]
+    # adjust a score, then declare a forfeit
+    page.select_option("#adjust-form select[name=seat]", "1")
+    page.fill("#adjust-form input[name=points]", "3")
+    page.fill("#adjust-form input[name=reason]", "Scoring slip in round one")
+    page.click("#adjust-btn")
+    page.wait_for_function("() => document.querySelector('#referee-log').innerText.includes('adjusted Brunel by +3')")
+    page.select_option("#forfeit-form select[name=seat]", "1")
+    page.fill("#forfeit-form input[name=reason]", "Left the venue")
+    page.click("#forfeit-btn")
+    page.wait_for_function("() => document.querySelector('#referee-log').innerText.includes('declared Brunel forfeited')")
+    types = [e["type"] for e in live_server.ok("GET", f"/games/{g['id']}/events?after=0")["events"]]
+    assert "referee.adjust" in types and "referee.forfeit" in types
 
 
 def test_export_from_the_console_verifies(live_server, page, tmp_path, game_name):
