@@ -178,7 +178,7 @@ async function loadList(quiet = false) {
       const names = (g.seats || []).map((s) => s.name);
       return h("tr", { dataset: { gameId: g.id } },
         h("td", {}, h("strong", {}, g.title || title(g.game)), h("div", { class: "muted small" }, g.id,
-          g.ranked ? " · ranked" : "", g.forked_from ? ` · fork of ${g.forked_from}` : "", g.tournament ? " · tournament" : "")),
+          g.ranked ? " · ranked" : "", g.forked_from ? " · fork" : "", g.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(g.tournament)}` }, "tournament")] : "")),
         h("td", {}, names.join(", ")),
         h("td", {}, statusBadge(g.status)),
         h("td", {}, String(g.seq ?? "")),

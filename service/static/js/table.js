@@ -53,7 +53,8 @@ function layout() {
     h("header", { class: "game-head" },
       h("div", {},
         h("h1", {}, S.meta.title || humanize(S.meta.game)),
-        h("div", { class: "muted small" }, `Game ${gameId}`, S.meta.ranked ? " · ranked" : "", S.meta.forked_from ? ` · fork of ${S.meta.forked_from}` : "")),
+        h("div", { class: "muted small" }, `Game ${gameId}`, S.meta.ranked ? " · ranked" : "", S.meta.forked_from ? [" · fork of ", h("a", { href: `/games/${encodeURIComponent(forkSource(S.meta.forked_from))}/replay` }, forkSource(S.meta.forked_from))] : "",
+          S.meta.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(S.meta.tournament)}` }, "tournament game")] : "")),
       h("div", { class: "head-right" }, who, h("span", { id: "status" }), h("span", { id: "live", class: "live" }),
         h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay`, id: "replay-link" }, "Replay"),
         S.role === "referee" ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/referee` }, "Console") : null)),
@@ -76,6 +77,8 @@ function layout() {
         h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Log"), h("ol", { id: "log", class: "log", reversed: true })),
         h("div", { id: "audit-slot" }))));
 }
+
+function forkSource(f) { return typeof f === "object" && f ? (f.game_id ?? f.id ?? f.game ?? JSON.stringify(f)) : String(f); }
 
 const refresh = serial(async () => {
   try {
