@@ -371,3 +371,28 @@ def test_bad_links_show_a_clear_page(live_server, page, two_player_game):
     page.goto(f"{live_server.url}/games/no-such-game")
     page.wait_for_selector("#fatal")
     assert "No such game" in page.locator("#fatal").inner_text()
+
+
+# -- the generic renderer ---------------------------------------------------------------
+def test_a_missing_or_broken_renderer_falls_back_to_the_generic_board(live_server, page, two_player_game, game_name):
+    g = two_player_game
+    broken = "export function render() { throw new Error('boom'); }\nexport function describeAction() { return ''; }\n"
+    page.route(f"**/static/games/{game_name}.js", lambda route: route.fulfill(
+        status=200, body=broken, content_type="text/javascript"))
+    open_table(page, live_server, g["id"], g["tokens"][0])
+    assert "could not be drawn (boom)" in page.locator(".renderer-note").inner_text()
+    board = page.locator("#board .generic-board")
+    assert board.count() == 1
+    assert board.locator(".g-summary").inner_text().strip()
+    assert "{" not in board.locator(".g-section").first.inner_text()[:1], "not a raw JSON dump"
+    # moves are still listed, labelled by the generic describeAction
+    if page.locator(".action-btn").count():
+        assert page.locator(".action-btn").first.inner_text().strip()
+    page.unroute(f"**/static/games/{game_name}.js")
+    other = page.context.new_page()
+    other.route(f"**/static/games/{game_name}.js", lambda route: route.fulfill(status=404, body="not found"))
+    other.goto(f"{live_server.url}/games/{g['id']}#spectator")
+    other.wait_for_selector("#table-root[data-seq]")
+    assert other.locator("#board .generic-board").count() == 1
+    assert not other.locator(".renderer-note").count()
+    shot(other, "table-generic-renderer")
