@@ -5,6 +5,7 @@ from itertools import combinations
 
 from .content import BOARD, COMMERCE, is_anchor
 from .effects import gain_glory
+from .flow import effect_steps
 
 SET_TYPES = list(BOARD["commerce_set_glory"])
 
@@ -23,8 +24,6 @@ def playable(state: dict, step: dict) -> list[str]:
 
 def play(state: dict, step: dict, card: str) -> None:
     """Discard ``card`` and queue its effect ahead of the still-open window."""
-    from .flow import effect_steps
-
     seat = step["seat"]
     state["players"][seat]["hand"].remove(card)
     state["commerce_discard"].append(card)

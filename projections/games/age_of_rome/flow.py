@@ -8,21 +8,20 @@ solo rival's system move). Actions resolve the waiting step and call ``run`` aga
 from __future__ import annotations
 
 from . import solo
-from .content import AREAS, BOARD, EVENTS, RING, TYPES
+from .conditions import qualifiers
+from .content import AREAS, BOARD, EVENTS, TYPES
 from .effects import (
-    active_tokens,
-    deployed,
     draw_card,
     gain_glory,
     hand_full,
-    holder,
     lose_glory,
     pantheon_can_grow,
-    pantheon_pieces,
     place_pantheon_piece,
     place_vote,
 )
-from .table import faced, order_from, rotate, start_player
+from .plots import choice_possible, launch_options, plot_effect
+from .scoring import final_result
+from .table import order_from, rotate, start_player
 
 WAIT = None
 
@@ -89,52 +88,6 @@ def bonus_possible(state: dict, seat: int, effect: dict) -> bool:
     if kind == "return_vendetta_markers":
         return player["vendetta"] > 0
     return True
-
-
-# -- event conditions --------------------------------------------------------------------
-def metric(state: dict, owner: int, name: str):
-    """An event condition's measure for ``owner`` (digest's metric vocabulary)."""
-    who = holder(state, owner)
-    if name == "denarii":
-        return who["denarii"]
-    if name == "glory":
-        return who["glory"]
-    if name == "legions_deployed":
-        return deployed(state, owner)
-    if name.startswith("legions_in_area:"):
-        return state["areas"][name.split(":", 1)[1]][owner]
-    if name == "legions_in_supply":
-        return who["legions"]
-    if name == "votes_in_senate":
-        return state["senate"].count(owner)
-    if name == "vendetta_markers_on_track":
-        return who["vendetta"]
-    if name == "pantheon_pieces":
-        return pantheon_pieces(who)
-    if name == "hand_commerce_cards":
-        from .content import is_anchor
-
-        return sum(1 for c in who["hand"] if not is_anchor(c))
-    if name == "followers":
-        return who["followers"]
-    if name == "population_of_faced_province":
-        return state["provinces"][faced(state, owner)]["population"]
-    if name == "active_bonus_tokens":
-        return len(active_tokens(who))
-    if name == "medals":
-        return sum(1 for h in state["medals"].values() if h == owner)
-    raise ValueError(f"unknown metric {name}")
-
-
-def qualifiers(state: dict, card: dict) -> list[int]:
-    """Seats meeting the event's condition, ties included, in turn order (snapshot first)."""
-    name, compare = card["condition"]["metric"], card["condition"]["compare"]
-    values = {seat: metric(state, seat, name) for seat in range(state["seats"])}
-    pool = list(values.values())
-    if state["solo"] and solo.rival_compared(name):
-        pool.append(metric(state, solo.RIVAL, name))
-    best = max(pool) if compare == "most" else min(pool)
-    return [seat for seat in state["turn_order"] if values[seat] == best]
 
 
 # -- handlers ----------------------------------------------------------------------------
@@ -225,8 +178,6 @@ def _round_end(state, step, rng):
 
 
 def _final(state, step, rng):
-    from .scoring import final_result
-
     state["phase"] = "over"
     state["result"] = final_result(state)
     return []
@@ -321,14 +272,10 @@ def _window(state, step, rng):
 
 
 def _plot_turn(state, step, rng):
-    from .plots import launch_options
-
     return WAIT if launch_options(state, step["seat"]) else []
 
 
 def _plot_effect(state, step, rng):
-    from .plots import plot_effect
-
     return [] if step.get("cancelled") else plot_effect(state, step, rng)
 
 
@@ -345,8 +292,6 @@ def _wait(state, step, rng):
 
 
 def _plot_choice(state, step, rng):
-    from .plots import choice_possible
-
     return WAIT if choice_possible(state, step) else []
 
 
@@ -381,5 +326,3 @@ HANDLERS = {
     "place": _wait,
     "tax": _wait,
 }
-
-__all__ = ["run", "resolve", "window", "effect_steps", "WAIT", "RING"]

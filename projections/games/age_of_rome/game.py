@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, IllegalAction
 
-from . import actions, state as initial, view as views
+from . import actions, resolve, state as initial, view as views
 from .flow import run
 from .options import DEFAULTS
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -31,7 +31,7 @@ class AgeOfRome(Game):
         payload = event.get("payload") or {}
         step = actions.check(state, seat, kind, payload)
         new = initial.copy_state(state)
-        actions.perform(new, seat, kind, payload, dict(new["queue"][0]), rng)
+        resolve.perform(new, seat, kind, payload, dict(new["queue"][0]), rng)
         run(new, rng)
         return new
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .content import AREAS, CHARACTERS, HAND_LIMIT, RING, SOLO, TRACK, is_anchor
-from .effects import current_tier, deployed, holder, is_rival, lose_glory, owners, remove_vote
+from .effects import current_tier, deployed, gain_glory, holder, is_rival, lose_glory, owners, remove_vote
 from .table import facing_owner
 
 
@@ -131,7 +131,5 @@ def resolve_choice(state: dict, step: dict, kind: str, payload: dict) -> list:
     remove_vote(state, payload["position"])
     if step["action"] == "revote":
         return [{"op": "vote", "seat": seat}]
-    from .effects import gain_glory
-
     gain_glory(state, seat, 1)
     return []

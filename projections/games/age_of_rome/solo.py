@@ -6,7 +6,7 @@ system events (``rival_card``), one per card of its deck.
 from __future__ import annotations
 
 from .content import AREAS, BOARD, RIVAL_CARDS, SOLO
-from .effects import RIVAL, gain_glory
+from .effects import RIVAL, gain_glory, place_vote
 
 AREA_ORDER = SOLO["area_tie_order"]
 
@@ -51,8 +51,6 @@ def _deploy(state: dict, area: str) -> None:
 
 
 def _vote(state: dict) -> None:
-    from .effects import place_vote
-
     if state["rival"]["votes"] <= 0:
         gain_glory(state, RIVAL, 1)
         return
