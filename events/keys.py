@@ -27,4 +27,5 @@ def snapshots(game_id: str, version: str) -> str:
 
 
 GAMES_INDEX = "games:index"
+SUMMARIES = "games:summaries"  # a cache of each game's lobby line, rebuilt from the fold
 DEADLINES = "games:deadlines"

@@ -272,8 +272,20 @@ class InMemoryHistory:
                 self.checkpoints[envelope["seq"]] = pstate
         return pstate
 
+    def states(self):
+        """(envelope, state after it) for each entry, folding once in order."""
+        pstate = None
+        for envelope in self.envelopes:
+            pstate = apply(pstate, envelope, self.seed, self.state_at)
+            if envelope["seq"] % self.every == 0:
+                self.checkpoints[envelope["seq"]] = pstate
+            yield envelope, pstate
+
     def final(self) -> dict:
-        return self.state_at(len(self.envelopes))
+        pstate = None
+        for _, pstate in self.states():
+            pass
+        return pstate
 
 
 __all__ = ["apply", "fold", "FoldError", "IllegalAction", "InMemoryHistory", "game_event", "game_of"]

@@ -76,21 +76,24 @@ def verify(envelopes: list[dict]) -> dict:
 
 
 def _refold(envelopes, seed, checks, fail):
+    """Fold the whole log once, in order; at each ``game.finished`` compare the
+    recorded result with the result of the state just before it."""
     history = fold.InMemoryHistory(envelopes, seed)
-    previous = None
-    for envelope in envelopes:
-        try:
+    previous, seq = None, 0
+    try:
+        for envelope, state in history.states():
+            seq = envelope["seq"]
             if envelope["type"] == "game.finished":
-                game = get_game(previous["game"])
-                expected = final_result(game, previous)
-                checks["result"] = "ok" if expected == envelope["payload"]["result"] else "failed"
-                if checks["result"] == "failed":
-                    fail("result", envelope["seq"], f"seq {envelope['seq']}: the recorded result is not the refolded one")
+                expected = final_result(get_game(previous["game"]), previous)
+                if expected != envelope["payload"]["result"]:
+                    checks["result"] = "failed"
+                    fail("result", seq, f"seq {seq}: the recorded result is not the refolded one")
                     return
-            previous = history.state_at(envelope["seq"])
-        except (fold.FoldError, IllegalAction, KeyError, TypeError, ValueError) as exc:
-            fail("refold", envelope["seq"], f"seq {envelope['seq']}: refold failed: {exc}")
-            return
+                checks["result"] = "ok"
+            previous = state
+    except (fold.FoldError, IllegalAction, KeyError, TypeError, ValueError) as exc:
+        fail("refold", seq + 1, f"seq {seq + 1}: refold failed: {exc}")  # the entry after the last good one
+        return
     checks["refold"] = "ok"
 
 

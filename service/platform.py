@@ -6,6 +6,7 @@ live in the games.
 """
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from typing import Callable
@@ -82,15 +83,28 @@ class Platform:
         }
 
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
+        """Newest first, from the summary cache (refolded where a summary is missing)."""
         out = []
-        for game_id in self.redis.zrevrange(keys.GAMES_INDEX, 0, -1):
-            pstate = self.projector.latest(game_id)
-            if pstate is None or (game and pstate["game"] != game) or (status and pstate["status"] != status):
+        ids = self.redis.zrevrange(keys.GAMES_INDEX, 0, -1)
+        summaries = self.redis.hmget(keys.SUMMARIES, ids) if ids else []
+        for game_id, raw in zip(ids, summaries):
+            summary = json.loads(raw) if raw else self._summarise(game_id, self.projector.latest(game_id))
+            if summary is None or (game and summary["game"] != game) or (status and summary["status"] != status):
                 continue
-            out.append(self.meta(game_id, pstate))
+            out.append(summary)
             if len(out) >= limit:
                 break
         return out
+
+    def _summarise(self, game_id: str, p: dict | None) -> dict | None:
+        """The lobby's line for a game: a cache of the fold, like snapshots."""
+        if p is None:
+            return None
+        meta = self.meta(game_id, p)
+        summary = {k: meta[k] for k in ("id", "game", "title", "seats", "status", "seq", "to_act", "result",
+                                        "created_at", "ranked", "forked_from", "tournament")}
+        self.redis.hset(keys.SUMMARIES, game_id, json.dumps(summary))
+        return summary
 
     def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
         latest = self.state(game_id)
@@ -215,6 +229,7 @@ class Platform:
             if result.status == "ok":
                 self.projector.remember(game_id, final)
                 self._schedule_clock(game_id, final)
+                self._summarise(game_id, final)
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq
