@@ -139,3 +139,11 @@ def test_choices_outside_the_offer_are_refused():
     assert_refused(GAME, state, ev(0, "keep_missions", keep=[dealt[0], "M99"]), "illegal_choice")
     state = at(four(), {"op": "legion_move", "seat": 0})
     assert_refused(GAME, state, ev(0, "move_legion", **{"from": "thrace", "to": "epirus"}), "illegal_choice")
+
+
+def test_tariff_with_a_full_hand_has_no_effect():
+    state = board(4, "junia", "caius_octavius", "fulvia", "aemilius_lepidus", optional_characters=True)
+    state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
+    state["players"][0]["hand"] = ["T01", "T02", "T03", "T04", "T05"]
+    state["players"][1]["hand"] = ["W01"]
+    assert_refused(GAME, at(state, PLOT), launch(action="tariff"), "no_effect")

@@ -95,3 +95,27 @@ def test_events_compare_the_rival_but_never_pay_it():
     state["event_deck"] = ["E10"]
     state = act(dict(state, queue=[{"op": "place", "seat": 0}, {"op": "round_start"}]), 0, "place_follower", location="colosseum", use_token=False)
     assert state["players"][0]["glory"] == 2 + 1 and state["rival"]["glory"] == 1
+
+
+def test_rival_without_legions_moves_its_biggest_stack_or_takes_glory():
+    # §11 fallbacks: from the area where it has most (ties Epirus first); same area -> +1 glory
+    state = rival_game()
+    state["rival"].update(legions=0, deck=["R03", "R01"])
+    state["areas"] = {"epirus": [0, 5], "macedonia": [0, 3], "thrace": [0, 2]}
+    state = at(state, {"op": "rival_turn", "left": 2})
+    state = GAME.apply(state, {"type": "rival_card", "seat": None, "payload": {}}, SeededRng("t", 0))
+    assert state["areas"] == {"epirus": [0, 4], "macedonia": [0, 3], "thrace": [0, 3]}
+    state = GAME.apply(state, {"type": "rival_card", "seat": None, "payload": {}}, SeededRng("t", 0))
+    assert state["rival"]["glory"] == 1 + 1  # R01 to Epirus, its biggest stack already
+
+
+def test_games_for_the_people_and_a_full_track_conspiracy():
+    state = rival_game()
+    state["areas"] = {"epirus": [0, 1], "macedonia": [2, 2], "thrace": [1, 3]}
+    state["players"][0]["vendetta"] = 5
+    state["rival"]["deck"] = ["R11", "R12"]
+    state = at(state, {"op": "rival_turn", "left": 2})
+    state = GAME.apply(state, {"type": "rival_card", "seat": None, "payload": {}}, SeededRng("t", 0))
+    assert state["rival"]["glory"] == 1 + 2  # alone ahead in Epirus and Thrace
+    state = GAME.apply(state, {"type": "rival_card", "seat": None, "payload": {}}, SeededRng("t", 0))
+    assert state["rival"]["glory"] == 3 + 1 and state["players"][0]["vendetta"] == 5

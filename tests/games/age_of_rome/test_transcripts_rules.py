@@ -363,3 +363,89 @@ def test_a_full_hand_may_play_a_card_of_the_open_window_to_make_room():
     state = act(state, 0, "play_card", card="T09")  # Scales: one more draw, then the waiting one
     assert state["players"][0]["hand"] == hand[1:] + [first]
     assert state["queue"][0]["op"] == "draw" and second in state["commerce_deck"]
+
+
+def test_event_votes_can_make_a_majority():
+    # §7.1 step 3 / §8.7: E03 "fewest votes in the Senate" places a vote; majorities count then too
+    state = board(2, "fulvia", "marcus_antonius")
+    state["senate"] = [0, 0, 1, 1, 1]
+    state["players"][0]["votes"] -= 2
+    state["players"][1]["votes"] -= 3
+    state["event_deck"] = ["E03"]
+    state = act(at(state, {"op": "place", "seat": 1}, {"op": "round_start"}), 1, "place_follower", location="colosseum", use_token=False)
+    assert state["senate"] == [0, 0, 0, 1, 1] and state["players"][0]["glory"] == 2 + 2
+
+
+def test_pact_of_brundisium_gives_nothing_to_players_without_markers():
+    # §16.7 E05: most vendetta markers return one; tied at 0 -> nothing to return
+    state = board(2, "fulvia", "marcus_antonius")
+    state["players"][0]["vendetta"] = 0
+    state["players"][1]["vendetta"] = 0
+    state["vendetta_pool"] = 20
+    state["event_deck"] = ["E05"]
+    before = [dict(p) for p in state["players"]]
+    state = act(at(state, {"op": "place", "seat": 1}, {"op": "round_start"}), 1, "place_follower", location="colosseum", use_token=False)
+    assert [p["vendetta"] for p in state["players"]] == [0, 0] and state["vendetta_pool"] == 20
+    assert state["players"][0]["denarii"] == before[0]["denarii"]
+
+
+def test_an_empty_commerce_deck_reshuffles_the_discards_or_loses_the_draw():
+    from events.rng import SeededRng
+    from projections.games.age_of_rome.effects import draw_card
+
+    state = board(2, "fulvia", "marcus_antonius")
+    state["commerce_deck"], state["commerce_discard"] = [], ["T01"]
+    draw_card(state, 0, SeededRng("t"))
+    assert state["players"][0]["hand"] == ["T01"] and state["commerce_discard"] == []
+    draw_card(state, 0, SeededRng("t"))
+    assert state["players"][0]["hand"] == ["T01"]
+
+
+def test_followers_gained_mid_phase_wait_with_the_option_off():
+    # §15 G7: by default a follower won at a milestone is placed in the same action phase
+    state = board(2, "fulvia", "marcus_antonius", new_follower_same_phase=False)
+    state["players"][0]["glory"] = 4
+    state["colosseum"] = [1]
+    state["turn_order"] = [0, 1]
+    state["players"][1]["placed"] = 1
+    state = act(at(state, PLACE, {"op": "action_next", "index": 1}), 0, "place_follower", location="colosseum", use_token=False)
+    assert state["players"][0]["followers"] == 2 and state["queue"] == []  # 4 + 2 = 6 passed 5; the phase ended
+    state = board(2, "fulvia", "marcus_antonius")
+    state["players"][0]["glory"] = 4
+    state["colosseum"] = [1]
+    state["turn_order"] = [0, 1]
+    state["players"][1]["placed"] = 1
+    state = act(at(state, PLACE, {"op": "action_next", "index": 1}), 0, "place_follower", location="colosseum", use_token=False)
+    assert state["queue"][0] == {"op": "place", "seat": 0}
+
+
+def test_any_opponent_option_lets_the_plot_action_hit_another_player():
+    # §15 G1: the marker still goes to the plot's target; the action may hit any opponent
+    state = board(4, "marcus_antonius", "caius_octavius", "fulvia", "aemilius_lepidus", plot_action_target="any_opponent")
+    state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
+    state["players"][3]["glory"] = 4
+    state = at(state, {"op": "plot_turn", "seat": 0})
+    hits = {(o["payload"]["action"], o["payload"]["victim"]) for o in GAME.legal_actions(state, 0) if o["type"] == "launch_plot"}
+    assert ("disrupt", 3) in hits and ("disrupt", 1) not in hits  # Octavius has 1 glory
+    state = act(state, 0, "launch_plot", province="gallia", space=0, action="disrupt", victim=3)
+    assert state["players"][1]["vendetta"] == 3 and state["players"][3]["glory"] == 3
+
+
+def test_ledger_refunds_a_glory_after_double_taxation_only():
+    state = board(2, "fulvia", "marcus_antonius")
+    state["provinces"]["italia"]["population"] = 3
+    state["players"][0].update(glory=5, hand=["T06"])
+    state["commerce_deck"].remove("T06")
+    doubled = act(at(state, {"op": "tax", "seat": 0}), 0, "tax", mode="double")
+    doubled = act(doubled, 0, "play_card", card="T06")
+    assert doubled["players"][0]["glory"] == 5 - 2 + 1
+    normal = act(at(state, {"op": "tax", "seat": 0}), 0, "tax", mode="normal")
+    assert not [a for a in GAME.legal_actions(normal, 0) if a["type"] == "play_card"]
+
+
+def test_missions_senator_for_life_and_quaestor():
+    state = board(2, "fulvia", "marcus_antonius")
+    state["senate"] = [1, 1, 0, 1, 0]
+    state["players"][0].update(missions=["M17", "M14"], denarii=23)
+    lines = final_result(state)["breakdown"]
+    assert lines["0"]["missions"] == {"M17": 4, "M14": 4} and lines["0"]["denarii"] == 5
