@@ -51,14 +51,16 @@ class PlaceFollower(Schema):
     use_token = fields.Boolean(load_default=False)
 
 
-class LegionMove(Schema):
-    from_ = fields.String(required=True, data_key="from", validate=validate.OneOf(["supply", *AREAS]))
-    to = fields.String(required=True, validate=AREA)
-
-
-class AreaMove(Schema):
-    from_ = fields.String(required=True, data_key="from", validate=AREA)
-    to = fields.String(required=True, validate=AREA)
+# "from" is a Python keyword, so these two are built from dicts: the loaded payload keeps
+# the key "from" (a data_key would load it as another attribute name)
+LegionMove = Schema.from_dict(
+    {"from": fields.String(required=True, validate=validate.OneOf(["supply", *AREAS])), "to": fields.String(required=True, validate=AREA)},
+    name="LegionMove",
+)
+AreaMove = Schema.from_dict(
+    {"from": fields.String(required=True, validate=AREA), "to": fields.String(required=True, validate=AREA)},
+    name="AreaMove",
+)
 
 
 class Defect(Schema):
