@@ -78,7 +78,7 @@ def click_on_board(page, seq: int, rand: random.Random) -> bool:
 
 
 def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_seat: int, *,
-                   seed: int = 7, max_steps: int = 5000, time_limit: float = 150.0, on_step=None,
+                   seed: int = 7, max_steps: int = 5000, time_limit: float = 240.0, on_step=None,
                    board_clicks: int = 0) -> dict:
     """Play the game to its end: the page seat clicks, bots post for the others."""
     rand = random.Random(seed)

@@ -396,3 +396,4 @@ def test_a_missing_or_broken_renderer_falls_back_to_the_generic_board(live_serve
     assert other.locator("#board .generic-board").count() == 1
     assert not other.locator(".renderer-note").count()
     shot(other, "table-generic-renderer")
+    other.close()
