@@ -49,7 +49,7 @@ function list(arr, key, ctx, depth) {
   if (arr.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
     const cols = [];
     for (const row of arr) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
-    if (cols.length <= 8 && arr.every((row) => Object.values(row).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar)) || isHiddenMarker(x)))) {
+    if (cols.length <= 16 && arr.every((row) => Object.values(row).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar)) || isHiddenMarker(x)))) {
       const table = el("table", "g-table");
       const head = el("tr", null);
       const perSeat = /seat|player/i.test(String(key)) && arr.length === (ctx && ctx.names ? ctx.names.length : -1);
@@ -65,7 +65,7 @@ function list(arr, key, ctx, depth) {
         body.append(tr);
       });
       table.append(body);
-      return table;
+      return el("div", "g-scroll", table);
     }
   }
   const ol = el("ol", "g-list");
