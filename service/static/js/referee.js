@@ -2,7 +2,7 @@
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, follow, serial, humanize, fmtTime, shortHash,
+  auditBox, follow, serial, humanize, fmtTime, shortHash, foldMoves,
 } from "./shell.js";
 
 const gameId = document.body.dataset.gameId;
@@ -134,8 +134,10 @@ function draw() {
   pb.disabled = view.status === "finished";
   $("#rewind-to").max = String(meta.seq);
   // log
+  const { reverted } = foldMoves(S.events, meta.game, S.names.length);
   clear($("#referee-log"), S.events.map((e) => h("li", {
-    dataset: { seq: e.seq }, tabindex: 0, title: `${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
+    dataset: { seq: e.seq }, tabindex: 0, class: reverted.has(e.seq) ? "reverted" : null,
+    title: `${reverted.has(e.seq) ? "taken back · " : ""}${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
     onclick: () => { $("#rewind-to").value = String(e.seq); $("#rewind-reason").focus(); },
   }, h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
   const logEl = $("#referee-log");

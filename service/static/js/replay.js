@@ -2,7 +2,7 @@
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, humanize, fmtTime, shortHash, follow,
+  auditBox, humanize, fmtTime, shortHash, follow, foldMoves,
 } from "./shell.js";
 
 const MAX_TEXT = 2000;
@@ -178,10 +178,12 @@ function drawControls(fromSlider = false) {
 function annotationsAt(seq) { return S.annotations.filter((a) => a.seq === seq); }
 
 function drawLog() {
+  const { reverted } = foldMoves(S.events, S.meta.game, S.names.length);
   clear($("#replay-log"), S.events.map((e) => {
     const anns = annotationsAt(e.seq);
     const disputes = anns.filter((a) => a.kind === "dispute");
-    return h("li", { dataset: { seq: e.seq }, tabindex: 0, title: `${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
+    return h("li", { dataset: { seq: e.seq }, tabindex: 0, class: reverted.has(e.seq) ? "reverted" : null,
+      title: `${reverted.has(e.seq) ? "taken back later · " : ""}${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
       onclick: () => goto(e.seq), onkeydown: (k) => { if (k.key === "Enter") goto(e.seq); } },
       h("span", { class: "seq" }, e.seq), " ", h("span", { class: "text" }, S.renderer.describeEvent(e, S.names)),
       anns.length - disputes.length ? h("span", { class: "ann-badge", title: "comments" }, `💬 ${anns.length - disputes.length}`) : null,

@@ -154,6 +154,42 @@ export async function loadRenderer(game) {
   return renderer;
 }
 
+// -- the effective history ---------------------------------------------------------
+/**
+ * Fold the log's moves the way the server does: undo and rewind cut the history back,
+ * an undo request cuts it once every seat asked has approved (or the referee has).
+ * Returns {effective: [{seq, seat}], reverted: Set of the seqs of moves taken back}.
+ */
+export function foldMoves(events, game, seatCount) {
+  const prefix = `${game}.`;
+  let hist = [];
+  let pending = null;
+  const reverted = new Set();
+  const forfeits = new Set();
+  const cut = (to) => {
+    for (const m of hist) if (m.seq > to) reverted.add(m.seq);
+    hist = hist.filter((m) => m.seq <= to);
+    pending = null;
+  };
+  for (const e of events) {
+    const t = String(e.type);
+    const p = e.payload || {};
+    const a = e.actor || {};
+    if (t.startsWith(prefix)) { hist.push({ seq: e.seq, seat: a.seat ?? null }); pending = null; }
+    else if (t === "game.undo" || t === "referee.rewind") cut(p.to_seq);
+    else if (t === "referee.forfeit") forfeits.add(p.seat);
+    else if (t === "game.undo_requested") {
+      const needed = [];
+      for (let i = 0; i < seatCount; i++) if (i !== a.seat && !forfeits.has(i)) needed.push(i);
+      pending = { to: p.to_seq, needed, ok: new Set() };
+    } else if (t === "game.undo_approved" && pending) {
+      if (a.role === "referee") cut(pending.to);
+      else { pending.ok.add(a.seat); if (pending.needed.every((i) => pending.ok.has(i))) cut(pending.to); }
+    } else if (t === "game.undo_declined") pending = null;
+  }
+  return { effective: hist, reverted };
+}
+
 // -- words ------------------------------------------------------------------------
 export function humanize(s) {
   const t = String(s ?? "").replace(/[_.]+/g, " ").trim();
@@ -175,7 +211,7 @@ export function seatName(seat, names) {
 export function actorName(actor, names) {
   if (!actor) return "System";
   if (actor.seat !== undefined && actor.seat !== null) return seatName(actor.seat, names);
-  if (actor.role === "referee") return actor.name ? `Referee ${actor.name}` : "Referee";
+  if (actor.role === "referee") return actor.name && String(actor.name).toLowerCase() !== "referee" ? `Referee ${actor.name}` : "Referee";
   if (actor.role === "system") return "System";
   return humanize(actor.role || "someone");
 }

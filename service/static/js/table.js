@@ -2,7 +2,7 @@
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, follow, serial, humanize, fmtTime,
+  auditBox, follow, serial, humanize, fmtTime, foldMoves,
 } from "./shell.js";
 
 const gameId = document.body.dataset.gameId;
@@ -247,36 +247,9 @@ async function onManual(ev) {
 }
 
 // -- undo -----------------------------------------------------------------------
-/**
- * The effective history of game moves, folded from the log as the server does: undo and
- * rewind cut it back, an approved undo request cuts it once everyone asked has agreed.
- */
-function effectiveMoves() {
-  const prefix = `${S.meta.game}.`;
-  let hist = [];
-  let pending = null;
-  const forfeits = new Set();
-  const cut = (to) => { hist = hist.filter((m) => m.seq <= to); pending = null; };
-  for (const e of S.events) {
-    const t = String(e.type);
-    const p = e.payload || {};
-    const a = e.actor || {};
-    if (t.startsWith(prefix)) { hist.push({ seq: e.seq, seat: a.seat ?? null }); pending = null; }
-    else if (t === "game.undo" || t === "referee.rewind") cut(p.to_seq);
-    else if (t === "referee.forfeit") forfeits.add(p.seat);
-    else if (t === "game.undo_requested") {
-      pending = { to: p.to_seq, needed: S.names.map((_, i) => i).filter((i) => i !== a.seat && !forfeits.has(i)), ok: new Set() };
-    } else if (t === "game.undo_approved" && pending) {
-      if (a.role === "referee") cut(pending.to);
-      else { pending.ok.add(a.seat); if (pending.needed.every((i) => pending.ok.has(i))) cut(pending.to); }
-    } else if (t === "game.undo_declined") pending = null;
-  }
-  return hist;
-}
-
 /** The step to go back to so that my last effective move is undone, or null. */
 function undoTarget() {
-  const hist = effectiveMoves();
+  const hist = foldMoves(S.events, S.meta.game, S.names.length).effective;
   for (let i = hist.length - 1; i >= 0; i--) {
     if (hist[i].seat === S.seat) return { move: hist[i].seq, to: i > 0 ? hist[i - 1].seq : 1 };
   }
@@ -388,8 +361,9 @@ setInterval(() => {
 
 function drawLog() {
   const list = $("#log");
+  const { reverted } = foldMoves(S.events, S.meta.game, S.names.length);
   const recent = S.events.slice(-60).reverse();
-  clear(list, recent.map((e) => h("li", { value: e.seq, title: fmtTime(e.ts), dataset: { seq: e.seq } },
+  clear(list, recent.map((e) => h("li", { value: e.seq, title: reverted.has(e.seq) ? "taken back" : fmtTime(e.ts), dataset: { seq: e.seq }, class: reverted.has(e.seq) ? "reverted" : null },
     h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
 }
 
