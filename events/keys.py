@@ -29,3 +29,23 @@ def snapshots(game_id: str, version: str) -> str:
 GAMES_INDEX = "games:index"
 SUMMARIES = "games:summaries"  # a cache of each game's lobby line, rebuilt from the fold
 DEADLINES = "games:deadlines"
+
+
+# Tournaments: their own stream and secrets, under the hash tag {tid}.
+TOURNAMENTS_INDEX = "tournaments:index"
+
+
+def tournament_events(tid: str) -> str:
+    return f"tournament:{{{tid}}}:events"
+
+
+def tournament_idempotency(tid: str) -> str:
+    return f"tournament:{{{tid}}}:actions"
+
+
+def tournament_secrets(tid: str) -> str:
+    return f"tournament:{{{tid}}}:secrets"
+
+
+def tournament_pairing_lock(tid: str) -> str:
+    return f"tournament:{{{tid}}}:pairing"

@@ -13,6 +13,7 @@ from projections.games import registry
 from . import annotations, audit, forks, refereeing, undo
 from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationSchema, CreateGameSchema, EventsQuerySchema,
                           ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema)
+from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
 from .streaming import event_stream
@@ -35,13 +36,7 @@ def platform():
 
 
 def bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
-    if not header:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
-    return token.strip()
+    return bearer_token(request.headers)
 
 
 def caller(game_id):

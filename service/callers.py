@@ -61,6 +61,17 @@ def issue_tokens(redis, game_id: str, seats: int) -> tuple[list[str], str]:
     return seat_tokens, referee_token
 
 
+def bearer_token(headers) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None without one."""
+    header = headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
 def resolve(redis, game_id: str, token: str | None) -> Caller:
     if not token:
         return SPECTATOR

@@ -10,13 +10,13 @@ finished game append it once.
 """
 from __future__ import annotations
 
-import hashlib
 import secrets
 import time
 import uuid
 
 from marshmallow import ValidationError
 
+from events import keys
 from events.envelope import now_rfc3339, seal
 from events.tournament_schemas import SCHEMAS, TournamentOptionsSchema
 from projections.games import get as get_game
@@ -26,31 +26,11 @@ from projections.tournaments import standings as tstandings
 from projections.tournaments.fold import TournamentError
 from projections.tournaments.pairing import plan_round
 
+from .callers import token_digest
 from .errors import ApiError, not_found
 
-INDEX = "tournaments:index"
 SYSTEM = {"role": "system"}
 DIRECTOR = {"role": "referee", "name": "tournament director"}
-
-
-def events_key(tid: str) -> str:
-    return f"tournament:{{{tid}}}:events"
-
-
-def idempotency_key(tid: str) -> str:
-    return f"tournament:{{{tid}}}:actions"
-
-
-def secrets_key(tid: str) -> str:
-    return f"tournament:{{{tid}}}:secrets"
-
-
-def pairing_lock_key(tid: str) -> str:
-    return f"tournament:{{{tid}}}:pairing"
-
-
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def seat_link(game_id: str, token: str | None = None) -> str:
@@ -65,7 +45,7 @@ class Tournaments:
 
     # -- the stream ----------------------------------------------------------------------
     def events(self, tid: str) -> list[dict]:
-        entries = self.store.read(events_key(tid))
+        entries = self.store.read(keys.tournament_events(tid))
         if not entries:
             raise not_found("tournament")
         return entries
@@ -78,7 +58,7 @@ class Tournaments:
         validated by its schema and every event by the fold before anything is written.
         Returns ("ok" | "duplicate" | "noop", state after)."""
         for _ in range(attempts):
-            entries = self.store.read(events_key(tid))
+            entries = self.store.read(keys.tournament_events(tid))
             state = tfold.fold(entries)
             todo = build(state)
             if not todo:
@@ -96,7 +76,7 @@ class Tournaments:
                 sealed.append(envelope)
                 head, seq = envelope["hash"], envelope["seq"]
             start = entries[-1]["seq"] if entries else 0
-            result = self.store.append(events_key(tid), idempotency_key(tid), start, action_id, sealed)
+            result = self.store.append(keys.tournament_events(tid), keys.tournament_idempotency(tid), start, action_id, sealed)
             if result.status == "ok":
                 return "ok", state
             if result.status == "duplicate":
@@ -108,7 +88,7 @@ class Tournaments:
         """("director" | "player" | "public", pid); 401 for a token this tournament never issued."""
         if not token:
             return "public", None
-        found = self.redis.hget(secrets_key(tid), "token:" + digest(token))
+        found = self.redis.hget(keys.tournament_secrets(tid), "token:" + token_digest(token))
         if found is None:
             raise ApiError(401, "bad_token", "this token is not valid for this tournament")
         if found == "director":
@@ -148,9 +128,9 @@ class Tournaments:
                    "options": options, "min_seats": 2 if swiss else max(2, game.min_seats),
                    "max_seats": 2 if swiss else game.max_seats}
         director = secrets.token_urlsafe(24)
-        self.redis.hset(secrets_key(tid), "token:" + digest(director), "director")
+        self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(director), "director")
         self._append(tid, lambda s: [("tournament.created", DIRECTOR, payload)], action_id="created")
-        self.redis.zadd(INDEX, {tid: time.time()})
+        self.redis.zadd(keys.TOURNAMENTS_INDEX, {tid: time.time()})
         return {"id": tid, "director_token": director, "tournament": self.summary(tid)}
 
     def register(self, tid: str, name: str) -> dict:
@@ -164,7 +144,7 @@ class Tournaments:
 
         self._append(tid, build)
         token = secrets.token_urlsafe(24)
-        self.redis.hset(secrets_key(tid), "token:" + digest(token), "player:" + holder["pid"])
+        self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(token), "player:" + holder["pid"])
         return {"pid": holder["pid"], "name": name.strip(), "player_token": token}
 
     def withdraw(self, tid: str, pid: str, token: str | None, reason: str) -> dict:
@@ -210,7 +190,7 @@ class Tournaments:
             pass  # the game ended meanwhile: its result stands
 
     def _not_pairing(self, tid: str) -> None:
-        if self.redis.exists(pairing_lock_key(tid)):
+        if self.redis.exists(keys.tournament_pairing_lock(tid)):
             raise ApiError(409, "pairing_in_progress", "the director is pairing a round; try again in a moment")
 
     def pair(self, tid: str) -> dict:
@@ -220,12 +200,12 @@ class Tournaments:
         registrations, withdrawals and a second pairing out meanwhile; if the stream
         still moved, nothing is appended and the created games stay orphaned."""
         self.events(tid)
-        if not self.redis.set(pairing_lock_key(tid), "1", nx=True, ex=300):
+        if not self.redis.set(keys.tournament_pairing_lock(tid), "1", nx=True, ex=300):
             raise ApiError(409, "pairing_in_progress", "another request is pairing this round")
         try:
             return self._pair(tid)
         finally:
-            self.redis.delete(pairing_lock_key(tid))
+            self.redis.delete(keys.tournament_pairing_lock(tid))
 
     def _pair(self, tid: str) -> dict:
         state = self.sync(tid)
@@ -249,7 +229,7 @@ class Tournaments:
             secrets_map[f"referee:{created['id']}"] = created["referee_token"]
             for seat, pid in zip(created["seats"], t["seats"]):
                 secrets_map[f"seat:{created['id']}:{pid}"] = seat["token"]
-        self.redis.hset(secrets_key(tid), mapping=secrets_map)
+        self.redis.hset(keys.tournament_secrets(tid), mapping=secrets_map)
         payload = {"round": plan["round"], "tables": tables, "byes": plan["byes"]}
         def build(s):
             if s["seq"] != state["seq"]:
@@ -320,7 +300,7 @@ class Tournaments:
     # -- reading -------------------------------------------------------------------------
     def summary(self, tid: str, state: dict | None = None) -> dict:
         state = state or self.state(tid)
-        entries = self.store.read(events_key(tid), after=state["seq"] - 1)
+        entries = self.store.read(keys.tournament_events(tid), after=state["seq"] - 1)
         return {
             "id": state["id"], "game": state["game"], "name": state["name"], "format": state["format"],
             "options": state["options"], "status": state["status"],
@@ -333,7 +313,7 @@ class Tournaments:
 
     def list(self) -> list[dict]:
         out = []
-        for tid in self.redis.zrevrange(INDEX, 0, 199):
+        for tid in self.redis.zrevrange(keys.TOURNAMENTS_INDEX, 0, 199):
             try:
                 state = self.state(tid)
             except ApiError:
@@ -371,7 +351,7 @@ class Tournaments:
         out = self._round_public(state, state["rounds"][number - 1])
         wanted = [f"seat:{t['game_id']}:{s['pid']}" for t in out["tables"] for s in t["seats"]]
         wanted += [f"referee:{t['game_id']}" for t in out["tables"]]
-        stored = dict(zip(wanted, self.redis.hmget(secrets_key(tid), wanted))) if wanted else {}
+        stored = dict(zip(wanted, self.redis.hmget(keys.tournament_secrets(tid), wanted))) if wanted else {}
         for t in out["tables"]:
             for s in t["seats"]:
                 if role == "director" or s["pid"] == pid:
@@ -388,7 +368,7 @@ class Tournaments:
         for rnd in state["rounds"]:
             for table in rnd["tables"]:
                 if pid in table["seats"]:
-                    token = self.redis.hget(secrets_key(tid), f"seat:{table['game_id']}:{pid}")
+                    token = self.redis.hget(keys.tournament_secrets(tid), f"seat:{table['game_id']}:{pid}")
                     games.append({"round": rnd["round"], "table": table["table"], "game_id": table["game_id"],
                                   "seat": table["seats"].index(pid), "token": token,
                                   "link": seat_link(table["game_id"], token), "result": table["result"]})

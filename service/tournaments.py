@@ -12,6 +12,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from events.envelope import canonical_json
 
+from .callers import bearer_token
 from .errors import ApiError
 from .tournament_bundle import build_bundle
 from .tournament_service import DIRECTOR, Tournaments
@@ -54,13 +55,7 @@ def service() -> Tournaments:
 
 
 def bearer() -> str | None:
-    header = request.headers.get("Authorization", "")
-    if not header:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
-    return token.strip()
+    return bearer_token(request.headers)
 
 
 def body(schema: type[Schema]) -> dict:

@@ -347,7 +347,7 @@ def test_a_referee_adjustment_flows_into_the_standings(client):
 
 
 def test_registration_waits_while_a_round_is_being_paired(client, app):
-    from service.tournament_service import pairing_lock_key
+    from events.keys import tournament_pairing_lock as pairing_lock_key
 
     tid, director, players = create(client, "toy", 2, 2, ["A", "B"])
     redis = app.extensions["platform"].redis
