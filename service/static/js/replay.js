@@ -98,7 +98,8 @@ function annotationForm() {
     h("div", { class: "row" },
       h("select", { name: "kind", id: "annotation-kind" }, kinds),
       h("input", { type: "text", name: "author", id: "annotation-author", placeholder: "Your name (optional)", maxlength: 80,
-        value: S.role === "seat" ? S.names[S.seat] || "" : "" }),
+        value: S.role === "seat" ? S.names[S.seat] || "" : S.role === "referee" ? "referee" : "",
+        readonly: S.role !== "spectator", title: S.role !== "spectator" ? "Notes from a seat or the referee are signed with its name" : null }),
       h("button", { type: "submit", class: "primary", id: "annotation-submit" }, "Add")),
     h("p", { id: "annotation-error", class: "action-error", role: "alert", hidden: true }),
     h("p", { class: "muted small", id: "annotation-count" }, `Up to ${MAX_TEXT} characters.`));
