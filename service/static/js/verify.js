@@ -37,11 +37,17 @@ async function onSubmit(ev) {
   }
 }
 
-function checkClass(v) { return v === true || v === "ok" ? "pass" : v === null || v === "skipped" || v === "n/a" ? "skip" : "fail"; }
+function checkClass(v) {
+  if (v === true || v === "ok" || v === "passed") return "pass";
+  if (v === false || v === "failed" || v === "fail") return "fail";
+  return "skip";
+}
+
 function checkText(v) {
-  if (v === true || v === "ok") return "pass";
-  if (v === false) return "fail";
-  if (v === null || v === undefined) return "not checked";
+  if (v === true || v === "ok" || v === "passed") return "passed";
+  if (v === false || v === "failed" || v === "fail") return "failed";
+  if (v === null || v === undefined || v === "skipped") return "not checked";
+  if (v === "partial") return "partial (some entries are redacted: linked, not re-hashed)";
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
