@@ -1,0 +1,76 @@
+"""Who is asked (public) and what each seat may post now (private), from the same checks as apply."""
+from __future__ import annotations
+
+from projections.games.base import IllegalAction
+
+from .components import SIDES
+from .rules import ABILITY_OF, CHECKS, MAIN_ACTIONS, swap_candidates
+from .windows import choices
+
+
+def awaited_types(pending: dict) -> tuple[str, ...]:
+    """Action types the awaited seat may post in this pending step."""
+    kind = pending["kind"]
+    if kind == "action":
+        return ("hide",) if pending["mode"] == "forced_hide" else MAIN_ACTIONS
+    if kind == "forced":
+        return (pending["ability"],)
+    return {"looks": ("look",), "prediction": ("predict",), "window": ("respond",)}[kind]
+
+
+def to_act(state: dict) -> set[int]:
+    """Public: the awaited seat, or a window's eligible seats that have not answered."""
+    if state["finished"]:
+        return set()
+    pending = state["round_state"]["pending"]
+    if pending["kind"] == "window":
+        return {s for s in pending["eligible"] if str(s) not in pending["responses"]}
+    return {pending["seat"]}
+
+
+def passes(state: dict, seat: int, action: str, payload: dict) -> bool:
+    try:
+        CHECKS[action](state, seat, payload)
+    except IllegalAction:
+        return False
+    return True
+
+
+def candidates(state: dict, seat: int, action: str) -> list[dict]:
+    """Payloads worth checking for ``action``; the checks decide which are legal."""
+    rd = state["round_state"]
+    others = [s for s in range(len(rd["cards"])) if s != seat and rd["alive"][s]]
+    if action in ("investigate", "execute", "detain", "assassinate", "capture", "look"):
+        return [{"target": t} for t in others]
+    if action == "swap":
+        return [{"with": w} for w in swap_candidates(state, seat)]
+    if action == "hide":
+        return [{"with": w} for w in swap_candidates(state, seat)] + [{"with": None}]
+    if action == "manipulate":
+        sides = [None] if rd["revealed"][seat] else SIDES
+        return [{"side": side, "target": t} for side in sides for t in others]
+    if action == "predict":
+        return [{"side": side} for side in SIDES]
+    if action == "respond":
+        pending = rd["pending"]
+        return [{"window": pending["id"], "choice": c} for c in choices(pending["window"], rd["cards"][seat])]
+    return [{}]
+
+
+def ability_options(state: dict, seat: int, action: str) -> list[dict]:
+    return [p for p in candidates(state, seat, action) if passes(state, seat, action, p)]
+
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    if state["finished"]:
+        return []
+    rd = state["round_state"]
+    actions = []
+    if seat in to_act(state):
+        for action in awaited_types(rd["pending"]):
+            if ABILITY_OF.get(action, rd["cards"][seat]) != rd["cards"][seat]:
+                continue  # not this card's ability: nothing to enumerate
+            actions += [{"type": action, "payload": p} for p in ability_options(state, seat, action)]
+    if rd["alive"][seat] and not rd["revealed"][seat] and rd["cards"][seat] == "sultan":
+        actions.append({"type": "royal_claim", "payload": {}})
+    return actions

@@ -1,0 +1,379 @@
+"""Each action: a check that refuses what the rules forbid, and its effect.
+
+``CHECKS[type](state, seat, payload)`` raises ``IllegalAction`` with a specific code;
+``EFFECTS[type](engine, seat, payload)`` changes the (copied) state. ``legal.py``
+enumerates actions by running the same checks, so offered == accepted.
+"""
+from __future__ import annotations
+
+from projections.games.base import IllegalAction
+
+from . import knowledge, windows
+from .components import SCORING, SIDES
+from .table import beside_active_dancer, hidden_living, supply
+
+MAIN_ACTIONS = ("investigate", "swap", "hide", "execute", "detain", "assassinate",
+                "call_revolt", "capture", "dance", "manipulate", "foretell")
+ABILITY_OF = {"execute": "sultan", "detain": "guard", "assassinate": "assassin", "call_revolt": "slave",
+              "capture": "slaver", "dance": "dancer", "manipulate": "vizier", "foretell": "oracle"}
+FORCEABLE = ("execute", "detain", "assassinate", "capture")
+
+
+def refuse(code: str, message: str) -> None:
+    raise IllegalAction(code, message)
+
+
+# -- shared checks -----------------------------------------------------------------
+def other_living(rd: dict, seat: int, target) -> int:
+    if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(rd["cards"]):
+        refuse("invalid_target", "name a seat of this table")
+    if target == seat:
+        refuse("invalid_target", "you cannot target yourself")
+    if not rd["alive"][target]:
+        refuse("target_dead", "that seat is dead this round")
+    return target
+
+
+def other_hidden(rd: dict, seat: int, target) -> int:
+    other_living(rd, seat, target)
+    if rd["revealed"][target]:
+        refuse("target_revealed", "that seat's card is face up")
+    return target
+
+
+def swap_partner(state: dict, seat: int, partner) -> None:
+    """Partner of any swap: the spare, or a living hidden seat, not detained, not a swap-back (G9)."""
+    if partner == "spare":
+        return
+    rd = state["round_state"]
+    other_hidden(rd, seat, partner)
+    if rd["prison"][partner]:
+        refuse("target_detained", "you may not swap with a detained seat")
+    if partner in rd["incoming"][seat]:
+        refuse("swap_back", "that seat swapped with you openly since your last turn")
+
+
+def swap_candidates(state: dict, seat: int) -> list:
+    rd = state["round_state"]
+    seats = [s for s in hidden_living(rd) if s != seat and not rd["prison"][s] and s not in rd["incoming"][seat]]
+    return [*seats, "spare"]
+
+
+def holds(rd: dict, seat: int, action: str) -> None:
+    if rd["cards"][seat] != ABILITY_OF[action]:
+        refuse("wrong_role", f"only the {ABILITY_OF[action]} may {action.replace('_', ' ')}")
+
+
+def ability_allowed(state: dict, seat: int, action: str) -> None:
+    """Own card, and not fatigued (only on an own turn or a bonus; forced uses are exempt)."""
+    rd = state["round_state"]
+    holds(rd, seat, action)
+    pending = rd["pending"]
+    if pending["kind"] == "action" and rd["fatigue"][seat]:
+        refuse("fatigued", "a fatigued seat may not use an action ability this turn")
+
+
+# -- checks per action -------------------------------------------------------------
+def check_investigate(state, seat, payload):
+    other_hidden(state["round_state"], seat, payload.get("target"))
+
+
+def check_swap(state, seat, payload):
+    if state["round_state"]["revealed"][seat]:
+        refuse("actor_revealed", "a revealed seat hides (and may swap secretly) instead")
+    swap_partner(state, seat, payload.get("with"))
+
+
+def check_hide(state, seat, payload):
+    if not state["round_state"]["revealed"][seat]:
+        refuse("actor_hidden", "your card is already face down")
+    if payload.get("with") is not None:
+        swap_partner(state, seat, payload["with"])
+
+
+def check_execute(state, seat, payload):
+    ability_allowed(state, seat, "execute")
+    rd = state["round_state"]
+    target = other_living(rd, seat, payload.get("target"))
+    if not rd["revealed"][target] or rd["cards"][target] not in ("assassin", "slave"):
+        refuse("not_executable", "the Sultan executes only a revealed Assassin or Slave")
+
+
+def check_detain(state, seat, payload):
+    ability_allowed(state, seat, "detain")
+    rd = state["round_state"]
+    if beside_active_dancer(rd, seat):
+        refuse("dancer_forbids", "a Guard beside an active Belly Dancer may not detain")
+    if state["options"]["enforce_status_card_limits"] and supply(rd, "prison") == 0:
+        refuse("no_prison_card", "no prison card is left in the supply")
+    target = other_living(rd, seat, payload.get("target"))
+    if rd["prison"][target]:
+        refuse("target_detained", "that seat is already detained")
+    if rd["revealed"][target] and rd["cards"][target] in ("sultan", "guard"):
+        refuse("target_protected", "a revealed Sultan or Guard would forbid the detention")
+
+
+def check_assassinate(state, seat, payload):
+    ability_allowed(state, seat, "assassinate")
+    other_living(state["round_state"], seat, payload.get("target"))
+
+
+def check_call_revolt(state, seat, payload):
+    ability_allowed(state, seat, "call_revolt")
+
+
+def check_capture(state, seat, payload):
+    ability_allowed(state, seat, "capture")
+    rd = state["round_state"]
+    if state["options"]["enforce_status_card_limits"] and supply(rd, "capture") == 0:
+        refuse("no_capture_card", "no capture card is left in the supply")
+    target = other_living(rd, seat, payload.get("target"))
+    if rd["revealed"][target] and (rd["cards"][target] != "slave" or rd["captured"][target]):
+        refuse("not_capturable", "capture a hidden seat or a revealed, uncaptured Slave")
+
+
+def check_dance(state, seat, payload):
+    ability_allowed(state, seat, "dance")
+    if state["round_state"]["revealed"][seat]:
+        refuse("already_revealed", "the Belly Dancer is already dancing")
+
+
+def check_manipulate(state, seat, payload):
+    ability_allowed(state, seat, "manipulate")
+    rd = state["round_state"]
+    side = payload.get("side")
+    if rd["revealed"][seat]:
+        if side is not None:
+            refuse("side_fixed", "a revealed Vizier keeps the side she chose")
+    elif side not in SIDES:
+        refuse("side_required", "a hidden Vizier chooses a side as she reveals")
+    other_hidden(rd, seat, payload.get("target"))
+
+
+def check_foretell(state, seat, payload):
+    ability_allowed(state, seat, "foretell")
+    if state["round_state"]["revealed"][seat]:
+        refuse("already_revealed", "only a hidden Oracle foretells")
+
+
+def check_look(state, seat, payload):
+    rd = state["round_state"]
+    target = other_hidden(rd, seat, payload.get("target"))
+    if target in rd["pending"]["looked"]:
+        refuse("already_looked", "you already looked at that card")
+
+
+def check_predict(state, seat, payload):
+    if payload.get("side") not in SIDES:
+        refuse("invalid_side", "predict loyalists or rebels")
+
+
+def check_respond(state, seat, payload):
+    rd = state["round_state"]
+    pending = rd["pending"]
+    if payload.get("window") != pending["id"]:
+        refuse("wrong_window", "that window is not the one open")
+    if payload.get("choice") not in windows.choices(pending["window"], rd["cards"][seat]):
+        refuse("invalid_choice", "your card cannot give that answer")
+
+
+# -- effects -----------------------------------------------------------------------
+def do_investigate(eng, seat, payload):
+    rd, target = eng.rd, payload["target"]
+    knowledge.observe(rd, seat, target, rd["cards"][target])
+    eng.note("investigated", seat=seat, target=target)
+    eng.settle()
+
+
+def exchange(rd: dict, seat: int, partner) -> tuple[str, str]:
+    mine = rd["cards"][seat]
+    if partner == "spare":
+        theirs, rd["spare"] = rd["spare"], mine
+    else:
+        theirs, rd["cards"][partner] = rd["cards"][partner], mine
+    rd["cards"][seat] = theirs
+    return mine, theirs
+
+
+def do_swap(eng, seat, payload):
+    rd, partner = eng.rd, payload["with"]
+    mine, theirs = exchange(rd, seat, partner)
+    knowledge.open_swap(rd, seat, partner, mine, theirs)
+    if partner != "spare":
+        rd["incoming"][partner] = sorted(set(rd["incoming"][partner]) | {seat})
+        if eng.option("swap_back_rule") == "both_directions_open":
+            rd["incoming"][seat] = sorted(set(rd["incoming"][seat]) | {partner})
+    eng.note("swapped", seat=seat, partner=partner)
+    eng.settle()
+
+
+def do_hide(eng, seat, payload):
+    """Case B: eyes closed; others learn only that the seat hid (and where it could have swapped)."""
+    rd, partner = eng.rd, payload.get("with")
+    candidates = [str(c) for c in swap_candidates(eng.st, seat)]
+    old = rd["cards"][seat]
+    eng.hide(seat)
+    if partner is not None:
+        exchange(rd, seat, partner)
+    knowledge.secret_swap(rd, seat, None if partner is None else str(partner), old, candidates)
+    eng.note("hid", seat=seat)
+    eng.settle()
+
+
+def do_execute(eng, seat, payload):
+    eng.reveal(seat)
+    eng.note("executed", seat=seat, target=payload["target"])
+    eng.kill(payload["target"])
+    eng.settle()
+
+
+def do_detain(eng, seat, payload):
+    rd, target = eng.rd, payload["target"]
+    eng.reveal(seat)
+    eng.note("detention_called", seat=seat, target=target)
+    eligible = windows.forbid_eligible(rd, target)
+    if eligible:
+        windows.open_window(eng, "forbid", eligible, {"guard": seat, "target": target})
+    else:
+        rd["prison"][target] = True
+        eng.note("detained", seat=target)
+        eng.settle()
+
+
+def do_assassinate(eng, seat, payload):
+    target = payload["target"]
+    eng.reveal(seat)
+    eng.note("attacked", seat=seat, target=target)
+    eligible = windows.block_eligible(eng.rd, eng.st["options"], seat, target)
+    windows.open_window(eng, "block", eligible, {"assassin": seat, "target": target})
+
+
+def do_call_revolt(eng, seat, payload):
+    eng.reveal(seat)
+    eng.note("revolt_called", seat=seat)
+    eligible = windows.revolt_eligible(eng.rd, eng.st["options"], seat)
+    windows.open_window(eng, "revolt", eligible, {"caller": seat})
+
+
+def do_capture(eng, seat, payload):
+    rd, target = eng.rd, payload["target"]
+    forced = rd["pending"]["kind"] == "forced"
+    eng.reveal(seat)
+    if rd["revealed"][target]:
+        rd["captured"][target] = True
+        eng.note("captured", seat=seat, target=target)
+    elif rd["cards"][target] == "slave":
+        eng.reveal(target)
+        rd["captured"][target] = True
+        eng.note("captured", seat=seat, target=target)
+        if not forced or eng.option("forced_slaver_gets_bonus"):
+            rd["stack"].append({"then": "bonus", "seat": seat})
+    else:
+        eng.note("not_a_slave", seat=seat, target=target)
+    eng.settle()
+
+
+def do_dance(eng, seat, payload):
+    eng.reveal(seat)
+    eng.note("danced", seat=seat)
+    eng.settle()
+
+
+def do_manipulate(eng, seat, payload):
+    rd, target = eng.rd, payload["target"]
+    if not rd["revealed"][seat]:
+        eng.reveal(seat)
+        rd["faction"][seat] = payload["side"]
+    eng.note("manipulated", seat=seat, target=target, side=rd["faction"][seat])
+    eng.reveal(target)
+    rd["stack"].append({"then": "fatigue", "seat": target})
+    force(eng, target)
+
+
+def force(eng, seat: int) -> None:
+    """The Vizier's victim must use its action ability if it has any legal use (G3, G13)."""
+    from .legal import ability_options  # legal enumerates with these checks
+
+    rd = eng.rd
+    card = rd["cards"][seat]
+    if card == "slave":
+        eng.note("revolt_called", seat=seat)
+        windows.open_window(eng, "revolt", windows.revolt_eligible(rd, eng.st["options"], seat), {"caller": seat})
+    elif card == "oracle":
+        start_looks(eng, seat)
+    elif card == "dancer":
+        eng.settle()
+    else:
+        ability = {"sultan": "execute", "guard": "detain", "assassin": "assassinate", "slaver": "capture"}[card]
+        rd["pending"] = {"kind": "forced", "seat": seat, "ability": ability}
+        if not ability_options(eng.st, seat, ability):
+            eng.note("no_legal_use", seat=seat)
+            eng.settle()
+
+
+def start_looks(eng, seat: int) -> None:
+    rd = eng.rd
+    count = min(SCORING["oracle_looks"], len([s for s in hidden_living(rd) if s != seat]))
+    if count:
+        rd["pending"] = {"kind": "looks", "seat": seat, "left": count, "looked": []}
+    else:
+        rd["pending"] = {"kind": "prediction", "seat": seat}
+
+
+def do_foretell(eng, seat, payload):
+    eng.reveal(seat)
+    eng.note("foretold", seat=seat)
+    start_looks(eng, seat)
+
+
+def do_look(eng, seat, payload):
+    rd, target = eng.rd, payload["target"]
+    knowledge.observe(rd, seat, target, rd["cards"][target])
+    pending = rd["pending"]
+    pending["looked"].append(target)
+    pending["left"] -= 1
+    eng.note("looked", seat=seat, target=target)
+    others = [s for s in hidden_living(rd) if s != seat and s not in pending["looked"]]
+    if pending["left"] == 0 or not others:
+        rd["pending"] = {"kind": "prediction", "seat": seat}
+
+
+def do_predict(eng, seat, payload):
+    rd = eng.rd
+    rd["faction"][seat] = payload["side"]
+    rd["must_hide"][seat] = True
+    eng.note("predicted", seat=seat, side=payload["side"])
+    eng.settle()
+
+
+def do_respond(eng, seat, payload):
+    pending = eng.rd["pending"]
+    pending["responses"][str(seat)] = payload["choice"]
+    if len(pending["responses"]) == len(pending["eligible"]):
+        windows.close(eng)
+
+
+def do_window_timeout(eng, seat, payload):
+    eng.note("window_timed_out", id=payload["window"])
+    windows.close(eng)
+
+
+def do_royal_claim(eng, seat, payload):
+    eng.reveal(seat)
+    eng.note("royal_claim", seat=seat)
+    eng.checkpoint()
+
+
+CHECKS = {
+    "investigate": check_investigate, "swap": check_swap, "hide": check_hide, "execute": check_execute,
+    "detain": check_detain, "assassinate": check_assassinate, "call_revolt": check_call_revolt,
+    "capture": check_capture, "dance": check_dance, "manipulate": check_manipulate, "foretell": check_foretell,
+    "look": check_look, "predict": check_predict, "respond": check_respond,
+}
+EFFECTS = {
+    "investigate": do_investigate, "swap": do_swap, "hide": do_hide, "execute": do_execute,
+    "detain": do_detain, "assassinate": do_assassinate, "call_revolt": do_call_revolt,
+    "capture": do_capture, "dance": do_dance, "manipulate": do_manipulate, "foretell": do_foretell,
+    "look": do_look, "predict": do_predict, "respond": do_respond,
+    "window_timeout": do_window_timeout, "royal_claim": do_royal_claim,
+}

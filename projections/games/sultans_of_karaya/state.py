@@ -1,0 +1,56 @@
+"""Building states: the game record and the deal of each round (digest 4)."""
+from __future__ import annotations
+
+from .components import DISTRIBUTION, NEUTRAL_POOL, fixed_deck, in_play_counts
+
+
+def new_game(options: dict, seats: int, rng) -> dict:
+    """The game record; round 1 is dealt by the flow (it needs the start seat)."""
+    first = options.get("first_player")
+    if first is None:
+        first = rng.randbelow(seats)
+    return {
+        "seats": seats,
+        "options": dict(options),
+        "round": 0,
+        "totals": [0] * seats,
+        "history": [],
+        "first_player": first,
+        "round_state": None,
+        "finished": False,
+        "result": None,
+        "notes": [],
+    }
+
+
+def deal_round(seats: int, rng, raw_aid: bool = False) -> dict:
+    """Shuffle the neutrals, draw the table's number, shuffle with the fixed cards and deal.
+
+    Deck position i goes to seat i, the last card is the spare (reconstructed deal order).
+    """
+    neutrals = rng.shuffle(NEUTRAL_POOL)
+    drawn = neutrals[: DISTRIBUTION[seats]["neutrals"]]
+    deck = rng.shuffle(fixed_deck(seats) + drawn)
+    return {
+        "cards": deck[:seats],
+        "spare": deck[seats],
+        "set_aside": sorted(neutrals[len(drawn):]),
+        "composition": in_play_counts(seats),
+        "revealed": [False] * seats,
+        "alive": [True] * seats,
+        "prison": [False] * seats,
+        "fatigue": [False] * seats,
+        "captured": [False] * seats,
+        "faction": [None] * seats,
+        "must_hide": [False] * seats,
+        "incoming": [[] for _ in range(seats)],
+        "crown": None,
+        "owner": None,
+        "turns": 0,
+        "due": {"prison": False, "fatigue": False},
+        "pending": None,
+        "stack": [],
+        "windows": 0,
+        "known": [{} for _ in range(seats)],
+        "seen": [[] for _ in range(seats)] if raw_aid else None,
+    }
