@@ -173,12 +173,16 @@ def redact(event: dict, viewer) -> dict:
 
 
 def reveals(before: dict, after: dict) -> bool:
-    """A card left a deck shuffled earlier (a draw, an event revealed, a rival card)."""
-    def sizes(s):
-        rival = s["rival"]["deck"] if s["rival"] else []
-        return (len(s["commerce_deck"]), len(s["event_deck"]), len(rival), len(s["mission_deck"]))
+    """A card left a deck shuffled earlier (a commerce draw, an event revealed, a rival card).
 
-    return sizes(before) != sizes(after)
+    Missions are only dealt at setup; returning one under the deck shows nothing.
+    """
+
+    def drawn(s):
+        rival = s["rival"]["deck"] if s["rival"] else []
+        return (len(s["commerce_deck"]), len(s["event_deck"]), len(rival))
+
+    return any(b > a for b, a in zip(drawn(before), drawn(after)))
 
 
 CATALOGUE = _catalogue()

@@ -103,3 +103,13 @@ def test_drawing_from_a_shuffled_deck_reveals():
     out = play(GAME, 2, "reveal", check_views=False, check_schemas=False, keep_states=True)
     flags = [GAME.reveals(out.states[i], e, out.states[i + 1]) for i, (e, _) in enumerate(out.log)]
     assert any(flags) and not all(flags)
+
+
+def test_keeping_missions_reveals_nothing_but_an_event_card_does():
+    from .helpers import act, new_game
+
+    state = new_game(2)
+    kept = act(state, 0, "keep_missions", keep=state["players"][0]["dealt"][:2])
+    assert not GAME.reveals(state, {"type": "keep_missions"}, kept)
+    started = act(kept, 1, "keep_missions", keep=kept["players"][1]["dealt"][:2])
+    assert GAME.reveals(kept, {"type": "keep_missions"}, started)  # the last choice starts round 1
