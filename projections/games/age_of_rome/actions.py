@@ -1,8 +1,10 @@
-"""Every action type: who may post it, what is offered, how it is checked and applied.
+"""Every action type: which waiting step it answers, what is offered, how it is checked.
 
-``offers`` lists the complete payloads of a type for the waiting step; ``check``
-raises ``IllegalAction`` with a specific code, then ``perform`` changes the working
-copy. ``legal_actions`` is the union of ``offers``, so the two never disagree.
+``OFFERS`` lists the complete payloads of a type for the waiting step and
+``legal_actions`` is their union. ``check`` raises ``IllegalAction`` with a specific
+code for each refusal the rules name, and finally refuses anything that is not one of
+the offers, so what is listed and what is accepted never disagree. ``resolve.py``
+then applies the action.
 """
 from __future__ import annotations
 
