@@ -20,17 +20,17 @@ run: install
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py wsgi:app
 
 test: install
-	$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests
 
 test-fast: install
-	$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests --ignore=tests/browser -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests --ignore=tests/browser -m "not slow"
 
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
 
 soak: install
-	SOAK=1 $(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests -m slow
+	SOAK=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests -m slow
 
 clean:
 	rm -rf $(VENV) .pytest_cache
