@@ -35,8 +35,10 @@ async function main() {
   }
   const v = S.view.viewer || {};
   if (v.seat !== undefined && v.seat !== null) { S.seat = v.seat; S.role = "seat"; }
-  else if (v.role === "referee") S.role = "referee";
-  else { S.role = "spectator"; if (S.token) { t.forget(); S.token = null; } }
+  else if (v.role === "referee") {
+    S.role = "referee";
+    try { sessionStorage.setItem(`boardroom:referee:${gameId}`, S.token); } catch (e) { /* none */ }
+  } else { S.role = "spectator"; if (S.token) { t.forget(); S.token = null; } }
   S.renderer = await loadRenderer(S.meta.game);
   layout();
   await refresh();
@@ -326,7 +328,8 @@ function drawScores() {
     h("tbody", {}, (meta.seats || []).map((s) => {
       const sc = result && result.scores ? result.scores[s.seat] : scores ? scores[s.seat] : null;
       return h("tr", { class: [s.seat === S.seat ? "me" : "", toAct.includes(s.seat) ? "to-act" : ""].join(" "), dataset: { seat: s.seat } },
-        h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: "to act" }, " ◀") : null),
+        h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: "to act" }, " ◀") : null,
+          result && (result.forfeited || []).includes(s.seat) ? h("span", { class: "muted small" }, " (forfeited)") : null),
         h("td", { class: "num" }, sc === null || sc === undefined ? h("span", { class: "muted" }, scores ? "hidden" : "—") : String(sc)),
         result ? h("td", { class: "num" }, result.ranking ? String(result.ranking[s.seat]) : "") : null,
         clocks ? h("td", { class: `num clock${(clocks.running || []).includes(s.seat) ? " running" : ""}`, dataset: { seat: s.seat } }, clockText(clocks, s.seat)) : null);
