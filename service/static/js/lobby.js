@@ -83,7 +83,7 @@ function buildSeats() {
   clear(box, h("legend", {}, "Seat names"));
   for (let i = 0; i < n; i++) {
     box.append(h("label", { class: "seat-name" }, h("span", { class: `seat-dot seat-${i}` }), `Seat ${i}`,
-      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || `Player ${i + 1}`, maxlength: 40, required: true })));
+      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || `Player ${i + 1}`, maxlength: 60, required: true })));
   }
 }
 
@@ -108,7 +108,7 @@ async function onCreate(ev) {
   const seats = [...document.querySelectorAll("#create-seats input")].map((i) => i.value.trim());
   if (seats.some((s) => !s)) { flash("Every seat needs a name.", "error"); return; }
   const body = { game: t.name, seats, options: readOptions() };
-  if (form.ranked.checked) body.ranked = true;
+  body.ranked = form.ranked.checked;
   if (form.clock_base.value) body.clock = { base: Number(form.clock_base.value), increment: Number(form.clock_increment.value || 0) };
   const button = $("#create-submit");
   button.disabled = true;
