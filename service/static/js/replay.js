@@ -45,8 +45,15 @@ async function main() {
   const requested = parseInt(new URLSearchParams(location.search).get("at") || "", 10);
   await goto(Number.isFinite(requested) ? requested : S.max, { requested: Number.isFinite(requested) ? requested : null });
   document.addEventListener("keydown", onKey);
-  // New steps of an ongoing game extend the timeline.
-  if (S.meta.status !== "finished") follow(gameId, () => loadLog().then(() => drawControls()));
+  // New steps of an ongoing game extend the timeline; a viewer on the last step follows them.
+  if (S.meta.status !== "finished") {
+    follow(gameId, async () => {
+      const following = S.at === S.max;
+      await loadLog();
+      if (following && S.max !== S.at) await goto(S.max);
+      else drawControls();
+    });
+  }
 }
 
 function layout() {
