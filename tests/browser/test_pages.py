@@ -161,6 +161,19 @@ def test_spectators_follow_live_and_see_no_controls(live_server, page, two_playe
     assert page.locator("#head-hash").inner_text() == meta["head_hash"]
     assert page.locator("#live").inner_text().endswith("live")
     shot(page, "table-spectator")
+    # the referee pauses: the table says so at once, and again when the game resumes
+    live_server.ok("POST", f"/games/{g['id']}/referee/pause", g["referee_token"], json={"reason": "a fire drill"})
+    page.wait_for_selector(".turn-banner.paused")
+    live_server.ok("POST", f"/games/{g['id']}/referee/resume", g["referee_token"], json={})
+    page.wait_for_function("() => !document.querySelector('.turn-banner').classList.contains('paused')")
+    # a replay left on the last step follows the game
+    replay = page.context.new_page()
+    replay.goto(f"{live_server.url}/games/{g['id']}/replay")
+    last = live_server.meta(g["id"])["seq"]
+    replay.wait_for_selector(f"#replay-root[data-at='{last}']")
+    meta = bot_moves(live_server, g, 2)
+    replay.wait_for_selector(f"#replay-root[data-at='{meta['seq']}']")
+    replay.close()
 
 
 # -- the replay -----------------------------------------------------------------------
