@@ -1,6 +1,8 @@
 """Shared test helpers: start a game, post an event, and put a state at a chosen step."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from events.rng import SeededRng
 from projections.games.age_of_rome import GAME
 from projections.games.age_of_rome.content import ANCHORS, BOARD, COMMERCE, MISSIONS, TYPES
@@ -31,6 +33,13 @@ def keep_first_two(state: dict) -> dict:
     return state
 
 
+@lru_cache(maxsize=None)
+def _every_card(seats: int) -> tuple[list, list]:
+    commerce = [c for c in COMMERCE if not (seats <= 2 and COMMERCE[c]["starred"])]
+    missions = [m for m in MISSIONS if not (seats <= 2 and MISSIONS[m]["starred"])]
+    return sorted(commerce + ANCHORS), sorted(missions)
+
+
 def check_invariants(state: dict) -> None:
     """Component conservation, no negative stocks, a sane turn order (after every event)."""
     seats, solo = state["seats"], state["solo"]
@@ -56,13 +65,12 @@ def check_invariants(state: dict) -> None:
     assert len(state["senate"]) <= 5
     vendetta = sum(p["vendetta"] for p in state["players"]) + (state["rival"]["vendetta"] if solo else 0)
     assert vendetta + state["vendetta_pool"] == BOARD["vendetta_markers_total"]
-    commerce = [c for c in COMMERCE if not (seats <= 2 and COMMERCE[c]["starred"])]
+    every_commerce, every_mission = _every_card(seats)
     held = [c for p in state["players"] for c in p["hand"]] + [c for p in state["players"] for s in p["sets"] for c in s["cards"]]
     every = state["commerce_deck"] + state["commerce_discard"] + state["removed_cards"] + held + state["unused_anchors"]
-    assert sorted(every) == sorted(commerce + ANCHORS)
-    missions = [m for m in MISSIONS if not (seats <= 2 and MISSIONS[m]["starred"])]
+    assert sorted(every) == every_commerce
     dealt = [m for p in state["players"] for m in p["dealt"] + p["missions"]]
-    assert sorted(state["mission_deck"] + dealt) == sorted(missions)
+    assert sorted(state["mission_deck"] + dealt) == every_mission
     initial = BOARD["tiles_per_type"][str(seats)]
     for t in TYPES:
         built = [sum(1 for prov in state["provinces"].values() if prov["levels"][t] >= lvl) for lvl in (1, 2, 3)]
