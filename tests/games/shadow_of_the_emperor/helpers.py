@@ -18,10 +18,10 @@ def new_game(seats: int = 4, seed: str = "t", **opts) -> dict:
     return GAME.setup(options(**opts), seats, SeededRng(seed, 0))
 
 
-def blank(seats: int = 4, emperor: int = 0, round_: int = 1, **opts) -> dict:
+def blank(seats: int = 4, emperor: int = 0, round_: int = 1, seed: str = "t", **opts) -> dict:
     """A board with nothing on it (throne included), full supplies and stacks, 7 thalers each,
     waiting for the emperor's phase-IV turn. Tests put pieces with ``put`` before acting."""
-    state = new_game(seats, first_emperor=emperor, **opts)
+    state = new_game(seats, seed=seed, first_emperor=emperor, **opts)
     for area in state["electorates"].values():
         area["elector"] = None
         area["used"] = False
