@@ -164,3 +164,68 @@ def test_unused_in_game_tiles_are_worth_nothing_at_the_end():
     # 8: tiles 1, 2 and 3 left unused score nothing.
     state = finish(last_turn(held=([(1, 1), (2, 1), (3, 1)], [])))
     assert state["score"] == [0, 0]
+
+
+def test_largest_empty_area_joins_cells_side_to_side_only():
+    # 8.2: L is the largest group of empty cells joined side to side (4-connected).
+    # Courts on (3,5)..(6,5) and (7,4) cut the castle: north of them rows 0-4 hold
+    # 6+6+9+8+5 = 34 cells less (7,4) = 33; south, (7,5) and rows 6-11 (5+7+7+7+7+4 = 37)
+    # = 38, less the last tile on (1,9) = 37. (6,4) and (7,5) touch only at a corner, so
+    # the two parts stay apart (joined diagonally they would make 70): L = 37.
+    board = {(x, 5): ("CT31", 0) for x in range(3, 7)}
+    board[(7, 4)] = ("CT31", 0)
+    state = finish(last_turn(board=board, keep=(("8,0,0", 2), ("8,1,0", 1))))
+    assert state["breakdown"]["largest_empty_area"] == 37
+    assert state["breakdown"]["keep"] == [37, 0] and state["score"] == [37, 0]
+
+
+def test_a_finished_feature_is_no_target_for_an_unfinished_tile():
+    # 8.3: tiles 4/5/6 score an *unfinished* feature. Even without the majority rule, the
+    # closed tower (3,0)+SS3 (courts on (4,0) and (3,1)) is not offered; the open tower on
+    # (5,5) is: 1 tile x 2 = 2.
+    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (3, 1): ("CT31", 0), (5, 5): ("CT30", 0),
+             (4, 5): ("CT31", 0)}
+    state = finish(last_turn(board=board, held=([(5, 1)], []), options={"unfinished_needs_majority": False}))
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "final_target", "payload": {"wall_tile": 5, "target": {"x": 5, "y": 5, "feature": 0}}},
+        {"type": "final_target", "payload": {"wall_tile": 5, "target": None}},
+    ]
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0}),
+                   "bad_target")
+    state = act(state, 0, "final_target", wall_tile=5, target={"x": 5, "y": 5, "feature": 0})
+    assert state["breakdown"]["unfinished"] == [2, 0]
+
+
+def test_court_four_only_on_a_court_the_holder_wins():
+    # 8.4: tile 7 names "one court they win". Seat 1's merchant holds the court SS1 + (1,9)
+    # + (1,8) (3 markets); seat 0's holds the one-market court on (3,5). Seat 0's tile 7
+    # may name only (3,5): 1 x 4 = 4, while seat 1 scores 3 x 3 = 9. Without a court of
+    # its own, seat 0's tile 7 has no target and resolves to null by itself.
+    board = {(1, 8): ("CT31", 0), (3, 5): ("CT31", 0)}
+    followers = [(1, "1,8,0", "merchant"), (0, "3,5,0", "merchant")]
+    state = finish(last_turn(board=board, followers=followers, held=([(7, 1)], [])))
+    assert [a["payload"]["target"] for a in GAME.legal_actions(state, 0)] == [{"x": 3, "y": 5, "feature": 0}, None]
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=7, target={"x": 1, "y": 8, "feature": 0}),
+                   "bad_target")
+    state = act(state, 0, "final_target", wall_tile=7, target={"x": 3, "y": 5, "feature": 0})
+    # seat 0: 1 market x 4 = 4; seat 1: 3 markets x 3 = 9
+    assert state["breakdown"]["courts"] == [4, 9]
+    alone = finish(last_turn(board={(1, 8): ("CT31", 0)}, followers=[(1, "1,8,0", "merchant")],
+                             held=([(7, 1)], [])))
+    assert alone["phase"] == "over" and alone["final_choices"][0] == [{"kind": 7, "target": None}]
+    assert alone["score"] == [0, 9]
+
+
+def test_the_finished_view_shows_what_was_hidden():
+    # 12: wall tiles left face down on the frame and the 5 set aside are hidden from every
+    # seat during play and may be shown once the game is over.
+    state = last_turn(frame={"K12": 4, "K16": 7})
+    state["set_aside"] = [1, 2, 3, 5, 6]
+    for viewer in (0, 1, None):
+        view = GAME.view(state, viewer)
+        assert view["frame"]["K12"] == "face_down" and view["set_aside"] == 5 and "pile" not in view
+    state = finish(state)
+    for viewer in (0, 1, None):
+        view = GAME.view(state, viewer)
+        assert view["frame"]["K12"] == 4 and view["frame"]["K16"] == 7
+        assert view["set_aside"] == [1, 2, 3, 5, 6]
