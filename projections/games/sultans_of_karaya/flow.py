@@ -160,8 +160,6 @@ class Engine:
             "points": points,
             "ender": ender,
             "cards": list(rd["cards"]),
-            "revealed": list(rd["revealed"]),
-            "alive": list(rd["alive"]),
             "spare": rd["spare"],
             "set_aside": list(rd["set_aside"]),
         })
