@@ -359,9 +359,22 @@ def do_window_timeout(eng, seat, payload):
 
 
 def do_royal_claim(eng, seat, payload):
+    """The claim changes no step, except one it leaves without options (the Sultan was the
+    last card the Oracle or a forced Slaver could still pick): that step then moves on."""
+    from .legal import ability_options
+
     eng.reveal(seat)
     eng.note("royal_claim", seat=seat)
-    eng.checkpoint()
+    if eng.checkpoint():
+        return
+    rd = eng.rd
+    pending = rd["pending"]
+    if pending["kind"] == "looks":
+        if not any(s != pending["seat"] and s not in pending["looked"] for s in hidden_living(rd)):
+            rd["pending"] = {"kind": "prediction", "seat": pending["seat"]}
+    elif pending["kind"] == "forced" and not ability_options(eng.st, pending["seat"], pending["ability"]):
+        eng.note("no_legal_use", seat=pending["seat"])
+        eng.settle()
 
 
 CHECKS = {

@@ -128,3 +128,15 @@ def test_target_score_ends_after_the_round_that_reaches_it():
     state = respond_all(act(state, 1, "call_revolt"), {0: "join", 2: "join"})
     assert state["finished"] and state["result"]["scores"] == [2, 2, 2, 0, 0]
     assert state["result"]["ranking"] == [1, 1, 1, 4, 4]
+
+
+def test_a_claim_that_removes_the_oracles_last_choice_moves_her_to_the_prediction():
+    """13.3: a claim changes no step, but a look with no card left to look at cannot be awaited."""
+    cards = ["oracle", "sultan", "slave", "guard", "assassin", "slave", "slave"]
+    state = table(cards, "vizier")
+    rd(state)["revealed"] = [False, False, True, True, True, True, True]
+    state = act(state, 0, "foretell")
+    assert rd(state)["pending"] == {"kind": "looks", "seat": 0, "left": 1, "looked": []}
+    state = act(state, 1, "royal_claim")
+    assert rd(state)["pending"] == {"kind": "prediction", "seat": 0} and rd(state)["crown"] == 0
+    assert GAME.legal_actions(state, 0)
