@@ -87,6 +87,20 @@ def _catalogue() -> dict:
     }
 
 
+def _visible_catalogue(shown: dict) -> dict:
+    """The catalogue entries for the cards this view shows (the board parts always)."""
+    cards, missions = set(shown["commerce_discard"]) | set(shown["removed_cards"]), set()
+    for p in shown["players"]:
+        cards |= set(p["hand"] or []) | {c for s in p["sets"] for c in s["cards"]}
+        missions |= set(p["missions"] or []) | set(p["dealt"] or [])
+    events = {shown["event"]["id"]} if shown["event"] else set()
+    out = {k: v for k, v in CATALOGUE.items() if k not in ("commerce", "missions", "events")}
+    out["commerce"] = {c: CATALOGUE["commerce"][c] for c in sorted(cards)}
+    out["missions"] = {m: CATALOGUE["missions"][m] for m in sorted(missions)}
+    out["events"] = {e: CATALOGUE["events"][e] for e in events}
+    return out
+
+
 def track(glory: int) -> dict:
     """Where the marker stands on the 0-30 track, and whether it shows its +30 side."""
     wrap = BOARD["glory_wrap"]
@@ -116,7 +130,7 @@ def summary(state: dict) -> str:
 def view(state: dict, viewer) -> dict:
     everyone = viewer == REFEREE or state["result"] is not None
     rival = state["rival"]
-    return {
+    out = {
         "summary": summary(state),
         "scores": [p["glory"] for p in state["players"]] if state["result"] is None else list(state["result"]["scores"]),
         "round": state["round"],
@@ -161,8 +175,9 @@ def view(state: dict, viewer) -> dict:
         | {"glory_track": track(rival["glory"]), "deck_count": len(rival["deck"]), "discard": list(rival["discard"])},
         "awaiting": _awaiting(state),
         "result": state["result"],
-        "catalogue": CATALOGUE,
     }
+    out["catalogue"] = _visible_catalogue(out)
+    return out
 
 
 def redact(event: dict, viewer) -> dict:
