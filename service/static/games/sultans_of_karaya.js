@@ -117,9 +117,13 @@ function clickable(ctx, target) {
 function chooseAndAct(ctx, actions, view) {
   if (!actions.length) return;
   if (actions.length === 1) { ctx.act(actions[0]); return; }
-  const labels = actions.map((a, i) => `${i + 1}. ${describeAction(a, view)}`).join("\n");
-  const pick = Number(window.prompt(`Choose:\n${labels}`, "1"));
-  if (pick >= 1 && pick <= actions.length) ctx.act(actions[pick - 1]);
+  // several moves on one seat (investigate, swap, an ability...): offer them as buttons
+  const menu = ctx.menu;
+  if (!menu) { ctx.act(actions[0]); return; }
+  menu.innerHTML = "";
+  menu.append(el("span", {}, "Choose: "));
+  for (const a of actions) menu.append(el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, view)));
+  menu.hidden = false;
 }
 
 function drawTable(view, ctx) {
@@ -131,7 +135,7 @@ function drawTable(view, ctx) {
   const spare = svg("g", { style: spareActs.length ? "cursor:pointer" : "" });
   spare.append(svg("rect", { x: c - 24, y: c - 34, width: 48, height: 68, rx: 6, fill: view.spare ? ROLE[view.spare][1] : "#6b5a3a", stroke: spareActs.length ? "#e8b400" : "#333", "stroke-width": spareActs.length ? 4 : 1 }));
   spare.append(svg("text", { x: c, y: c + 50, "text-anchor": "middle", "font-size": 12 }, view.spare ? `spare: ${roleName(view.spare)}` : "spare"));
-  if (spareActs.length) spare.addEventListener("click", () => chooseAndAct(ctx, spareActs, view));
+  if (spareActs.length) spare.addEventListener("click", () => chooseAndAct(ctx, spareActs, { ...view, names: ctx.names }));
   root.append(spare);
   view.seats.forEach((seat, i) => {
     const angle = (2 * Math.PI * i) / n - Math.PI / 2;
@@ -156,7 +160,7 @@ function drawTable(view, ctx) {
     const label = `${seatName(i, ctx.names)}${ctx.seat === i ? " (you)" : ""}`;
     g.append(svg("text", { x, y: y + 50, "text-anchor": "middle", "font-size": 11, "font-weight": ctx.seat === i ? "bold" : "normal" }, label));
     if (marks.length) g.append(svg("text", { x, y: y - 42, "text-anchor": "middle", "font-size": 10 }, marks.join(" · ")));
-    if (acts.length) g.addEventListener("click", () => chooseAndAct(ctx, acts, view));
+    if (acts.length) g.addEventListener("click", () => chooseAndAct(ctx, acts, { ...view, names: ctx.names }));
     root.append(g);
   });
   return root;
@@ -182,7 +186,9 @@ export function render(root, view, ctx) {
   root.innerHTML = "";
   const names = ctx.names || [];
   const viewWithNames = { ...view, names };
-  const ctxNamed = { ...ctx, actions: ctx.actions || [] };
+  const menu = el("div", { class: "sok-menu" });
+  menu.hidden = true;
+  const ctxNamed = { ...ctx, actions: ctx.actions || [], menu };
   root.append(el("p", { class: "sok-summary" }, view.summary));
   root.append(el("p", { class: "sok-awaiting" }, awaitingText(view, names)));
   root.append(drawTable(view, ctxNamed));
@@ -211,4 +217,5 @@ export function render(root, view, ctx) {
   if (loose.length) {
     root.append(el("div", { class: "sok-buttons" }, ...loose.map((a) => el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, viewWithNames)))));
   }
+  root.append(menu);
 }
