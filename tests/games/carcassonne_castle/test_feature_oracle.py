@@ -1,9 +1,11 @@
-"""The feature graph against an independent oracle (digest 5.2, 5.3, 7.4, 14).
+"""The feature graph and in-play scoring against an independent oracle (digest 5.2,
+5.3, 7.4, 7.5, 14).
 
 The oracle is a flood fill over single ports, written from the tile catalogue and the
 digest's port conventions without the rotation tables or the union-find of the
-package. After every tile placed in bot games, both must find the same features:
-type, the pieces (tiles and start spaces) each covers, and whether it is still open.
+package. After every tile placed in bot games, both must find the same features (type,
+the pieces each covers, open or not), and the features the turn scored or tied must be
+exactly the closed ones the oracle finds with followers, with the same scorer and points.
 """
 from __future__ import annotations
 
@@ -33,8 +35,15 @@ def across(port: str) -> str:
 
 
 def oracle(board: dict) -> list:
+    return sorted(((t, pieces, is_open) for t, pieces, is_open, _, _ in port_groups(board)),
+                  key=lambda g: (g[0], sorted(g[1]), g[2]))
+
+
+def port_groups(board: dict) -> list:
+    """(type, pieces, open, ports, well) for every connected feature of ``board``."""
     links: dict = {}
     kind: dict = {}
+    wells: set = set()
 
     def link(a, b):
         links.setdefault(a, set()).add(b)
@@ -47,6 +56,8 @@ def oracle(board: dict) -> list:
             for port in ports:
                 kind[port] = feature["type"]
                 link(port, ports[0])
+            if feature.get("well"):
+                wells.update(ports)
     for space in BOARD["start_spaces"]:
         for feature in space["features"]:
             ports = [(space["id"], p) for p in feature["cell_ports"]]
@@ -88,8 +99,9 @@ def oracle(board: dict) -> list:
                 seen.add(other)
                 stack.append(other)
         groups.append((kind[start], frozenset(piece for piece, _ in members),
-                       any(m in open_ports for m in members)))
-    return sorted(groups, key=lambda g: (g[0], sorted(g[1]), g[2]))
+                       any(m in open_ports for m in members), frozenset(members),
+                       any(m in wells for m in members)))
+    return groups
 
 
 def engine(board: dict) -> list:
@@ -98,16 +110,73 @@ def engine(board: dict) -> list:
                   key=lambda g: (g[0], sorted(g[1]), g[2]))
 
 
-def test_feature_graph_agrees_with_a_port_level_flood_fill():
-    boards = 0
+RATE = {"path": 1, "tower": 2, "house": 1}
+
+
+def expected_scoring(before: dict, board: dict, followers: list) -> list:
+    """7.4-7.5 from the oracle: every path/tower/house closed by this placement (it was
+    open before, or is new) that carries followers, with its scorer (strict majority,
+    None on a tie) and its plain points (path 1 or 2 with a well, tower 2, house 1)."""
+    open_before = {port for _, _, is_open, ports, _ in port_groups(before["board"]) if is_open for port in ports}
+    (new_cell,) = set(board) - set(before["board"])
+    out = []
+    for kind, pieces, is_open, ports, well in port_groups(board):
+        if kind == "court" or is_open or not (new_cell in pieces or ports & open_before):
+            continue
+        counts = [0, 0]
+        for f in followers:
+            x, y, index = f["node"].split(",")
+            tid, rotation = board[f"{x},{y}"]
+            port = turned(TILE_TYPES[tid]["features"][int(index)]["ports"][0], rotation)
+            if (f"{x},{y}", port) in ports:
+                counts[f["seat"]] += 1
+        if sum(counts):
+            scorer = None if counts[0] == counts[1] else counts.index(max(counts))
+            rate = 2 if kind == "path" and well else RATE[kind]
+            out.append((kind, len(pieces), scorer, rate * len(pieces)))
+    return sorted(out, key=repr)
+
+
+def test_feature_graph_and_scoring_agree_with_a_port_level_flood_fill():
+    boards = turns = 0
     for seed in range(3):
         rand = random.Random(seed)
         state, rng, _ = harness.start(GAME, 2, f"oracle-{seed}")
         counter = rng.counter
+        turn = None  # (state before the placement, notes of the turn so far)
         while GAME.result(state) is None:
             seat, action = choose(GAME, state, rand)
+            before = state
             state, counter = harness.step(GAME, state, {"seat": seat, **action}, counter, f"oracle-{seed}")
             if action["type"] == "place_tile":
                 assert engine(state["board"]) == oracle(state["board"]), (seed, state["placed"][-1])
                 boards += 1
-    assert boards >= 150
+                turn = (before, [])
+            if turn is not None:
+                turn[1].extend(state["recent"])
+                if state["phase"] in ("place", "final", "over", "post", "confirm_remove"):
+                    turns += check_turn(*turn, state)
+                    turn = None
+    assert boards >= 150 and turns >= 150
+
+
+def check_turn(before: dict, notes: list, after: dict) -> bool:
+    """The features scored in one turn are exactly the oracle's, at the digest's rates
+    (an x2 tile doubles only a tower or a house). False if no tile was placed."""
+    if len(after["placed"]) == len(before["placed"]):
+        return False
+    x, y = after["placed"][len(before["placed"])]
+    board = {**before["board"], f"{x},{y}": after["board"][f"{x},{y}"]}
+    placed = [n for n in notes if n["what"] == "follower_placed"]
+    followers = before["followers"] + [{"seat": n["seat"], "node": n["node"]} for n in placed]
+    got = []
+    for n in notes:
+        if n["what"] == "feature_scored":
+            assert not n["doubled"] or n["type"] in ("tower", "house")
+            got.append((n["type"], n["size"], n["seat"], n["points"] // 2 if n["doubled"] else n["points"]))
+        elif n["what"] == "feature_tied":
+            got.append((n["type"], n["size"], None, None))
+    want = [(t, size, scorer, None if scorer is None else points)
+            for t, size, scorer, points in expected_scoring(before, board, followers)]
+    assert sorted(got, key=repr) == sorted(want, key=repr)
+    return True
