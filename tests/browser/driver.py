@@ -83,6 +83,8 @@ def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_s
     """Play the game to its end: the page seat clicks, bots post for the others."""
     rand = random.Random(seed)
     others = [s for s in range(len(tokens)) if s != page_seat]
+    # a board may ask which of several moves a click means (a prompt): take its default
+    page.on("dialog", lambda dialog: dialog.accept(dialog.default_value or None) if dialog.type == "prompt" else dialog.accept())
     refused: list = []
     page_errors: list = []
     clicks = bot_moves = board_moves = board_tries = 0
@@ -97,7 +99,7 @@ def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_s
             on_step(step, meta)
         mine = page_seat in meta["to_act"]
         waiting_others = [s for s in meta["to_act"] if s != page_seat]
-        if mine and board_tries < board_clicks:
+        if mine and board_moves < board_clicks and board_tries < 4 * board_clicks:
             board_tries += 1
             if click_on_board(page, meta["seq"], rand):
                 board_moves += 1
