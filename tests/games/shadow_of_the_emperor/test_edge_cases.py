@@ -172,3 +172,34 @@ def test_each_named_refusal_has_its_own_code():
     state = everyone_passes(state)
     assert state["await"] == {"kind": "vote", "seats": [2]}
     assert_refused(GAME, state, ev(2, "vote", side="abstain"), "invalid_side")
+
+
+def test_a_card_type_may_be_taken_again_until_its_stack_runs_out_then_only_trier_reproduces_it():
+    """S6 IV (a): several cards of one type in a phase; S7.1: an empty stack is closed for
+    the round, except through Trier (S8), which pays the cost and takes no card."""
+    state = blank(3, emperor=0)  # 3 players: 2 Doctor cards
+    put(state, "trier/elector", 0, age=25)
+    put(state, "pfalz/a0", 1, age=15)
+    state = card(state, 0, "doctor", target="pfalz/a0")  # 15 -> 25
+    state = act(state, 1, "pass")
+    state = act(state, 2, "pass")
+    state = card(state, 0, "doctor", target="pfalz/a0")  # 25 -> 35: a second Doctor
+    assert state["players"][0]["display"] == ["doctor", "doctor"] and state["stacks"]["doctor"] == 0
+    assert_refused(GAME, state, ev(0, "take_card", card="doctor", target="pfalz/a0", space=None, side=None, decline=False), "stack_empty")
+    state = act(state, 0, "use_privilege", electorate="trier", card="doctor", target="pfalz/a0", space=None, side=None)
+    assert state["electorates"]["pfalz"]["nobles"][0] == {"owner": 1, "couple": False, "age": 45}
+    assert state["players"][0]["thalers"] == 7 - 1 - 1 - 1 and state["players"][0]["display"] == ["doctor", "doctor"]
+
+
+def test_two_players_without_bohemia_have_no_elector_worth_two_votes():
+    """S14.6: with Bohemia out of play every elector is worth 1 vote."""
+    state = blank(2, emperor=0, seed="f")
+    assert state["removed"] == ["mainz", "boehmen"]
+    put(state, "pfalz/elector", 1, age=25)
+    put(state, "sachsen/elector", 1, age=25)
+    put(state, "trier/elector", 0, age=25)
+    state = act(state, 0, "pass")
+    state = card(state, 1, "rival")
+    # Rival 1 + 1 = 2 against the emperor's 1: the Rival is crowned (a supply 45).
+    assert state["election"]["counts"] == [1, 2] and state["election"]["winner"] == "rival"
+    assert state["emperor"] == 1 and state["throne"] == {"owner": 1, "couple": False, "age": 45}
