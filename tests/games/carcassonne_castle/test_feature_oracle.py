@@ -6,6 +6,7 @@ digest's port conventions without the rotation tables or the union-find of the
 package. After every tile placed in bot games, both must find the same features (type,
 the pieces each covers, open or not), and the features the turn scored or tied must be
 exactly the closed ones the oracle finds with followers, with the same scorer and points.
+At the end, the final-scoring breakdown (8.2-8.5) is recomputed from the oracle too.
 """
 from __future__ import annotations
 
@@ -35,15 +36,16 @@ def across(port: str) -> str:
 
 
 def oracle(board: dict) -> list:
-    return sorted(((t, pieces, is_open) for t, pieces, is_open, _, _ in port_groups(board)),
+    return sorted(((t, pieces, is_open) for t, pieces, is_open, *_ in port_groups(board)),
                   key=lambda g: (g[0], sorted(g[1]), g[2]))
 
 
 def port_groups(board: dict) -> list:
-    """(type, pieces, open, ports, well) for every connected feature of ``board``."""
+    """(type, pieces, open, ports, well, markets) for every connected feature of ``board``."""
     links: dict = {}
     kind: dict = {}
     wells: set = set()
+    markets: dict = {}
 
     def link(a, b):
         links.setdefault(a, set()).add(b)
@@ -58,12 +60,14 @@ def port_groups(board: dict) -> list:
                 link(port, ports[0])
             if feature.get("well"):
                 wells.update(ports)
+            markets[ports[0]] = feature.get("markets", 0)
     for space in BOARD["start_spaces"]:
         for feature in space["features"]:
             ports = [(space["id"], p) for p in feature["cell_ports"]]
             for port in ports:
                 kind[port] = feature["type"]
                 link(port, ports[0])
+            markets[ports[0]] = feature.get("markets", 0)
     # facing ports of the same type join; a port facing an empty interior cell is open
     open_ports = set()
     for key in board:
@@ -100,7 +104,7 @@ def port_groups(board: dict) -> list:
                 stack.append(other)
         groups.append((kind[start], frozenset(piece for piece, _ in members),
                        any(m in open_ports for m in members), frozenset(members),
-                       any(m in wells for m in members)))
+                       any(m in wells for m in members), sum(markets.get(m, 0) for m in members)))
     return groups
 
 
@@ -117,24 +121,87 @@ def expected_scoring(before: dict, board: dict, followers: list) -> list:
     """7.4-7.5 from the oracle: every path/tower/house closed by this placement (it was
     open before, or is new) that carries followers, with its scorer (strict majority,
     None on a tie) and its plain points (path 1 or 2 with a well, tower 2, house 1)."""
-    open_before = {port for _, _, is_open, ports, _ in port_groups(before["board"]) if is_open for port in ports}
+    open_before = {port for _, _, is_open, ports, *_ in port_groups(before["board"]) if is_open for port in ports}
     (new_cell,) = set(board) - set(before["board"])
     out = []
-    for kind, pieces, is_open, ports, well in port_groups(board):
+    for kind, pieces, is_open, ports, well, _ in port_groups(board):
         if kind == "court" or is_open or not (new_cell in pieces or ports & open_before):
             continue
-        counts = [0, 0]
-        for f in followers:
-            x, y, index = f["node"].split(",")
-            tid, rotation = board[f"{x},{y}"]
-            port = turned(TILE_TYPES[tid]["features"][int(index)]["ports"][0], rotation)
-            if (f"{x},{y}", port) in ports:
-                counts[f["seat"]] += 1
+        counts = count_on(board, ports, followers)
         if sum(counts):
             scorer = None if counts[0] == counts[1] else counts.index(max(counts))
             rate = 2 if kind == "path" and well else RATE[kind]
             out.append((kind, len(pieces), scorer, rate * len(pieces)))
     return sorted(out, key=repr)
+
+
+def port_of(board: dict, node: str) -> tuple:
+    """A port of the tile feature ``"x,y,i"``."""
+    x, y, index = node.split(",")
+    tid, rotation = board[f"{x},{y}"]
+    return (f"{x},{y}", turned(TILE_TYPES[tid]["features"][int(index)]["ports"][0], rotation))
+
+
+def count_on(board: dict, ports: frozenset, followers: list) -> list:
+    counts = [0, 0]
+    for f in followers:
+        if port_of(board, f["node"]) in ports:
+            counts[f["seat"]] += 1
+    return counts
+
+
+def largest_empty_area(board: dict) -> int:
+    empty, best = CELLS - set(board), 0
+    while empty:
+        stack, size = [empty.pop()], 0
+        while stack:
+            x, y = (int(v) for v in stack.pop().split(","))
+            size += 1
+            for dx, dy in STEP.values():
+                if f"{x + dx},{y + dy}" in empty:
+                    empty.remove(f"{x + dx},{y + dy}")
+                    stack.append(f"{x + dx},{y + dy}")
+        best = max(best, size)
+    return best
+
+
+def expected_final(final: dict, chooser_followers: list) -> dict:
+    """8.2-8.5 from the oracle: keep bonus, tiles 4-6, courts (tile 7), tile 9."""
+    board, parts = final["board"], {k: [0, 0] for k in ("keep", "unfinished", "courts", "five_points")}
+    values = [None if k is None else k["size"] + 2 * sum(t["kind"] == 8 for t in held)
+              for k, held in zip(final["keep"], final["held"])]
+    area = largest_empty_area(board)
+    ranked = [-1 if v is None else v for v in values]
+    if ranked[0] != ranked[1]:
+        parts["keep"][ranked.index(max(ranked))] = area
+    groups = port_groups(board)
+    group_of = {port: g for g in groups for port in g[3]}
+    named_courts = [set(), set()]
+    for seat, choices in enumerate(final["final_choices"]):
+        for choice in choices:
+            if choice["target"] is None:
+                continue
+            kind, pieces, is_open, ports, well, _ = group_of[port_of(board, choice["target"])]
+            wanted = {4: "path", 5: "tower", 6: "house", 7: "court"}[choice["kind"]]
+            assert kind == wanted
+            if final["options"]["unfinished_needs_majority"] or wanted == "court":
+                counts = count_on(board, ports, chooser_followers)
+                assert counts[seat] > counts[1 - seat]
+            if wanted == "court":
+                named_courts[seat].add(ports)
+            else:
+                assert is_open
+                parts["unfinished"][seat] += (2 if kind == "path" and well else RATE[kind]) * len(pieces)
+    for kind, _, _, ports, _, markets in groups:
+        if kind != "court" or not markets:
+            continue
+        counts = count_on(board, ports, final["followers"])
+        if counts[0] != counts[1]:
+            winner = counts.index(max(counts))
+            parts["courts"][winner] += (4 if ports in named_courts[winner] else 3) * markets
+    for seat, held in enumerate(final["held"]):
+        parts["five_points"][seat] = 5 * sum(t["kind"] == 9 for t in held)
+    return {"largest_empty_area": area, "keep_values": values, **parts}
 
 
 def test_feature_graph_and_scoring_agree_with_a_port_level_flood_fill():
@@ -144,6 +211,7 @@ def test_feature_graph_and_scoring_agree_with_a_port_level_flood_fill():
         state, rng, _ = harness.start(GAME, 2, f"oracle-{seed}")
         counter = rng.counter
         turn = None  # (state before the placement, notes of the turn so far)
+        chooser_followers = None  # the followers while wall tiles 4-7 are being aimed
         while GAME.result(state) is None:
             seat, action = choose(GAME, state, rand)
             before = state
@@ -157,6 +225,9 @@ def test_feature_graph_and_scoring_agree_with_a_port_level_flood_fill():
                 if state["phase"] in ("place", "final", "over", "post", "confirm_remove"):
                     turns += check_turn(*turn, state)
                     turn = None
+            if state["phase"] == "final":
+                chooser_followers = state["followers"]
+        assert state["breakdown"] == expected_final(state, chooser_followers or state["followers"])
     assert boards >= 150 and turns >= 150
 
 
