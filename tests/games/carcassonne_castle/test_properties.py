@@ -15,6 +15,9 @@ from .invariants import Invariants
 
 SETTINGS = settings(deadline=None, max_examples=8, derandomize=True)
 seeds = st.integers(min_value=0, max_value=10_000)
+variants = st.sampled_from([
+    {}, {"first_player": "random"}, {"unplaceable_tile": "confirm"}, {"unfinished_needs_majority": False},
+])
 
 
 def bot_game(seed: int, options=None, stop_at: int | None = None, check=None):
@@ -51,9 +54,9 @@ def test_same_log_same_state(seed):
 
 
 @SETTINGS
-@given(seed=seeds, cut=st.integers(min_value=0, max_value=200))
-def test_replay_at_n_equals_live_at_n(seed, cut):
-    log, states, opts = bot_game(seed)
+@given(seed=seeds, cut=st.integers(min_value=0, max_value=200), options=variants)
+def test_replay_at_n_equals_live_at_n(seed, cut, options):
+    log, states, opts = bot_game(seed, options)
     n = min(cut, len(log))
     assert harness.canonical(refold(seed, opts, log[:n])) == harness.canonical(states[n])
 
@@ -73,9 +76,10 @@ def hide_differently(state: dict, rand: random.Random) -> dict:
 
 
 @SETTINGS
-@given(seed=seeds, cut=st.integers(min_value=0, max_value=150), shuffle_seed=st.integers(0, 1000))
-def test_views_blind_to_hidden_changes(seed, cut, shuffle_seed):
-    log, states, _ = bot_game(seed, stop_at=cut)
+@given(seed=seeds, cut=st.integers(min_value=0, max_value=150), shuffle_seed=st.integers(0, 1000),
+       options=variants)
+def test_views_blind_to_hidden_changes(seed, cut, shuffle_seed, options):
+    log, states, _ = bot_game(seed, options, stop_at=cut)
     state = states[-1]
     if state["phase"] == "over":
         return
