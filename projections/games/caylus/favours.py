@@ -2,8 +2,8 @@
 
 One ``choose_favour`` event resolves one favour: the row, the column, and the
 sub-choices of that column (which cube, which building, which space), so the event is
-complete and ``legal_actions`` stays enumerable. Rows 1 and 2 always pay the marker's
-column (a lower one is never better), a documented engine simplification.
+complete and ``legal_actions`` stays enumerable. Rows 1 and 2 always pay the highest
+usable column (a lower one is never better), a documented engine simplification.
 """
 from __future__ import annotations
 
@@ -17,9 +17,25 @@ from .state import count_cubes, gain, has, pay, require
 PAIRS = [sorted(p) for p in combinations_with_replacement(NON_GOLD, 2)]
 
 
+COLUMNS = len(FAVOURS["prestige"])
+
+
 def advanced_marker(state: dict, seat: int, row: int) -> int:
-    """The marker advances one column if it can; it never enters a locked column."""
-    return min(state["favour_markers"][seat][row] + 1, state["columns_open"])
+    """The marker advances one column if it can; it never enters a locked column (published,
+    §7), unless the ``locked_favour_columns`` option takes the seed's reading (§14 item 3):
+    the marker moves right up to column 5 whatever is open."""
+    limit = COLUMNS if state["options"].get("locked_favour_columns") == "enter" else state["columns_open"]
+    return min(state["favour_markers"][seat][row] + 1, limit)
+
+
+def usable_top(state: dict, seat: int, row: int) -> int:
+    """The highest column whose effect may be taken: up to the marker, and only open columns."""
+    return min(advanced_marker(state, seat, row), state["columns_open"])
+
+
+def lawyer_pay(state: dict, effect: dict) -> dict:
+    """The favour Lawyer's price: 1 cloth (published), or 1 denier under the seed's option (§14 item 2)."""
+    return effect["seed_pay"] if state["options"].get("favour_lawyer_payment") == "deniers" else effect["pay"]
 
 
 def open_rows(state: dict, seat: int) -> list[str]:
@@ -40,12 +56,12 @@ def check_favour(state: dict, seat: int, payload: dict) -> None:
     require(row not in state["favour_rows_used"][seat], "row_used_this_phase",
             "each favour of one phase must go to a different row")
     r = FAVOUR_ROWS.index(row)
-    top = advanced_marker(state, seat, r)
+    top = usable_top(state, seat, r)
     column = payload.get("column")
     require(isinstance(column, int) and not isinstance(column, bool) and 1 <= column <= top, "column_not_reached",
             f"columns 1..{top} of this row are open to you")
     if row in ("prestige", "deniers"):
-        require(column == top, "column_not_reached", "rows 1 and 2 pay the marker's column")
+        require(column == top, "column_not_reached", "rows 1 and 2 pay the highest column open to you")
     extras = set(payload) - {"row", "column"}
     if row == "resources":
         _check_resources(state, seat, column, payload, extras)
@@ -79,7 +95,7 @@ def _check_buildings(state, seat, column, payload, extras):
         check_construct(state, seat, effect["colour"], payload.get("building"), payload.get("any"), effect["discount"])
     elif kind == "lawyer":
         require(extras == {"space"}, "bad_payload", "say which road 'space' to convert")
-        check_convert(state, seat, payload["space"], effect["pay"])
+        check_convert(state, seat, payload["space"], lawyer_pay(state, effect))
     else:
         require(extras == {"space", "building"}, "bad_payload", "say which residence 'space' and prestige 'building'")
         check_prestige(state, seat, payload["space"], payload["building"])
@@ -110,7 +126,7 @@ def apply_favour(state: dict, seat: int, payload: dict) -> None:
             cost = check_construct(state, seat, effect["colour"], payload["building"], payload.get("any"), effect["discount"])
             construct(state, seat, payload["building"], cost)
         elif kind == "lawyer":
-            convert(state, seat, payload["space"], effect["pay"])
+            convert(state, seat, payload["space"], lawyer_pay(state, effect))
         elif kind == "architect":
             build_prestige(state, seat, payload["space"], payload["building"])
 
@@ -120,7 +136,7 @@ def favour_options(state: dict, seat: int) -> list[dict]:
     out = []
     for row in open_rows(state, seat):
         r = FAVOUR_ROWS.index(row)
-        top = advanced_marker(state, seat, r)
+        top = usable_top(state, seat, r)
         if row in ("prestige", "deniers"):
             out.append({"row": row, "column": top})
             continue
@@ -150,5 +166,5 @@ def _building_options(state, seat, column, base):
     if kind == "construct":
         return [{**base, **o} for o in build_options(state, seat, effect["colour"], effect["discount"])]
     if kind == "lawyer":
-        return [{**base, **o} for o in convert_options(state, seat, effect["pay"])]
+        return [{**base, **o} for o in convert_options(state, seat, lawyer_pay(state, effect))]
     return [{**base, **o} for o in prestige_options(state, seat)]

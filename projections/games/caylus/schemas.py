@@ -15,6 +15,8 @@ class OptionsSchema(Schema):
     church_payment = fields.String(load_default="deniers", validate=validate.OneOf(["deniers", "cloth"]))
     beginner_favours = fields.Boolean(load_default=False)
     house_limit = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    favour_lawyer_payment = fields.String(load_default="cloth", validate=validate.OneOf(["cloth", "deniers"]))
+    locked_favour_columns = fields.String(load_default="blocked", validate=validate.OneOf(["blocked", "enter"]))
 
 
 class EmptySchema(Schema):

@@ -197,3 +197,51 @@ def test_a_favour_column_that_cannot_be_carried_out_is_not_offered():
                    "not_enough_resources")
     state = act(state, 0, "choose_favour", row="buildings", column=1)
     assert state["favour_markers"][0][3] == 2 and asked(state) == (0, "place")
+
+
+# -- the seed's readings where the digest adopted the published rule (§14), as options ---------
+def test_seed_option_the_favour_lawyer_pays_a_denier_instead_of_the_cloth():
+    # §14 item 2: the seed says the favour's Lawyer column costs "1 cloth less (only 1 denier)";
+    # the published board (the default) crosses out the coin. Seat 0: 7 deniers, no cloth.
+    state = position(3, {"favour_lawyer_payment": "deniers"})
+    state["columns_open"] = 4
+    state["favour_markers"][0][3] = 3
+    state["favours"] = [0]
+    assert {"row": "buildings", "column": 4, "space": 1} in [a["payload"] for a in GAME.legal_actions(state, 0)]
+    state = act(state, 0, "choose_favour", row="buildings", column=4, space=1)
+    p0 = state["players"][0]
+    assert (p0["deniers"], p0["cloth"], p0["pp"]) == (6, 0, 2)
+    assert state["road"][0] == {"building": "residence", "owner": 0, "worker": None, "convert_to": None}
+    # the default: 1 cloth and no denier, so without cloth column 4 is not offered
+    state = position(3)
+    state["columns_open"] = 4
+    state["favour_markers"][0][3] = 3
+    state["favours"] = [0]
+    assert [a for a in GAME.legal_actions(state, 0) if a["payload"].get("column") == 4
+            and a["payload"]["row"] == "buildings"] == []
+    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=4, space=1), "not_enough_resources")
+
+
+def test_seed_option_markers_enter_locked_columns_but_pay_only_open_ones():
+    # §14 item 3: in the seed the marker always moves right (up to column 5) and a reward whose
+    # column is still locked "cannot yet be taken": any open column up to the marker is used.
+    state = position(3, {"locked_favour_columns": "enter"})
+    state["favour_markers"][0] = [2, 0, 2, 0]
+    state["favours"] = [0, 0]
+    assert_refused(GAME, state, ev(0, "choose_favour", row="resources", column=3), "column_not_reached")
+    state = act(state, 0, "choose_favour", row="resources", column=2, gain=["stone"])
+    assert state["favour_markers"][0][2] == 3 and state["players"][0]["stone"] == 1
+    state = act(state, 0, "choose_favour", row="prestige", column=2)    # marker 3, column 2 pays 2
+    assert state["favour_markers"][0][0] == 3 and state["players"][0]["pp"] == 2
+    # once the Dungeon is scored, the marker already on 3 moves to 4 and column 4 pays
+    state["columns_open"] = 4
+    state["favours"] = [0]
+    state["favour_rows_used"][0] = []
+    state = act(state, 0, "choose_favour", row="prestige", column=4)
+    assert state["favour_markers"][0][0] == 4 and state["players"][0]["pp"] == 2 + 4
+    # the default (published): the marker stops at the last open column
+    state = position(3)
+    state["favour_markers"][0] = [2, 0, 2, 0]
+    state["favours"] = [0]
+    state = act(state, 0, "choose_favour", row="prestige", column=2)
+    assert state["favour_markers"][0][0] == 2

@@ -20,9 +20,9 @@ def prefix(playout, n):
 @given(games)
 def test_the_same_log_folds_to_the_same_state(game):
     seats, seed, rand_seed = game
+    # ``play`` itself asserts that the log refolds to the live state; fold it once more.
     out = harness.play(GAME, seats, seed, rand_seed=rand_seed, check_views=False, check_schemas=False)
     assert harness.canonical(harness.refold(GAME, out)) == harness.canonical(out.final)
-    assert harness.canonical(harness.refold(GAME, out)) == harness.canonical(harness.refold(GAME, out))
 
 
 @SETTINGS

@@ -152,4 +152,5 @@ def test_stables_refusals():
 
 def test_options_defaults():
     assert load_options(GAME, {}) == {"include_jeweller": False, "lawyer_prestige": 4, "church_payment": "deniers",
-                                      "beginner_favours": False, "house_limit": None}
+                                      "beginner_favours": False, "house_limit": None,
+                                      "favour_lawyer_payment": "cloth", "locked_favour_columns": "blocked"}
