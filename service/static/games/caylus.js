@@ -178,7 +178,9 @@ function favourSection(view, ctx, menu) {
   const rows = ROWS.map((row, r) => {
     const cells = [1, 2, 3, 4, 5].map((col) => {
       const here = (f.markers || []).map((m, s) => (m[r] === col ? s : null)).filter((s) => s !== null);
-      const td = el("td", { class: col <= f.columns_open ? "open" : "locked" }, ROW_LABELS[row][col - 1], el("br"), ...here.map((s) => dot(s, ctx.names)));
+      const seedLawyer = row === "buildings" && col === 4 && (view.options || {}).favour_lawyer_payment === "deniers";
+      const label = seedLawyer ? "Lawyer, no cloth" : ROW_LABELS[row][col - 1];
+      const td = el("td", { class: col <= f.columns_open ? "open" : "locked" }, label, el("br"), ...here.map((s) => dot(s, ctx.names)));
       return makeClickable(td, matching(ctx, (a) => a.type === "choose_favour" && a.payload.row === row && a.payload.column === col), ctx, view, menu);
     });
     const start = (f.markers || []).map((m, s) => (m[r] === 0 ? s : null)).filter((s) => s !== null);
