@@ -85,10 +85,15 @@ def build_options(state: dict, seat: int, colour: str, discount: dict) -> list[d
     return out
 
 
+def is_space(number) -> bool:
+    """A road space number 1..28 (a JSON ``true`` is not the number 1)."""
+    return isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= ROAD_LENGTH
+
+
 # -- the Lawyer ---------------------------------------------------------------------
 def lawyer_target_ok(state: dict, seat: int, number: int) -> str | None:
     """None if ``number`` may be converted by ``seat``; else the refusal code."""
-    if not isinstance(number, int) or not 1 <= number <= ROAD_LENGTH:
+    if not is_space(number):
         return "no_such_space"
     sp = state["road"][number - 1]
     building = sp["building"]
@@ -158,7 +163,7 @@ def convert_options(state: dict, seat: int, cost: dict) -> list[dict]:
 
 # -- the Architect ------------------------------------------------------------------
 def check_prestige(state: dict, seat: int, number, building) -> dict:
-    require(isinstance(number, int) and 1 <= number <= ROAD_LENGTH, "no_such_space", "there is no such road space")
+    require(is_space(number), "no_such_space", "there is no such road space")
     sp = space(state, number)
     require(sp["building"] == "residence" and sp["owner"] == seat, "not_your_residence",
             "a prestige building goes on one of your own residences")

@@ -61,3 +61,20 @@ def test_payload_type_refusals():
     assert_refused(GAME, state, ev(0, "produce", option=True), "unknown_option")
     state = act(state, 0, "produce", option=0)
     assert_refused(GAME, state, ev(2, "give_batch", cubes=["wood", 3]), "bad_batch")
+
+
+def test_a_boolean_is_not_a_road_space():
+    # JSON true is not the number 1: apply refuses it even without the schema in front.
+    state = position(3)
+    state["columns_open"] = 4
+    state["favour_markers"][0][3] = 3
+    state["favours"] = [0]
+    give(state, 0, cloth=1)
+    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=4, space=True), "no_such_space")
+    state["road"][0].update(building="residence", owner=0)
+    state["favour_markers"][0][3] = 4
+    state["columns_open"] = 5
+    give(state, 0, stone=2, gold=1)
+    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=5, space=True, building="p_statue"),
+                   "no_such_space")
+    act(state, 0, "choose_favour", row="buildings", column=5, space=1, building="p_statue")
