@@ -69,6 +69,9 @@ def test_batch_refusals():
         assert_refused(GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": cubes}}, "bad_batch")
     assert_refused(GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": ["gold", "stone"]}},
                    "not_enough_resources")
+    state["castle"] = [[1] * 6, [1] * 10, [1] * 14]   # not reachable in play: a full castle asks nobody
+    assert_refused(GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": ["wood", "stone"]}},
+                   "castle_full")
 
 
 def test_bailiff_moves_two_when_the_provost_is_ahead_else_one():

@@ -109,6 +109,9 @@ def test_construction_refusals():
     assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "s_bank"}}, "wrong_building_colour")
     assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_lawyer"}}, "not_enough_resources")
     assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 0}}, "wrong_action")
+    assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_castle"}}, "unknown_building")
+    assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_sawmill", "any": "food"}},
+                   "no_any_cube")
     state["supply"].remove("w_mason")
     assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_mason"}}, "not_in_supply")
     for sp in state["road"]:
