@@ -245,3 +245,50 @@ def test_seed_option_markers_enter_locked_columns_but_pay_only_open_ones():
     state["favours"] = [0]
     state = act(state, 0, "choose_favour", row="prestige", column=2)
     assert state["favour_markers"][0][0] == 2
+
+
+# -- openings for the player counts the 3- and 4-player transcripts do not show -----------------
+def test_five_player_opening_bridge_costs_run_to_five():
+    # §5.2: the bridge cost is 1 + the number of players who passed, so 1..5 with 5 players.
+    # Deniers after turn-1 income: 7, 8, 8, 9, 9 (§4.5 + §5.1).
+    state = position(5)
+    state = act(state, 0, "pass")                                    # first to pass: +1 -> 8
+    state = act(state, 1, "place_worker", target="gate")             # cost 2 -> 6
+    state = act(state, 2, "pass")
+    state = act(state, 3, "place_worker", target="road:1")           # cost 3 -> 6
+    state = act(state, 4, "pass")
+    state = act(state, 1, "pass")
+    state = act(state, 3, "place_worker", target="castle")           # four have passed: cost 5 -> 1
+    assert [p["deniers"] for p in state["players"]] == [8, 6, 8, 1, 9]
+    assert GAME.legal_actions(state, 3) == [{"type": "pass", "payload": {}}]   # 1 denier, cost 5
+    state = act(state, 3, "pass")
+    assert state["passed"] == [0, 2, 4, 1, 3]
+    assert asked(state) == (1, "gate")                                # phase 3 begins with the Gate
+    state = act(state, 1, "gate_recall")
+    assert asked(state) == (0, "provost")                             # phase 4 in passing order
+
+
+def test_two_player_complete_first_turn():
+    # §10 with §5: both start with 5 (+2 income = 7); placements cost 1 until one player passes,
+    # then 3; the first to pass takes 1 denier; order swaps at the start of turn 2.
+    state = position(2)
+    state = act(state, 0, "place_worker", target="road:1")           # Farm, 1 -> 6
+    state = act(state, 1, "place_worker", target="castle")           # 1 -> 6
+    state = act(state, 0, "pass")                                    # +1 -> 7
+    state = act(state, 1, "place_worker", target="road:2")           # Forest, 3 -> 3
+    state = act(state, 1, "place_worker", target="road:3")           # Sawmill, 3 -> 0
+    assert GAME.legal_actions(state, 1) == [{"type": "pass", "payload": {}}]
+    state = act(state, 1, "pass")
+    # phase 3: nobody there. Phase 4: seat 0 decides, seat 1 has no denier and is skipped.
+    assert asked(state) == (0, "provost")
+    state = act(state, 0, "move_provost", delta=0)
+    # phase 5, spaces 1..6: the Farm asks seat 0, the Forest seat 1, the Sawmill gives 1 wood.
+    state = act(state, 0, "produce", option=0)                        # 1 food
+    state = act(state, 1, "produce", option=0)                        # 1 wood
+    # phase 6: seat 1 holds food and wood only, so no batch: -2 PP, floored at 0.
+    # phase 7: provost on the bailiff: bailiff 6 -> 7, provost onto it. Turn 2: order 1, 0; +2 each.
+    assert state["turn"] == 2 and state["order"] == [1, 0] and asked(state) == (1, "place")
+    assert (state["bailiff"], state["provost"]) == (7, 7)
+    players = state["players"]
+    assert [(p["deniers"], p["food"], p["wood"], p["pp"], p["workers"]) for p in players] == [
+        (7 + 2, 3, 1, 0, 6), (0 + 2, 2, 3, 0, 6)]
