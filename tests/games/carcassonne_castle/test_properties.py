@@ -105,16 +105,18 @@ def test_components_conserved_in_bot_games(seed):
 
 
 def test_bot_games_use_the_wall_tiles():
-    # the keener bot scores often enough to land on corners and use what it picks up
+    # the keener bot scores often enough to land on corners and use what it picks up;
+    # bot seeds 0-7 take 14 wall tiles and use one (an extra turn, in game 5), so these
+    # three games reach both paths (the invariants are checked by the property above)
     taken = used = extra = 0
-    for seed in range(8):
+    for seed in (4, 5, 6):
         log, states, _ = bot_game(seed, check=Invariants())
         final = states[-1]
         taken += sum(len(h) for h in final["held"])
         used += sum(t["used"] for h in final["held"] for t in h)
         extra += sum(1 for e in log if e["type"] == "use_extra_turn")
         assert GAME.result(final) is not None
-    assert taken > 0 and used > 0
+    assert taken > 0 and used > 0 and extra > 0
 
 
 def test_setup_is_a_pure_function_of_the_seed():
