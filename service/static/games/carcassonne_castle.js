@@ -360,7 +360,8 @@ export function describeEvent(event, names) {
     case "place_tile": return `${who} placed a tile at (${p.x},${p.y}) turned ${p.rotation}°`;
     case "place_follower": return `${who} placed a follower on feature ${p.feature}`;
     case "skip_follower": return `${who} placed no follower`;
-    case "score_feature": return `${who} scored the feature at (${p.x},${p.y})${p.use_wall_tile ? " with a doubling wall tile" : ""}`;
+    // the active player picks the next feature to score, which may be the opponent's
+    case "score_feature": return `${who} had the feature at (${p.x},${p.y}) scored next${p.use_wall_tile ? ", doubled with a wall tile" : ""}`;
     case "use_extra_turn": return `${who} used an extra turn`;
     case "end_turn": return `${who} ended the turn`;
     case "confirm_remove_tile": return `${who} agreed to remove the unplaceable tile`;
