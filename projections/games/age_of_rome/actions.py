@@ -15,7 +15,7 @@ from projections.games.base import IllegalAction
 from . import cards, plots
 from .content import AREAS, BOARD, CHARACTERS, TOKEN_TYPES, TYPES, build_cost, double_tax_penalty, is_anchor
 from .effects import active_tokens, holder
-from .flow import legion_moves
+from .flow import affordable_builds, legion_moves
 from .table import faced, facing_owner
 
 # the step each action answers; free actions answer any own-turn step
@@ -72,15 +72,7 @@ def _mission_offers(state, seat, step):
 
 
 def _build_offers(state, seat, step):
-    out = []
-    province = state["provinces"][faced(state, seat)]
-    for t in TYPES:
-        level = province["levels"][t] + 1
-        if level > 3 or state["tiles"][t][level - 1] <= 0:
-            continue
-        if build_cost(faced(state, seat), t, level)[0] <= state["players"][seat]["denarii"]:
-            out.append({"building": t})
-    return out
+    return [{"building": t} for t in affordable_builds(state, seat, state["players"][seat]["denarii"])]
 
 
 def _place_offers(state, seat, step):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import solo
 from .conditions import qualifiers
-from .content import AREAS, BOARD, EVENTS, TYPES
+from .content import AREAS, BOARD, EVENTS, TYPES, build_cost
 from .effects import (
     draw_card,
     gain_glory,
@@ -21,7 +21,7 @@ from .effects import (
 )
 from .plots import choice_possible, launch_options, plot_effect
 from .scoring import final_result
-from .table import order_from, rotate, start_player
+from .table import faced, order_from, rotate, start_player
 
 WAIT = None
 
@@ -255,6 +255,25 @@ def legion_moves(state: dict, seat: int) -> list[dict]:
     return moves
 
 
+def affordable_builds(state: dict, seat: int, budget: int) -> list[str]:
+    """Building types whose next level ``seat`` could pay for with ``budget`` denarii."""
+    name = faced(state, seat)
+    province = state["provinces"][name]
+    out = []
+    for t in TYPES:
+        level = province["levels"][t] + 1
+        if level <= 3 and state["tiles"][t][level - 1] > 0 and build_cost(name, t, level)[0] <= budget:
+            out.append(t)
+    return out
+
+
+def _build_turn(state, step, rng):
+    """A build turn is skipped when even selling the whole hand could not pay for a tile
+    (denarii and hand size are public, so skipping reveals nothing)."""
+    player = state["players"][step["seat"]]
+    return WAIT if affordable_builds(state, step["seat"], player["denarii"] + len(player["hand"])) else []
+
+
 def _legion_move(state, step, rng):
     return WAIT if legion_moves(state, step["seat"]) else []
 
@@ -322,7 +341,7 @@ HANDLERS = {
     "pick_vote": _plot_choice,
     "keep_missions": _keep_missions,
     "rival_turn": _rival_turn,
-    "build_turn": _wait,
+    "build_turn": _build_turn,
     "place": _wait,
     "tax": _wait,
 }

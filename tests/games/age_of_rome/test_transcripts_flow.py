@@ -135,3 +135,19 @@ def test_options_schema_defaults_are_the_digests():
 
     assert OptionsSchema().load({}) == DEFAULTS
     assert GAME.min_seats == 1 and GAME.max_seats == 4
+
+
+def test_a_build_turn_nobody_could_pay_for_is_skipped():
+    # §7.2: build any number of tiles, or none. Italia's cheapest slot (political) costs 2; a
+    # turn is only asked for if denarii plus the hand (each card sells for 1) could reach it
+    from projections.games.age_of_rome.flow import run
+
+    state = board(2, "fulvia", "marcus_antonius")
+    state["players"][0].update(denarii=0, hand=["T01"])
+    state = at(state, {"op": "build_turn", "seat": 0})
+    run(state, None)
+    assert GAME.to_act(state) == set() and state["queue"] == []
+    state["players"][0]["hand"] = ["T01", "T02"]
+    state = at(state, {"op": "build_turn", "seat": 0})
+    run(state, None)
+    assert GAME.to_act(state) == {0}
