@@ -250,4 +250,37 @@ def check_turn(before: dict, notes: list, after: dict) -> bool:
     want = [(t, size, scorer, None if scorer is None else points)
             for t, size, scorer, points in expected_scoring(before, board, followers)]
     assert sorted(got, key=repr) == sorted(want, key=repr)
+    check_marker_and_keep(before, notes)
     return True
+
+
+CORNER_AT = {n: c["id"] for c in BOARD["corner_towers"] if c["holds_wall_tile"] for n in c["numbers"]}
+
+
+def check_marker_and_keep(before: dict, notes: list) -> None:
+    """7.5: each scored feature moves its scorer once; ending on a corner number (score
+    mod 100) whose tile is still there takes it; a scored house takes the keep if the
+    scorer has none or a smaller one. Replayed note by note from the turn's start."""
+    score, frame = list(before["score"]), dict(before["frame"])
+    keep = [None if k is None else k["size"] for k in before["keep"]]
+    expected = []
+    for n in notes:
+        if n["what"] != "feature_scored":
+            continue
+        seat = n["seat"]
+        score[seat] += n["points"]
+        expected.append(("feature_scored", seat))
+        corner = CORNER_AT.get(score[seat] % 100)
+        if corner is not None and frame.get(corner) is not None:
+            expected.append(("wall_tile_taken", seat, corner, frame[corner]))
+            frame[corner] = None
+        if n["type"] == "house" and (keep[seat] is None or n["size"] > keep[seat]):
+            keep[seat] = n["size"]
+            expected.append(("keep_placed", seat))
+    seen = []
+    for n in notes:
+        if n["what"] in ("feature_scored", "keep_placed"):
+            seen.append((n["what"], n["seat"]))
+        elif n["what"] == "wall_tile_taken":
+            seen.append((n["what"], n["seat"], n["corner"], n["kind"]))
+    assert seen == expected
