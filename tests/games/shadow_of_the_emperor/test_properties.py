@@ -33,7 +33,8 @@ def refold_prefix(out, n: int) -> dict:
 @given(seats=counts, seed=seeds)
 def test_the_same_log_folds_to_the_same_state(seats, seed):
     out = playout(seats, seed)
-    assert harness.canonical(harness.refold(GAME, out)) == harness.canonical(harness.refold(GAME, out)) == harness.canonical(out.final)
+    # play() already refolded once against the live state; one more fold must agree too.
+    assert harness.canonical(harness.refold(GAME, out)) == harness.canonical(out.final)
 
 
 @SETTINGS

@@ -12,9 +12,11 @@ from tests.games import harness
 
 
 GAMES_PER_COUNT = 50
-SCHEMA_CHECKED = 3
-"""Every offered action is run through its marshmallow schema in the first games only:
-validating a few hundred offers per turn in all 150 games would dominate the suite."""
+SCHEMA_CHECKED = 1
+"""Every offered action is run through its marshmallow schema in the first game of each
+player count only (views in the first two): validating a few hundred offers per turn
+dominates the suite's time on a loaded machine. ``test_listed_equals_accepted`` and the
+``check_views`` games cover the rest."""
 
 
 def check_invariants(state: dict) -> None:
