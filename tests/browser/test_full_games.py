@@ -28,6 +28,8 @@ def test_a_full_game_through_the_page(game, live_server, page):
     seats = min(max(SEATS[game], spec["min_seats"]), spec["max_seats"])
     created = live_server.create(game, [f"{name}" for name in ["Ada", "Brunel", "Curie", "Darwin", "Euler", "Faraday"][:seats]])
     tokens = [s["token"] for s in created["seats"]]
+    sent = []
+    page.on("request", lambda request: sent.append((request.url, request.headers.get("referer", ""))))
     open_table(page, live_server, created["id"], tokens[0])
     assert page.locator("#you").inner_text().startswith("You are Ada")
     # the board is drawn by the game's module (or the generic fallback), never as raw JSON
@@ -66,4 +68,6 @@ def test_a_full_game_through_the_page(game, live_server, page):
         row = page.locator(f'#scores-table tr[data-seat="{seat}"]')
         assert str(score) in row.inner_text()
     shot(page, f"table-{game}-finished")
+    # the seat's token went only in Authorization headers: never in a URL or a referrer
+    assert sent and not [r for r in sent if tokens[0] in r[0] or tokens[0] in r[1]]
     print(f"{game}: {stats['clicks']} clicks ({stats['board_moves']} on the board), {stats['bot_moves']} bot moves, {stats['seconds']:.1f}s")
