@@ -8,7 +8,7 @@ neutral tiles 1 Farm, 2 Forest, 3 Sawmill, 4 Quarry, 5 Marketplace, 6 Carpenter.
 from projections.games.caylus import GAME
 from tests.games.harness import assert_refused
 
-from .helpers import act, asked, at_phase, give, position, worker
+from .helpers import act, asked, at_phase, give, own, position, worker
 
 
 def ev(seat, kind, **payload):
@@ -292,3 +292,32 @@ def test_two_player_complete_first_turn():
     players = state["players"]
     assert [(p["deniers"], p["food"], p["wood"], p["pp"], p["workers"]) for p in players] == [
         (7 + 2, 3, 1, 0, 6), (0 + 2, 2, 3, 0, 6)]
+
+
+def test_a_pending_residence_takes_no_prestige_building():
+    # G4, last bullet. Seat 0 stands on the Lawyer (9) and an Architect (10); seat 2 on seat 0's
+    # Sawmill (11). Seat 0 owns a residence on 13. Provost on 13.
+    state = position(3)
+    own(state, 9, "w_lawyer", 1)
+    own(state, 10, "s_architect_1", 1)
+    own(state, 11, "w_sawmill", 0)
+    own(state, 13, "residence", 0)
+    state["provost"] = 13
+    give(state, 0, cloth=1, stone=2, gold=1)
+    worker(state, 9, 0)
+    worker(state, 10, 0)
+    worker(state, 11, 2)
+    state = at_phase(state, "road")
+    state = act(state, 0, "convert", space=11)                # 1 cloth + 1 denier: 7 -> 6, +2 PP
+    assert state["road"][10]["convert_to"] == 0 and state["players"][0]["pp"] == 2
+    # the Architect: only the finished residence (13) can take the Statue, not the pending one (11)
+    assert asked(state) == (0, "activate")
+    assert [a["payload"] for a in GAME.legal_actions(state, 0) if a["type"] == "build_prestige"] == [
+        {"space": 13, "building": "p_statue"}]
+    assert_refused(GAME, state, ev(0, "build_prestige", space=11, building="p_statue"), "not_your_residence")
+    state = act(state, 0, "decline")
+    # the Sawmill gives seat 2 its 2 wood, then becomes seat 0's residence; the tile returns to the supply
+    assert state["players"][2]["wood"] == 3 and "w_sawmill" in state["supply"]
+    assert state["road"][10] == {"building": "residence", "owner": 0, "worker": None, "convert_to": None}
+    # turn 2 income for seat 0: 2 + 2 residences
+    assert state["turn"] == 2 and state["players"][0]["deniers"] == 6 + 4
