@@ -229,3 +229,15 @@ def test_the_finished_view_shows_what_was_hidden():
         view = GAME.view(state, viewer)
         assert view["frame"]["K12"] == 4 and view["frame"]["K16"] == 7
         assert view["set_aside"] == [1, 2, 3, 5, 6]
+
+
+def test_without_the_majority_rule_both_players_may_name_one_feature():
+    # engine flag unfinished_needs_majority=false; the digest is silent on two holders
+    # naming one feature, so each tile acts on its own: both score the open tower
+    # (3,0)+SS3 = 2 tiles x 2 = 4, whoever's knight stands on it.
+    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], [(5, 1)]),
+                             options={"unfinished_needs_majority": False}))
+    assert GAME.to_act(state) == {0, 1}
+    state = act(state, 1, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
+    state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
+    assert state["breakdown"]["unfinished"] == [4, 4] and state["score"] == [4, 4]
