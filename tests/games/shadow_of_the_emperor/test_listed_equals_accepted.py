@@ -43,6 +43,7 @@ def test_an_action_is_accepted_exactly_when_it_is_listed(seats, run):
     out = harness.play(GAME, seats, f"listed-{seats}-{run}", check_schemas=False, check_views=False, keep_states=True)
     checked = 0
     for state in out.states[::2]:
+        before = harness.canonical(state)
         for seat in sorted(GAME.to_act(state)):
             listed = GAME.legal_actions(state, seat)
             for _ in range(10):
@@ -55,6 +56,7 @@ def test_an_action_is_accepted_exactly_when_it_is_listed(seats, run):
                     accepted = False
                 assert accepted == (candidate in listed), (state["await"], candidate)
                 checked += 1
+        assert harness.canonical(state) == before, "an accepted or refused event changed its input"
         for seat in set(range(seats)) - GAME.to_act(state):
             if state["phase"] != "finished":
                 harness.assert_refused(GAME, state, {"type": "pass", "seat": seat, "payload": {}}, "not_your_turn")
