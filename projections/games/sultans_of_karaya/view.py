@@ -54,7 +54,8 @@ def summary(state: dict, rd: dict, asked: set[int]) -> str:
     head = f"Round {state['round']}/{state['options']['rounds']}, seat {rd['owner']}'s turn"
     if pending["kind"] == "window":
         return f"{head}: {pending['window']} window open, waiting for seats {sorted(asked)}"
-    what = {"action": pending.get("mode", ""), "forced": f"forced {pending.get('ability')}",
+    modes = {"normal": "an action", "bonus": "a bonus action", "forced_hide": "the forced hide"}
+    what = {"action": modes.get(pending.get("mode")), "forced": f"forced {pending.get('ability')}",
             "looks": "the Oracle's looks", "prediction": "the Oracle's prediction"}[pending["kind"]]
     return f"{head}: waiting for seat {pending['seat']} ({what})"
 
