@@ -203,3 +203,33 @@ def test_two_players_without_bohemia_have_no_elector_worth_two_votes():
     # Rival 1 + 1 = 2 against the emperor's 1: the Rival is crowned (a supply 45).
     assert state["election"]["counts"] == [1, 2] and state["election"]["winner"] == "rival"
     assert state["emperor"] == 1 and state["throne"] == {"owner": 1, "couple": False, "age": 45}
+
+
+def test_option_brandenburg_pays_off_gives_the_gray_eminence_for_nothing():
+    """G9 as an option: without the payment the privilege needs no thaler."""
+    state = blank(3, emperor=0, brandenburg_pays=False)
+    put(state, "brandenburg/elector", 0, age=25)
+    state["players"][0]["thalers"] = 0
+    offered = privilege(0, "brandenburg")
+    assert {"type": offered["type"], "payload": offered["payload"]} in GAME.legal_actions(state, 0)
+    state = act(state, 0, "use_privilege", electorate="brandenburg", card=None, target=None, space=None, side=None)
+    assert state["players"][0]["display"] == ["gray_eminence"] and state["players"][0]["thalers"] == 0
+    paying = blank(3, emperor=0)
+    put(paying, "brandenburg/elector", 0, age=25)
+    paying["players"][0]["thalers"] = 0
+    assert_refused(GAME, paying, privilege(0, "brandenburg"), "not_enough_money")
+
+
+def test_option_cap_every_gain_off_lets_the_convent_pass_12_but_income_stays_capped():
+    """G12 / S17.14 as an option: income is capped at 12 by the seed itself; with the
+    option off, a later gain (the convent's thaler) may go past it."""
+    for cap, expected in ((True, 12), (False, 13)):
+        state = blank(2, emperor=0, cap_every_gain=cap)
+        put(state, "throne", 0, couple=True, age=25)  # no single baron: no husband anywhere
+        state["players"][1]["display"] = ["pope"]  # pink: a daughter
+        state.update(phase="emperor_actions", active=None)
+        state["await"] = {"kind": "empire_city", "seat": 0}
+        state = act(state, 0, "skip_empire_city")
+        # 7 + 6 income = 13 -> 12 (always), then the convent +1.
+        assert state["players"][1]["thalers"] == expected
+        assert state["players"][0]["thalers"] == 12
