@@ -7,6 +7,7 @@ live in the games.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from typing import Callable
@@ -30,6 +31,7 @@ from .callers import Caller
 from .errors import ApiError, not_found
 
 Entry = tuple[str, dict, dict]  # (type, actor, payload)
+log = logging.getLogger(__name__)
 SYSTEM = {"role": "system"}
 MAX_AUTOMATIC_STEPS = 10000
 
@@ -50,7 +52,11 @@ class Platform:
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:
-        pstate = self.projector.latest(game_id)
+        try:
+            pstate = self.projector.latest(game_id)
+        except (fold.FoldError, IllegalAction) as exc:
+            log.exception("game %s does not fold", game_id)
+            raise ApiError(500, "unreadable_log", "this game's log does not fold under the current rules") from exc
         if pstate is None:
             raise not_found("game")
         return pstate
@@ -88,13 +94,22 @@ class Platform:
         ids = self.redis.zrevrange(keys.GAMES_INDEX, 0, -1)
         summaries = self.redis.hmget(keys.SUMMARIES, ids) if ids else []
         for game_id, raw in zip(ids, summaries):
-            summary = json.loads(raw) if raw else self._summarise(game_id, self.projector.latest(game_id))
+            summary = json.loads(raw) if raw else self._summarise(game_id, self._latest_or_none(game_id))
             if summary is None or (game and summary["game"] != game) or (status and summary["status"] != status):
                 continue
             out.append(summary)
             if len(out) >= limit:
                 break
         return out
+
+    def _latest_or_none(self, game_id: str) -> dict | None:
+        """The state, or None (logged) for a log that no longer folds under these rules:
+        one such game must not take the lobby down for everyone."""
+        try:
+            return self.projector.latest(game_id)
+        except (fold.FoldError, IllegalAction, KeyError, TypeError, ValueError):
+            log.exception("game %s does not fold", game_id)
+            return None
 
     def _summarise(self, game_id: str, p: dict | None) -> dict | None:
         """The lobby's line for a game: a cache of the fold, like snapshots."""

@@ -279,20 +279,36 @@ export function copyButton(text, label = "Copy") {
   }, label);
 }
 
-/** Follow the game's live stream; calls onEvent(data) per appended entry. Reconnects itself. */
+/** Follow the game's live stream; calls onEvent(data) per appended entry.
+ * The browser reconnects by itself after a dropped connection; after a refusal
+ * (e.g. 503 when a worker serves its maximum of streams) EventSource gives up, so
+ * we open a new one after a growing, jittered delay, resuming after the last id. */
 export function follow(gameId, onEvent, onState) {
   if (!window.EventSource) return { close() {} };
-  const es = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream`);
-  es.addEventListener("appended", (m) => {
-    let data = null;
-    try { data = JSON.parse(m.data); } catch (e) { data = null; }
-    onEvent(data, m.lastEventId);
-  });
-  es.onmessage = (m) => { let d = null; try { d = JSON.parse(m.data); } catch (e) { /* keepalive */ } if (d) onEvent(d, m.lastEventId); };
-  es.onopen = () => onState && onState("live");
-  es.onerror = () => onState && onState(es.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
-  window.addEventListener("beforeunload", () => es.close());
-  return es;
+  let es = null, lastId = null, delay = 1000, closed = false, timer = null;
+  const open = () => {
+    const after = lastId ? `?after=${encodeURIComponent(lastId)}` : "";
+    es = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream${after}`);
+    const deliver = (m) => {
+      let data = null;
+      try { data = JSON.parse(m.data); } catch (e) { data = null; }
+      if (m.lastEventId) lastId = m.lastEventId;
+      if (data) onEvent(data, m.lastEventId);
+    };
+    es.addEventListener("appended", deliver);
+    es.onmessage = deliver;
+    es.onopen = () => { delay = 1000; onState && onState("live"); };
+    es.onerror = () => {
+      if (es.readyState !== EventSource.CLOSED) { onState && onState("reconnecting"); return; }
+      onState && onState("reconnecting");
+      if (!closed) timer = setTimeout(open, delay + Math.random() * 1000);
+      delay = Math.min(delay * 2, 30000);
+    };
+  };
+  open();
+  const handle = { close() { closed = true; clearTimeout(timer); if (es) es.close(); } };
+  window.addEventListener("beforeunload", () => handle.close());
+  return handle;
 }
 
 /** Run fn at most once at a time; calls during a run schedule one more run. */
