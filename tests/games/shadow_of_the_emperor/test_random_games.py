@@ -55,7 +55,9 @@ def check_invariants(state: dict) -> None:
         assert player["knights"] + knights[seat] == PIECES["knights"]
         assert player["cities"] + cities[seat] == PIECES["cities"]
         assert min(player["nobles"], player["knights"], player["cities"]) >= 0
-        assert 0 <= player["thalers"] <= THALER_CAP
+        assert player["thalers"] >= 0
+        if state["options"]["cap_every_gain"]:  # off: only income is capped (G12)
+            assert player["thalers"] <= THALER_CAP
         assert player["vp"] >= 0
         for card in player["display"]:
             taken[card] += 1
