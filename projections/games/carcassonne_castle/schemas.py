@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 class OptionsSchema(Schema):
     first_player = fields.String(load_default="seat0", validate=validate.OneOf(["seat0", "random"]))
-    unplaceable_tile = fields.String(load_default="auto", validate=validate.OneOf(["auto", "confirm"]))
+    unplaceable_tile = fields.String(load_default="confirm", validate=validate.OneOf(["auto", "confirm"]))
     unfinished_needs_majority = fields.Boolean(load_default=True)
 
 

@@ -267,30 +267,67 @@ def test_extra_turn_is_not_offered_once_the_pile_is_empty():
 NO_CROSSING = {(6, 0): ("CT20", 180), (8, 2): ("CT20", 270), (7, 7): ("CT20", 270), (3, 11): ("CT20", 0)}
 
 
-def test_unplaceable_tile_is_removed_and_another_drawn():
-    # 7.1 (auto): a tile with no legal placement leaves the game face up; the player draws again.
+def test_by_default_both_seats_agree_then_the_unplaceable_tile_is_removed_and_another_drawn():
+    # 7.1 / 15 #2: the seed is the authority. It says (translated) a castle tile that cannot be
+    # placed may be removed from the game once both players agree, and another is drawn.
+    # That reading is the default option (unplaceable_tile="confirm").
     state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"])
+    assert state["options"]["unplaceable_tile"] == "confirm"
+    assert legal_placements(state["board"], "CT16") == []
+    # Seat 0 lays the plain court CT31 before SS1 at (1,9): nothing completes, so no
+    # scoring; the turn passes to seat 1 (turn 5 -> 6), who draws the crossing CT16.
+    state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
+    assert state["active"] == 1 and state["turn"] == 6 and state["tile"] == "CT16"
+    assert state["score"] == [0, 0] and state["removed"] == [] and state["pile"] == ["CT01"]
+    # CT16 fits nowhere: both seats are asked, each with exactly the one agreeing action.
+    assert state["phase"] == "confirm_remove" and GAME.to_act(state) == {0, 1}
+    agree = [{"type": "confirm_remove_tile", "payload": {}}]
+    assert GAME.legal_actions(state, 0) == agree and GAME.legal_actions(state, 1) == agree
+    assert GAME.view(state, 0)["to_act"] == [0, 1]
+    # The opponent agrees first: the tile stays until the drawer agrees too.
+    before = state
+    state = act(state, 0, "confirm_remove_tile")
+    assert GAME.to_act(state) == {1} and GAME.legal_actions(state, 0) == []
+    assert state["confirmed"] == [0] and state["removed"] == [] and state["tile"] == "CT16"
+    assert not GAME.reveals(before, {}, state)
+    before = state
+    state = act(state, 1, "confirm_remove_tile")
+    # Both agreed: CT16 leaves the game face up, seat 1 draws CT01 (the last tile) and
+    # places it in the same turn 6; nothing else changed hands.
+    assert state["removed"] == ["CT16"] and state["tile"] == "CT01" and state["pile"] == []
+    assert state["phase"] == "place" and state["active"] == 1 and state["turn"] == 6
+    assert state["confirmed"] == [] and state["score"] == [0, 0]
+    assert [r["what"] for r in state["recent"]] == ["tile_removed", "tile_drawn"]
+    assert GAME.reveals(before, {}, state)
+    assert GAME.legal_actions(state, 1) and GAME.to_act(state) == {1}
+
+
+def test_with_the_auto_option_an_unplaceable_tile_is_removed_at_once_and_another_drawn():
+    # 7.1 (published reading, unplaceable_tile=auto): the tile leaves the game face up with
+    # nobody asked; the player draws again.
+    state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"], options={"unplaceable_tile": "auto"})
     assert legal_placements(state["board"], "CT16") == []
     state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
     state = act(state, 0, "skip_follower")
     assert state["removed"] == ["CT16"] and state["tile"] == "CT01" and state["active"] == 1
+    assert state["phase"] == "place" and GAME.to_act(state) == {1}
 
 
-def test_unplaceable_tile_with_confirm_needs_both_seats():
-    # 7.1 (seed, unplaceable_tile=confirm): both players agree before the tile is removed.
-    state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"], options={"unplaceable_tile": "confirm"})
-    state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
-    assert state["phase"] == "confirm_remove" and GAME.to_act(state) == {0, 1}
-    state = act(state, 0, "confirm_remove_tile")
-    assert GAME.to_act(state) == {1}
-    state = act(state, 1, "confirm_remove_tile")
-    assert state["removed"] == ["CT16"] and state["tile"] == "CT01" and state["phase"] == "place"
-
-
-def test_pile_running_out_while_redrawing_ends_the_game():
+def test_with_the_auto_option_the_pile_running_out_while_redrawing_ends_the_game():
     # 16 G13: the last tile is unplaceable: the game ends at once.
+    state = given(board=NO_CROSSING, tile="CT31", pile=["CT16"], options={"unplaceable_tile": "auto"})
+    state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
+    assert state["phase"] == "over" and state["removed"] == ["CT16"]
+    assert GAME.result(state) is not None
+
+
+def test_by_default_an_agreed_removal_of_the_last_tile_ends_the_game():
+    # 16 G13 under the default: both seats agree to remove the last tile; the pile is
+    # then empty, so the game ends (no final wall tiles are held: straight to over).
     state = given(board=NO_CROSSING, tile="CT31", pile=["CT16"])
     state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
+    assert state["phase"] == "confirm_remove" and GAME.result(state) is None
+    state = act(act(state, 1, "confirm_remove_tile"), 0, "confirm_remove_tile")
     assert state["phase"] == "over" and state["removed"] == ["CT16"]
     assert GAME.result(state) is not None
 
