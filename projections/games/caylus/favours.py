@@ -21,9 +21,9 @@ COLUMNS = len(FAVOURS["prestige"])
 
 
 def advanced_marker(state: dict, seat: int, row: int) -> int:
-    """The marker advances one column if it can; it never enters a locked column (published,
-    §7), unless the ``locked_favour_columns`` option takes the seed's reading (§14 item 3):
-    the marker moves right up to column 5 whatever is open."""
+    """The marker advances one column if it can. By default (``locked_favour_columns: "enter"``,
+    the seed's reading, §14 item 3) it moves right up to column 5 whatever is open; under the
+    published option ``"blocked"`` (§7) it never enters a locked column."""
     limit = COLUMNS if state["options"].get("locked_favour_columns") == "enter" else state["columns_open"]
     return min(state["favour_markers"][seat][row] + 1, limit)
 
@@ -34,7 +34,8 @@ def usable_top(state: dict, seat: int, row: int) -> int:
 
 
 def lawyer_pay(state: dict, effect: dict) -> dict:
-    """The favour Lawyer's price: 1 cloth (published), or 1 denier under the seed's option (§14 item 2)."""
+    """The favour Lawyer's price: 1 denier (the seed, the default, §14 item 2), or 1 cloth under the
+    published option ``favour_lawyer_payment: "cloth"``."""
     return effect["seed_pay"] if state["options"].get("favour_lawyer_payment") == "deniers" else effect["pay"]
 
 

@@ -12,11 +12,11 @@ CUBE = validate.OneOf(CUBES)
 class OptionsSchema(Schema):
     include_jeweller = fields.Boolean(load_default=False)
     lawyer_prestige = fields.Integer(load_default=4, validate=validate.OneOf([4, 3]))
-    church_payment = fields.String(load_default="deniers", validate=validate.OneOf(["deniers", "cloth"]))
+    church_payment = fields.String(load_default="cloth", validate=validate.OneOf(["cloth", "deniers"]))
     beginner_favours = fields.Boolean(load_default=False)
     house_limit = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
-    favour_lawyer_payment = fields.String(load_default="cloth", validate=validate.OneOf(["cloth", "deniers"]))
-    locked_favour_columns = fields.String(load_default="blocked", validate=validate.OneOf(["blocked", "enter"]))
+    favour_lawyer_payment = fields.String(load_default="deniers", validate=validate.OneOf(["deniers", "cloth"]))
+    locked_favour_columns = fields.String(load_default="enter", validate=validate.OneOf(["enter", "blocked"]))
 
 
 class EmptySchema(Schema):

@@ -65,10 +65,11 @@ def test_towers_filled_during_phase_six_finish_the_phase_then_score_and_end():
 
 
 def test_favour_lawyer_in_phase_three_waits_for_the_targets_activation():
-    # G4, second bullet: the Joust Field's favour, buildings row column 4 (the Lawyer, 1 cloth
-    # and no denier), aimed at the Forest (space 2) where seat 1 has a worker: paid and scored
-    # at once, converted only after the Forest is activated in phase 5.
-    state = position(3)
+    # G4, second bullet: the Joust Field's favour, buildings row column 4 (the Lawyer; here the
+    # published board's price, 1 cloth and no denier, by its option), aimed at the Forest (space 2)
+    # where seat 1 has a worker: paid and scored at once, converted only after the Forest is
+    # activated in phase 5.
+    state = position(3, {"favour_lawyer_payment": "cloth"})
     state["sections_scored"], state["columns_open"] = 1, 4      # columns 3-4 open
     state["favour_markers"][0][3] = 3
     state["special"]["joust_field"] = 0
@@ -199,11 +200,12 @@ def test_a_favour_column_that_cannot_be_carried_out_is_not_offered():
     assert state["favour_markers"][0][3] == 2 and asked(state) == (0, "place")
 
 
-# -- the seed's readings where the digest adopted the published rule (§14), as options ---------
-def test_seed_option_the_favour_lawyer_pays_a_denier_instead_of_the_cloth():
-    # §14 item 2: the seed says the favour's Lawyer column costs "1 cloth less (only 1 denier)";
-    # the published board (the default) crosses out the coin. Seat 0: 7 deniers, no cloth.
-    state = position(3, {"favour_lawyer_payment": "deniers"})
+# -- the seed's readings where the digest adopted the published rule (§14): the defaults ---------
+def test_by_default_the_favour_lawyer_pays_a_denier_as_the_seed_says():
+    # §14 item 2: the seed (the authority, so the default) says the favour's Lawyer column costs
+    # "1 cloth less (only 1 denier)"; the published board, an option, crosses out the coin instead.
+    # Seat 0: 7 deniers, no cloth.
+    state = position(3)
     state["columns_open"] = 4
     state["favour_markers"][0][3] = 3
     state["favours"] = [0]
@@ -212,8 +214,8 @@ def test_seed_option_the_favour_lawyer_pays_a_denier_instead_of_the_cloth():
     p0 = state["players"][0]
     assert (p0["deniers"], p0["cloth"], p0["pp"]) == (6, 0, 2)
     assert state["road"][0] == {"building": "residence", "owner": 0, "worker": None, "convert_to": None}
-    # the default: 1 cloth and no denier, so without cloth column 4 is not offered
-    state = position(3)
+    # the published option: 1 cloth and no denier, so without cloth column 4 is not offered
+    state = position(3, {"favour_lawyer_payment": "cloth"})
     state["columns_open"] = 4
     state["favour_markers"][0][3] = 3
     state["favours"] = [0]
@@ -222,10 +224,11 @@ def test_seed_option_the_favour_lawyer_pays_a_denier_instead_of_the_cloth():
     assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=4, space=1), "not_enough_resources")
 
 
-def test_seed_option_markers_enter_locked_columns_but_pay_only_open_ones():
-    # §14 item 3: in the seed the marker always moves right (up to column 5) and a reward whose
-    # column is still locked "cannot yet be taken": any open column up to the marker is used.
-    state = position(3, {"locked_favour_columns": "enter"})
+def test_by_default_markers_enter_locked_columns_but_pay_only_open_ones_as_the_seed_says():
+    # §14 item 3: in the seed (the default) the marker always moves right (up to column 5) and a
+    # reward whose column is still locked "cannot yet be taken": any open column up to the marker
+    # is used. Columns 1-2 open (nothing scored yet).
+    state = position(3)
     state["favour_markers"][0] = [2, 0, 2, 0]
     state["favours"] = [0, 0]
     assert_refused(GAME, state, ev(0, "choose_favour", row="resources", column=3), "column_not_reached")
@@ -239,8 +242,8 @@ def test_seed_option_markers_enter_locked_columns_but_pay_only_open_ones():
     state["favour_rows_used"][0] = []
     state = act(state, 0, "choose_favour", row="prestige", column=4)
     assert state["favour_markers"][0][0] == 4 and state["players"][0]["pp"] == 2 + 4
-    # the default (published): the marker stops at the last open column
-    state = position(3)
+    # the published option: the marker stops at the last open column
+    state = position(3, {"locked_favour_columns": "blocked"})
     state["favour_markers"][0] = [2, 0, 2, 0]
     state["favours"] = [0]
     state = act(state, 0, "choose_favour", row="prestige", column=2)

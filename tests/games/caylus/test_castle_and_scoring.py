@@ -106,8 +106,9 @@ def test_rulebook_dungeon_scoring():
 
 
 def test_rulebook_favour_during_the_dungeon_scoring_stays_in_column_two():
-    # §16.7: Orange's prestige marker is in column 2; column 3 opens only after the scoring: 2 PP.
-    state = position(4)
+    # §16.7 (a published example, so the published option): Orange's prestige marker is in
+    # column 2; column 3 opens only after the scoring: 2 PP, and the marker stays in column 2.
+    state = position(4, {"locked_favour_columns": "blocked"})
     state["castle"] = [[2, 2], [], []]
     state["favour_markers"][2][0] = 2
     state["bailiff"] = state["provost"] = 11
@@ -117,6 +118,27 @@ def test_rulebook_favour_during_the_dungeon_scoring_stays_in_column_two():
                    "column_not_reached")
     state = act(state, 2, "choose_favour", row="prestige", column=2)
     assert state["players"][2]["pp"] == 2 and state["favour_markers"][2][0] == 2
+
+
+def test_by_default_the_dungeon_favour_marker_enters_locked_column_three_but_pays_column_two():
+    # §16.7's position under the seed's reading (§14 item 3, the default): the marker moves on
+    # into column 3, still locked during the Dungeon scoring, so its reward cannot yet be taken
+    # and column 2 pays 2 PP. Once columns 3-4 are open, the next prestige favour moves the
+    # marker 3 -> 4 and pays column 4: 4 PP, 2 + 4 = 6 in all.
+    state = position(4)
+    state["castle"] = [[2, 2], [], []]
+    state["favour_markers"][2][0] = 2
+    state["bailiff"] = state["provost"] = 11
+    state = at_phase(state, "end")
+    assert asked(state) == (2, "favour")
+    assert_refused(GAME, state, {"type": "choose_favour", "seat": 2, "payload": {"row": "prestige", "column": 3}},
+                   "column_not_reached")
+    state = act(state, 2, "choose_favour", row="prestige", column=2)
+    assert state["players"][2]["pp"] == 2 and state["favour_markers"][2][0] == 3
+    assert state["columns_open"] == 4 and state["turn"] == 2
+    state["favours"] = [2]
+    state = act(state, 2, "choose_favour", row="prestige", column=4)
+    assert state["players"][2]["pp"] == 6 and state["favour_markers"][2][0] == 4
 
 
 def test_rulebook_favour_mason_column_during_the_walls():
@@ -170,7 +192,8 @@ def test_favour_rows_must_differ_within_a_phase():
 
 
 def test_favour_resources_exchange_and_lawyer_and_architect_columns():
-    state = position(3)
+    # the favour Lawyer at the published board's price (its option): 1 cloth, no denier
+    state = position(3, {"favour_lawyer_payment": "cloth"})
     state["columns_open"] = 5
     state["favour_markers"][0] = [0, 0, 3, 4]
     own(state, 9, "residence", 0)
@@ -290,7 +313,8 @@ def test_walls_and_towers_reward_tables():
 
 
 def test_walls_scoring_opens_column_five():
-    state = position(3)
+    # the published option: a marker never enters a locked column
+    state = position(3, {"locked_favour_columns": "blocked"})
     state["sections_scored"], state["columns_open"] = 1, 4
     state["castle"] = [[0] * 6, [1] * 3, []]
     state["favour_markers"][1][2] = 4
@@ -303,3 +327,31 @@ def test_walls_scoring_opens_column_five():
     assert state["favour_markers"][1][2] == 4            # column 5 still locked during the Walls scoring
     state = act(state, 1, "choose_favour", row="prestige", column=1)
     assert state["columns_open"] == 5
+
+
+def test_by_default_a_walls_favour_marker_enters_column_five_which_pays_only_after_the_scoring():
+    # §14 item 3, the seed's reading (the default). Dungeon scored (columns 1-4 open); seat 1 has
+    # 3 Walls houses: 2 favours; seats 0 and 2 have none there: -3, floored at 0.
+    # Favour 1, resources row, marker 4 -> 5 although column 5 is still locked: column 5 (gold)
+    # is refused, column 4 is taken: 1 food (2 -> 1) for 1 cloth + 1 stone. Favour 2: prestige
+    # column 1, 1 PP. Then column 5 opens; a later resources favour keeps the marker on 5 and
+    # pays column 5: 1 gold.
+    state = position(3)
+    state["sections_scored"], state["columns_open"] = 1, 4
+    state["castle"] = [[0] * 6, [1] * 3, []]
+    state["favour_markers"][1][2] = 4
+    state["bailiff"] = state["provost"] = 17
+    state = at_phase(state, "end")
+    assert state["favours"] == [1, 1]
+    assert_refused(GAME, state, {"type": "choose_favour", "seat": 1, "payload": {"row": "resources", "column": 5}},
+                   "column_not_reached")
+    state = act(state, 1, "choose_favour", row="resources", column=4, pay=["food"], gain=["cloth", "stone"])
+    assert state["favour_markers"][1][2] == 5                       # the marker entered locked column 5
+    p1 = state["players"][1]
+    assert (p1["food"], p1["cloth"], p1["stone"], p1["gold"]) == (1, 1, 1, 0)
+    state = act(state, 1, "choose_favour", row="prestige", column=1)
+    assert state["columns_open"] == 5 and state["players"][1]["pp"] == 1
+    assert [p["pp"] for p in state["players"]] == [0, 1, 0]
+    state["favours"] = [1]
+    state = act(state, 1, "choose_favour", row="resources", column=5)
+    assert state["favour_markers"][1][2] == 5 and state["players"][1]["gold"] == 1

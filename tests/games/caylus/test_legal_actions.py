@@ -44,8 +44,9 @@ def accepted(state, seat, action) -> bool:
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_listed_actions_are_accepted_and_unlisted_ones_refused(seats):
-    # odd counts play the seed's favour readings (options of §14 items 2-3), even counts the defaults
-    options = {"locked_favour_columns": "enter", "favour_lawyer_payment": "deniers"} if seats % 2 else None
+    # even counts play the defaults (the seed's readings, §14 items 1-3), odd counts the published options
+    options = ({"locked_favour_columns": "blocked", "favour_lawyer_payment": "cloth", "church_payment": "deniers"}
+               if seats % 2 else None)
     out = harness.play(GAME, seats, f"legal-{seats}", options=options, check_views=False, check_schemas=False,
                        keep_states=True)
     rand = random.Random(seats)

@@ -132,6 +132,9 @@ def test_mason_builds_stone_and_the_church_gives_a_favour():
     assert asked(state) == (0, "favour")
 
 
+PRINTED_TILE_OPTIONS = {"s_church": {"church_payment": "deniers"}}
+
+
 @pytest.mark.parametrize("building, payload, before, after", [
     ("n_marketplace", {"option": 0, "cubes": ["gold"]}, {"gold": 1}, {"gold": 0, "deniers": 11}),
     ("w_marketplace", {"option": 0, "cubes": ["food"]}, {}, {"food": 1, "deniers": 13}),
@@ -143,8 +146,9 @@ def test_mason_builds_stone_and_the_church_gives_a_favour():
     ("s_alchemist", {"option": 1, "cubes": ["food", "food", "wood", "wood"]}, {"wood": 2}, {"gold": 2, "food": 0, "wood": 0}),
 ])
 def test_trade_buildings(building, payload, before, after):
-    # §8: one exchange per activation, at the rates printed on the tile. Seat 0 starts with 7 deniers.
-    state = position(3)
+    # §8: one exchange per activation, at the rates printed on the tile (for the Church that is
+    # the published option, deniers; the seed's cloth is the default). Seat 0 starts with 7 deniers.
+    state = position(3, PRINTED_TILE_OPTIONS.get(building))
     if building in ("n_marketplace", "f_peddler"):
         number = 5 if building == "n_marketplace" else 7
         state["provost"] = 7
@@ -160,15 +164,36 @@ def test_trade_buildings(building, payload, before, after):
         assert state["players"][0][key] == value, key
 
 
-def test_church_paid_in_cloth_under_the_seed_option():
-    state = position(3, {"church_payment": "cloth"})
+def test_by_default_the_church_takes_cloth_as_the_seed_says():
+    # §14 item 1: the seed (the default) pays 2 cloth for 3 PP or 4 cloth for 5 PP; the deniers
+    # are not touched. Seat 0: 7 deniers. With 2 cloth: tier 1 -> 0 cloth, 7 deniers, 3 PP.
+    state = position(3)
     own(state, 9, "s_church", 1)
     state["provost"] = 9
     give(state, 0, cloth=2)
     worker(state, 9, 0)
     state = road(state)
+    assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 1, "cubes": []}},
+                   "not_enough_resources")
     state = act(state, 0, "trade", option=0, cubes=[])
     assert state["players"][0]["cloth"] == 0 and state["players"][0]["deniers"] == 7 and state["players"][0]["pp"] == 3
+    # with 4 cloth: tier 2 -> 0 cloth, still 7 deniers, 5 PP
+    state = position(3)
+    own(state, 9, "s_church", 1)
+    state["provost"] = 9
+    give(state, 0, cloth=4)
+    worker(state, 9, 0)
+    state = road(state)
+    state = act(state, 0, "trade", option=1, cubes=[])
+    assert state["players"][0]["cloth"] == 0 and state["players"][0]["deniers"] == 7 and state["players"][0]["pp"] == 5
+    # with 7 deniers but no cloth the Church cannot be used: the worker goes home unasked
+    state = position(3)
+    own(state, 9, "s_church", 1)
+    state["provost"] = 9
+    worker(state, 9, 0)
+    state = road(state)
+    assert asked(state) == (2, "castle") and state["players"][0]["pp"] == 0
+    assert state["players"][0]["deniers"] == 7
 
 
 def test_jeweller_under_its_option():

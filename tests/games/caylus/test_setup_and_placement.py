@@ -150,7 +150,11 @@ def test_stables_refusals():
     assert_refused(GAME, state, {"type": "place_worker", "seat": 0, "payload": {"target": "stables"}}, "already_there")
 
 
-def test_options_defaults():
-    assert load_options(GAME, {}) == {"include_jeweller": False, "lawyer_prestige": 4, "church_payment": "deniers",
+def test_options_default_to_the_first_edition_and_the_seeds_readings():
+    # the seed is the authority: its explicit readings (§14 items 1-3) are the defaults, the
+    # published rules are options
+    assert load_options(GAME, {}) == {"include_jeweller": False, "lawyer_prestige": 4, "church_payment": "cloth",
                                       "beginner_favours": False, "house_limit": None,
-                                      "favour_lawyer_payment": "cloth", "locked_favour_columns": "blocked"}
+                                      "favour_lawyer_payment": "deniers", "locked_favour_columns": "enter"}
+    published = {"church_payment": "deniers", "favour_lawyer_payment": "cloth", "locked_favour_columns": "blocked"}
+    assert load_options(GAME, published) == {**load_options(GAME, {}), **published}
