@@ -51,7 +51,7 @@ CASTLE = {
 
 PHASE_TEXT = {
     "place": "place the drawn tile",
-    "confirm_remove": "both players confirm removing an unplaceable tile",
+    "confirm_remove": "agree to remove the unplaceable tile",
     "follower": "place a follower or skip",
     "score": "choose which completed feature scores next",
     "post": "use an extra turn or end the turn",
