@@ -60,6 +60,11 @@ class Projector:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
+    def cached(self, game_id: str) -> dict | None:
+        """This worker's latest known state, without asking Redis for newer entries."""
+        with self._lock:
+            return self._cache.get(game_id)
+
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._cache.pop(game_id, None)

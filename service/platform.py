@@ -215,7 +215,10 @@ class Platform:
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
 
         status, seq = self._append(game_id, build, action_id=action_id, expected_seq=expected_seq)
-        return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
+        p = self.projector.cached(game_id) if status == 201 else None
+        if p is None:  # a retry answered from the idempotency key: the view as it is now
+            return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
+        return status, {"seq": seq, "view": game.view(p["state"], caller.viewer(p["status"] == "finished"))}
 
     @staticmethod
     def require_active(p: dict) -> None:
