@@ -7,10 +7,12 @@ all happen here, right after the decision that leads to them.
 """
 from __future__ import annotations
 
+import json
+
 from . import knowledge
 from .scoring import final_result, game_over, round_points, winner_at_checkpoint
 from .state import deal_round
-from .table import supply
+from .table import hidden_living, supply
 
 
 class Engine:
@@ -81,12 +83,32 @@ class Engine:
             if frame["then"] == "bonus":
                 rd["pending"] = {"kind": "action", "seat": frame["seat"], "mode": "bonus"}
                 return
+            if frame["then"] == "resume":  # a step an out-of-turn revolt interrupted (G2 variant)
+                if self.keep_step(json.loads(json.dumps(frame["pending"]))):
+                    return
+                continue
             if frame["then"] == "fatigue":
                 seat = frame["seat"]
                 if rd["alive"][seat] and not rd["fatigue"][seat] and supply(rd, "fatigue") > 0:
                     rd["fatigue"][seat] = True
                     self.note("fatigued", seat=seat)
         self.end_turn()
+
+    def keep_step(self, pending: dict) -> bool:
+        """Await ``pending`` again after an interrupt turned cards face up; False when nothing
+        is left to choose in it (a forced ability lapses: the caller settles). The Oracle's
+        looks with no face-down card left to look at move on to her prediction."""
+        from .legal import ability_options  # legal enumerates with the rules' checks
+
+        rd = self.rd
+        rd["pending"] = pending
+        if pending["kind"] == "looks":
+            if not any(s != pending["seat"] and s not in pending["looked"] for s in hidden_living(rd)):
+                rd["pending"] = {"kind": "prediction", "seat": pending["seat"]}
+        elif pending["kind"] == "forced" and not ability_options(self.st, pending["seat"], pending["ability"]):
+            self.note("no_legal_use", seat=pending["seat"])
+            return False
+        return True
 
     def checkpoint(self) -> bool:
         winner = winner_at_checkpoint(self.rd, self.st["options"])

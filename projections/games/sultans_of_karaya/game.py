@@ -57,6 +57,9 @@ def check(state: dict, event: dict) -> None:
         if not (rd["alive"][seat] and not rd["revealed"][seat] and rd["cards"][seat] == "sultan"):
             raise IllegalAction("not_hidden_sultan", "only the seat holding the face-down Sultan may claim")
         return
+    if kind == "call_revolt" and state["options"]["slave_call_any_time"] and not rules.own_action_step(rd, seat):
+        rules.check_revolt_interrupt(state, seat)  # the G2 variant: an interrupt, like the claim
+        return
     if seat not in legal.to_act(state):
         raise IllegalAction("not_your_turn", "the game is not waiting for this seat")
     if kind not in legal.awaited_types(rd["pending"]):

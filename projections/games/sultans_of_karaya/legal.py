@@ -4,7 +4,7 @@ from __future__ import annotations
 from projections.games.base import IllegalAction
 
 from .components import SIDES
-from .rules import ABILITY_OF, CHECKS, MAIN_ACTIONS, swap_candidates
+from .rules import ABILITY_OF, CHECKS, MAIN_ACTIONS, check_revolt_interrupt, own_action_step, swap_candidates
 from .windows import choices
 
 
@@ -73,4 +73,11 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
             actions += [{"type": action, "payload": p} for p in ability_options(state, seat, action)]
     if rd["alive"][seat] and not rd["revealed"][seat] and rd["cards"][seat] == "sultan":
         actions.append({"type": "royal_claim", "payload": {}})
+    if state["options"]["slave_call_any_time"] and not own_action_step(rd, seat):
+        try:
+            check_revolt_interrupt(state, seat)
+        except IllegalAction:
+            pass
+        else:
+            actions.append({"type": "call_revolt", "payload": {}})
     return actions

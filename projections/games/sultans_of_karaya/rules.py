@@ -122,6 +122,27 @@ def check_call_revolt(state, seat, payload):
     ability_allowed(state, seat, "call_revolt")
 
 
+def own_action_step(rd: dict, seat: int) -> bool:
+    """Whether ``seat`` is the one awaited for a main action (its turn, a bonus, a forced hide)."""
+    pending = rd["pending"]
+    return pending is not None and pending["kind"] == "action" and pending["seat"] == seat
+
+
+def check_revolt_interrupt(state, seat, payload=None):
+    """G2 variant ``slave_call_any_time``: a face-down Slave calls a revolt out of turn.
+
+    A standing interrupt like the royal claim, except that it opens a REVOLT window,
+    and only one window is ever open (digest 13.1): never while another one is.
+    """
+    rd = state["round_state"]
+    if not (rd["alive"][seat] and not rd["revealed"][seat] and rd["cards"][seat] == "slave"):
+        refuse("not_hidden_slave", "only a seat holding a face-down Slave may call a revolt out of turn")
+    if rd["pending"]["kind"] == "window":
+        refuse("window_open", "a revolt may not be called while another window is open")
+    if rd["prison"][seat] and not state["options"]["detained_may_join"]:
+        refuse("detained", "a detained Slave may not reveal out of turn under this option set")
+
+
 def check_capture(state, seat, payload):
     ability_allowed(state, seat, "capture")
     rd = state["round_state"]
@@ -249,8 +270,15 @@ def do_assassinate(eng, seat, payload):
 
 
 def do_call_revolt(eng, seat, payload):
-    eng.reveal(seat)
-    eng.note("revolt_called", seat=seat)
+    """As the main action; or out of turn (G2 variant), after which the interrupted step resumes."""
+    rd = eng.rd
+    if own_action_step(rd, seat):
+        eng.reveal(seat)
+        eng.note("revolt_called", seat=seat)
+    else:
+        rd["stack"].append({"then": "resume", "pending": rd["pending"]})
+        eng.reveal(seat)
+        eng.note("revolt_called", seat=seat, out_of_turn=True)
     eligible = windows.revolt_eligible(eng.rd, eng.st["options"], seat)
     windows.open_window(eng, "revolt", eligible, {"caller": seat})
 
@@ -361,19 +389,11 @@ def do_window_timeout(eng, seat, payload):
 def do_royal_claim(eng, seat, payload):
     """The claim changes no step, except one it leaves without options (the Sultan was the
     last card the Oracle or a forced Slaver could still pick): that step then moves on."""
-    from .legal import ability_options
-
     eng.reveal(seat)
     eng.note("royal_claim", seat=seat)
     if eng.checkpoint():
         return
-    rd = eng.rd
-    pending = rd["pending"]
-    if pending["kind"] == "looks":
-        if not any(s != pending["seat"] and s not in pending["looked"] for s in hidden_living(rd)):
-            rd["pending"] = {"kind": "prediction", "seat": pending["seat"]}
-    elif pending["kind"] == "forced" and not ability_options(eng.st, pending["seat"], pending["ability"]):
-        eng.note("no_legal_use", seat=pending["seat"])
+    if not eng.keep_step(eng.rd["pending"]):
         eng.settle()
 
 

@@ -20,7 +20,7 @@ class OptionsSchema(Schema):
     target_score = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
     first_player = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=14))
     own_card_knowledge = fields.String(load_default="always", validate=validate.OneOf(["always"]))
-    slave_call_any_time = fields.Boolean(load_default=False, validate=validate.Equal(False))
+    slave_call_any_time = fields.Boolean(load_default=False)
     target_may_block = fields.Boolean(load_default=True)
     detained_guard_may_block = fields.Boolean(load_default=False)
     detained_may_join = fields.Boolean(load_default=True)

@@ -47,7 +47,11 @@ export function describeAction(action, view) {
     case "execute": return `Execute ${who(p.target)}`;
     case "detain": return `Detain ${who(p.target)}`;
     case "assassinate": return `Assassinate ${who(p.target)}`;
-    case "call_revolt": return "Reveal and call a revolt";
+    case "call_revolt": {
+      const mine = view && view.you ? view.you.seat : undefined;
+      const awaited = view && Array.isArray(view.to_act) && view.to_act.includes(mine);
+      return awaited || mine === undefined ? "Reveal and call a revolt" : "Reveal and call a revolt now (out of turn)";
+    }
     case "capture": return `Capture ${who(p.target)}`;
     case "dance": return "Reveal and dance";
     case "manipulate": return `Manipulate ${who(p.target)}${p.side ? ` for the ${SIDE[p.side]}` : ""}`;
@@ -100,6 +104,7 @@ function noteText(n, names) {
     case "captured": return `${s(n.target)} was captured`;
     case "detained": return `${s(n.seat)} is detained`;
     case "detention_forbidden": return `${s(n.seat)} forbade the detention`;
+    case "revolt_called": return `${s(n.seat)} called a revolt${n.out_of_turn ? " out of turn" : ""}`;
     case "revolt_joined": return n.seats.length ? `${n.seats.map(s).join(", ")} joined the revolt` : "Nobody joined the revolt";
     case "fatigued": return `${s(n.seat)} is fatigued`;
     case "turn_skipped": return `${s(n.seat)}'s turn is skipped`;

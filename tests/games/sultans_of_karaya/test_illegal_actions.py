@@ -125,3 +125,33 @@ def test_nothing_after_the_game_is_over():
     state = respond_all(act(state, 1, "call_revolt"), {0: "join", 2: "join"})
     assert state["finished"] and GAME.to_act(state) == set() and GAME.legal_actions(state, 3) == []
     assert_refused(GAME, state, event(3, "royal_claim"), "game_over")
+
+
+def test_an_out_of_turn_revolt_is_refused_unless_a_face_down_slave_may_call_now():
+    """G2 variant: only a face-down Slave, never while another window is open; off by default."""
+    assert_refused(GAME, fresh(), event(3, "call_revolt"), "not_your_turn")  # the default: own turn only
+    state = table(FIVE, "slave", first=0, slave_call_any_time=True)
+    assert_refused(GAME, state, event(1, "call_revolt"), "not_hidden_slave")  # a face-down Guard
+    state = act(state, 3, "call_revolt")
+    state = respond_all(state)
+    assert_refused(GAME, state, event(3, "call_revolt"), "not_hidden_slave")  # already face up
+    state = act(state, 0, "investigate", target=1)
+    state = act(state, 1, "investigate", target=2)
+    state = act(state, 2, "assassinate", target=0)  # a BLOCK window asks 1 and 4, beside the Sultan
+    assert rd(state)["pending"]["window"] == "block" and GAME.to_act(state) == {1, 4}
+    assert GAME.legal_actions(state, 4) == [{"type": "respond", "payload": {"window": 2, "choice": "pass"}}]
+    assert_refused(GAME, state, event(4, "call_revolt"), "window_open")
+
+
+def test_a_detained_slave_calls_out_of_turn_only_when_detained_slaves_may_join():
+    """G2 variant with G6: the call is a reveal, like a join; option detained_may_join = false forbids it."""
+    cards = ["guard", "assassin", "sultan", "slave", "slave"]
+    for may_join in (True, False):
+        state = act(table(cards, "slave", slave_call_any_time=True, detained_may_join=may_join), 0, "detain", target=4)
+        state = respond_all(state)  # a face-down Slave may only accept
+        assert rd(state)["prison"][4] and not rd(state)["revealed"][4] and rd(state)["owner"] == 1
+        if may_join:
+            assert GAME.legal_actions(state, 4) == [{"type": "call_revolt", "payload": {}}]
+        else:
+            assert GAME.legal_actions(state, 4) == []
+            assert_refused(GAME, state, event(4, "call_revolt"), "detained")

@@ -140,3 +140,93 @@ def test_a_claim_that_removes_the_oracles_last_choice_moves_her_to_the_predictio
     state = act(state, 1, "royal_claim")
     assert rd(state)["pending"] == {"kind": "prediction", "seat": 0} and rd(state)["crown"] == 0
     assert GAME.legal_actions(state, 0)
+
+
+# -- G2 variant: slave_call_any_time = true ------------------------------------------------
+ANY_TIME = {"slave_call_any_time": True}
+CALL = {"type": "call_revolt", "payload": {}}
+
+
+def test_a_hidden_slave_calls_a_revolt_out_of_turn_and_the_turn_owner_still_acts():
+    """G2 variant, 13.2 REVOLT, 13.3 (interrupt): seat 3 calls on the Sultan's turn; the window asks
+    every other face-down seat; one joins; then the interrupted turn carries on where it was."""
+    state = table(["sultan", "guard", "assassin", "slave", "slave"], "slave", first=0, **ANY_TIME)
+    assert GAME.to_act(state) == {0}  # never awaited
+    assert CALL in GAME.legal_actions(state, 3) and CALL in GAME.legal_actions(state, 4)
+    assert all(CALL not in GAME.legal_actions(state, s) for s in (1, 2))
+    assert CALL not in GAME.legal_actions(state, 0)  # the Sultan's own turn offers no Slave ability
+    state = act(state, 3, "call_revolt")
+    r = rd(state)
+    assert r["revealed"] == [False, False, False, True, False] and r["owner"] == 0
+    assert r["pending"]["window"] == "revolt" and r["pending"]["eligible"] == [0, 1, 2, 4]
+    assert r["pending"]["context"] == {"caller": 3}
+    assert {"kind": "revolt_called", "seat": 3, "out_of_turn": True} in state["notes"]
+    assert GAME.to_act(state) == {0, 1, 2, 4}
+    assert GAME.legal_actions(state, 4) == [{"type": "respond", "payload": {"window": 1, "choice": "join"}},
+                                            {"type": "respond", "payload": {"window": 1, "choice": "pass"}}]
+    state = respond_all(state, {4: "join"})
+    r = rd(state)
+    # 3, 4 face up; 4-0-1 or 2-3-4 is no row of three Slaves: the round goes on, seat 0 still to act
+    assert state["round"] == 1 and r["revealed"] == [False, False, False, True, True]
+    assert r["pending"] == {"kind": "action", "seat": 0, "mode": "normal"} and r["stack"] == [] and r["turns"] == 1
+    state = act(state, 0, "execute", target=3)
+    r = rd(state)
+    assert not r["alive"][3] and r["crown"] == 0 and r["owner"] == 1
+
+
+def test_a_revolution_completed_out_of_turn_wins_when_the_window_closes():
+    """G2 variant with 11.1 R2, 11.3 / G15 (scored at the window's close), G18 (the turn owner ended it)."""
+    state = table(["slave", "slave", "sultan", "guard", "slave"], "assassin", first=2, **ANY_TIME)
+    state = act(state, 0, "call_revolt")
+    assert state["round"] == 1 and rd(state)["pending"]["eligible"] == [1, 2, 3, 4]
+    state = act(state, 1, "respond", window=1, choice="join")
+    state = act(state, 4, "respond", window=1, choice="join")
+    assert state["round"] == 1  # answers are sealed; nothing is scored before the window closes
+    state = respond_all(state)
+    h = state["history"][0]
+    # Slaves 4-0-1 face up and free: Rebels; revealed winners 2, the Sultan and the Guard 0
+    assert h["winner"] == "rebels" and h["points"] == [2, 2, 0, 0, 2]
+    assert h["ender"] == 2 and state["round"] == 2 and rd(state)["owner"] == 3
+
+
+def test_a_revolt_called_during_the_oracles_looks_comes_back_to_her_looks():
+    """G2 variant: the interrupted step resumes after the window (13.1: one window at a time, nested)."""
+    cards = ["oracle", "slave", "sultan", "slave", "guard", "assassin", "slave"]
+    state = act(table(cards, "vizier", **ANY_TIME), 0, "foretell")
+    state = act(state, 0, "look", target=2)
+    assert CALL in GAME.legal_actions(state, 1)
+    state = act(state, 1, "call_revolt")
+    assert rd(state)["pending"]["eligible"] == [2, 3, 4, 5, 6]
+    state = respond_all(state, {3: "join", 6: "join"})
+    r = rd(state)
+    # Slaves 1, 3, 6 face up, none three in a row (6-0-1: the Oracle sits between)
+    assert state["round"] == 1 and r["revealed"] == [True, True, False, True, False, False, True]
+    assert r["pending"] == {"kind": "looks", "seat": 0, "left": 2, "looked": [2]}
+    state = act(state, 0, "look", target=4)
+    state = act(state, 0, "look", target=5)
+    assert rd(state)["pending"] == {"kind": "prediction", "seat": 0}
+
+
+def test_a_revolt_that_turns_up_the_oracles_last_unseen_card_moves_her_to_the_prediction():
+    """G2 variant, like the claim (13.3): a look with no face-down card left cannot be awaited."""
+    cards = ["oracle", "slave", "slave", "guard", "assassin", "sultan", "slave"]
+    state = table(cards, "vizier", **ANY_TIME)
+    rd(state)["revealed"] = [False, False, False, True, True, False, True]
+    state = act(state, 0, "foretell")
+    state = act(state, 0, "look", target=5)
+    state = act(state, 1, "call_revolt")
+    assert rd(state)["pending"]["eligible"] == [2, 5]
+    state = respond_all(state, {2: "join"})
+    assert rd(state)["pending"] == {"kind": "prediction", "seat": 0} and state["round"] == 1
+
+
+def test_an_out_of_turn_revolt_during_a_forced_ability_keeps_the_fatigue_for_later():
+    """G2 variant with 7.7: the forced seat still chooses its ability afterwards, fatigue comes last."""
+    state = act(table(VIZ, "slave", **ANY_TIME), 0, "manipulate", side="rebels", target=1)
+    assert rd(state)["pending"] == {"kind": "forced", "seat": 1, "ability": "capture"}
+    state = act(state, 5, "call_revolt")
+    assert rd(state)["pending"]["eligible"] == [2, 3, 4, 6]
+    state = respond_all(state)
+    assert rd(state)["pending"] == {"kind": "forced", "seat": 1, "ability": "capture"} and not rd(state)["fatigue"][1]
+    state = act(state, 1, "capture", target=5)  # the revealed Slave: no bonus
+    assert rd(state)["captured"][5] and rd(state)["fatigue"][1] and rd(state)["owner"] == 1
