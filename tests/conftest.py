@@ -3,6 +3,8 @@ the app and its client. The toy game is registered for platform tests only."""
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,12 @@ from projections.games import registry
 from tests.toygame import TOY
 
 registry()["toy"] = TOY
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +42,20 @@ def app(redis_url):
     from service.app import create_app
 
     return create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, "SNAPSHOT_EVERY": 10})
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium per test process, shared by every browser test: Playwright's
+    sync API allows one running instance per thread."""
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
 
 
 @pytest.fixture()

@@ -6,8 +6,6 @@ screenshots go to tests/browser/artifacts/ (ignored by git).
 """
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
 from pathlib import Path
@@ -16,11 +14,6 @@ import pytest
 
 from .helpers import Server
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
@@ -39,18 +32,6 @@ def live_server(redis_url):
     # Let the live streams (XREAD BLOCK of at most 2 s) notice their closed browsers
     # before the test Redis goes away under them.
     time.sleep(2.5)
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

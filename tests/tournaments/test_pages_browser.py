@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import threading
 from pathlib import Path
 
@@ -13,11 +12,6 @@ import pytest
 import requests
 
 from .bots import bearer
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
 
 @pytest.fixture(scope="module")
 def server(redis_url):
@@ -33,20 +27,14 @@ def server(redis_url):
 
 
 @pytest.fixture(scope="module")
-def page():
-    if not Path(CHROMIUM).exists() or shutil.which("true") is None:
-        pytest.skip("Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        context = browser.new_context(viewport={"width": 1366, "height": 900})
-        context.set_default_timeout(15_000)
-        p = context.new_page()
-        p.errors = []
-        p.on("pageerror", lambda exc: p.errors.append(str(exc)))
-        yield p
-        browser.close()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context.set_default_timeout(15_000)
+    p = context.new_page()
+    p.errors = []
+    p.on("pageerror", lambda exc: p.errors.append(str(exc)))
+    yield p
+    context.close()
 
 
 def play_out(url: str, round_view: dict, rand: random.Random) -> None:
