@@ -4,6 +4,8 @@
 // Board elements are clickable for the actions they stand for; when one element stands for
 // several actions a small menu lists them.
 
+import { el } from "./dom.js";
+
 const TYPES = ["military", "political", "commercial", "religious", "agricultural"];
 const TYPE_ICON = { military: "⚔", political: "⚖", commercial: "⚱", religious: "☧", agricultural: "✿" };
 const AREAS = ["epirus", "macedonia", "thrace"];
@@ -46,22 +48,6 @@ const STYLE = `
 .aor-menu button { font-size: .8rem; }
 .aor-muted { color: #777; font-size: .8rem; }
 `;
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "style") e.style.cssText = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 const words = (s) => String(s ?? "").replace(/_/g, " ");
 const cap = (s) => { const w = words(s); return w ? w[0].toUpperCase() + w.slice(1) : w; };

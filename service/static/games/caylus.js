@@ -5,6 +5,8 @@
 // for several actions (a tile that can be built with different cubes), a small menu
 // offers them.
 
+import { el } from "./dom.js";
+
 const CUBES = ["food", "wood", "stone", "cloth", "gold"];
 const SPECIALS = ["gate", "trading_post", "merchants_guild", "joust_field", "stables", "inn"];
 const SPECIAL_NAMES = {
@@ -50,22 +52,6 @@ const STYLE = `
 .cay-menu[hidden] { display: none; }
 .cay-menu button { font-size: .8rem; }
 `;
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "style") e.style.cssText = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 function seatColour(seat) { return `var(--seat${seat}, hsl(${seat * 72}, 60%, 45%))`; }
 function seatName(names, seat) { return (names && names[seat]) || `Seat ${seat}`; }

@@ -5,6 +5,8 @@
 // Every space is clickable for the actions that name it (as space, target or source);
 // when one space stands for several actions, a small menu offers them.
 
+import { el } from "./dom.js";
+
 const ELECTORATE_SHORT = {
   trier: "Trier", koeln: "Köln", mainz: "Mainz", pfalz: "Pfalz",
   sachsen: "Saxony", brandenburg: "Brandenburg", boehmen: "Bohemia",
@@ -62,23 +64,6 @@ const STYLE = `
 .soe-menu[hidden] { display: none; }
 .soe-menu button { font-size: .8rem; }
 `;
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "style") e.style.cssText = v;
-    else if (k === "title") e.title = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 function seatName(names, seat) {
   if (seat === null || seat === undefined) return "nobody";

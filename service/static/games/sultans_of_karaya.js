@@ -2,6 +2,8 @@
 // status cards (crown, prison, capture, fatigue, faction), the spare in the centre, the awaited step,
 // your private notes and the round history. Seats and the spare are clickable for the actions they stand for.
 
+import { el } from "./dom.js";
+
 const ROLE = {
   sultan: ["Sultan", "#2a62c9"], guard: ["Guard", "#2a62c9"], assassin: ["Assassin", "#c62f2f"],
   slave: ["Slave", "#c62f2f"], slaver: ["Slaver", "#2f8f46"], dancer: ["Belly Dancer", "#2f8f46"],
@@ -9,15 +11,6 @@ const ROLE = {
 };
 const SIDE = { loyalists: "Loyalists", rebels: "Rebels" };
 const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "style") e.style.cssText = v; else if (k === "onclick") e.onclick = v; else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
-}
 
 function svg(tag, attrs, text) {
   const e = document.createElementNS(SVG, tag);
