@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import psutil
@@ -17,7 +15,7 @@ from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
 from service.app import create_app
 from tests.platform.helpers import GameHandle
-from tests.redis_servers import free_port
+from tests.platform.gunicorn_server import gunicorn
 
 pytestmark = pytest.mark.xdist_group("durability")
 
@@ -58,24 +56,10 @@ def test_with_appendfsync_always_a_killed_redis_loses_no_acknowledged_event(tmp_
 @pytest.mark.skipif(not GAME_PACKAGES, reason="no game registered yet")
 def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
     """Two workers behind one port: every write made through either is read by both."""
-    port = free_port()
-    env = {**os.environ, "PORT": str(port), "DATA_DIR": str(tmp_path), "WEB_CONCURRENCY": "2",
-           "PYTHONPATH": os.getcwd()}
-    env.pop("REDIS_URL", None)
     game = get_game(GAME_PACKAGES[0])
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "wsgi:app"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}/api"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                requests.get(base + "/game-types", timeout=5)
-                break
-            except requests.RequestException:
-                time.sleep(0.2)
+    with gunicorn(DATA_DIR=tmp_path, WEB_CONCURRENCY=2, REDIS_URL=None) as (base, output):
         ids = []
-        for i in range(20):
+        for _ in range(20):
             seats = ["p%d" % n for n in range(game.min_seats)]
             r = requests.post(base + "/games", json={"game": game.name, "seats": seats}, timeout=10,
                               headers={"Connection": "close"})
@@ -84,8 +68,5 @@ def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
         for _ in range(40):
             r = requests.get(base + "/games?limit=1000", timeout=10, headers={"Connection": "close"})
             assert set(ids) <= {m["id"] for m in r.json()["games"]}
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=30)
-    workers = {line.split()[0] for line in out.splitlines() if '"GET /api/games"' in line}
+    workers = {line.split()[0] for line in output if '"GET /api/games"' in line}
     assert len(workers) == 2, f"both workers answered: {workers}"

@@ -2,10 +2,6 @@
 at most half its threads as streams and answers 503 beyond, so an action still lands."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 
@@ -14,50 +10,41 @@ import requests
 
 from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
-from tests.redis_servers import free_port
+from tests.platform.gunicorn_server import gunicorn
 
 pytestmark = [pytest.mark.xdist_group("durability"),
               pytest.mark.skipif(not GAME_PACKAGES, reason="no game registered yet")]
 
 
 def test_streams_are_capped_and_actions_still_land(tmp_path, redis_url):
-    port = free_port()
-    env = {**os.environ, "PORT": str(port), "REDIS_URL": redis_url, "WEB_CONCURRENCY": "1",
-           "GUNICORN_THREADS": "4", "SSE_SECONDS": "20", "PYTHONPATH": os.getcwd(), "CLOCK_SWEEP_SECONDS": "0"}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "wsgi:app"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}/api"
     streams = []
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                requests.get(base + "/game-types", timeout=5)
-                break
-            except requests.RequestException:
-                time.sleep(0.2)
+    with gunicorn(REDIS_URL=redis_url, WEB_CONCURRENCY=1, GUNICORN_THREADS=4, SSE_SECONDS=20) as (base, _):
         game = get_game(GAME_PACKAGES[0])
         created = requests.post(base + "/games", json={"game": game.name, "seats": ["a", "b"]}, timeout=10).json()
         url = f"{base}/games/{created['id']}"
-        statuses = []
-        for _ in range(3):
-            r = requests.get(url + "/stream", stream=True, timeout=30)
-            statuses.append(r.status_code)
-            streams.append(r)
-        assert statuses == [200, 200, 503], "two streams for four threads, the third refused"
-        seat = requests.get(url, timeout=10).json()["to_act"][0]
-        headers = {"Authorization": "Bearer " + created["seats"][seat]["token"]}
-        action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
-        start = time.monotonic()
-        r = requests.post(url + "/actions", json=action, headers=headers, timeout=10)
-        assert r.status_code == 201 and time.monotonic() - start < 5
-        got = []
-        reader = threading.Thread(target=lambda: got.append(next(streams[0].iter_lines(chunk_size=None))))
-        reader.start()
-        reader.join(timeout=10)
-        assert got, "the open stream delivered something"
-    finally:
-        for r in streams:
-            r.close()
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+        try:
+            check_streams_and_action(url, created, streams)
+        finally:
+            for r in streams:
+                r.close()
+
+
+def check_streams_and_action(url, created, streams):
+    """Open three streams (two fit), then play an action while two are open."""
+    statuses = []
+    for _ in range(3):
+        r = requests.get(url + "/stream", stream=True, timeout=30)
+        statuses.append(r.status_code)
+        streams.append(r)
+    assert statuses == [200, 200, 503], "two streams for four threads, the third refused"
+    seat = requests.get(url, timeout=10).json()["to_act"][0]
+    headers = {"Authorization": "Bearer " + created["seats"][seat]["token"]}
+    action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
+    start = time.monotonic()
+    r = requests.post(url + "/actions", json=action, headers=headers, timeout=10)
+    assert r.status_code == 201 and time.monotonic() - start < 5
+    got = []
+    reader = threading.Thread(target=lambda: got.append(next(streams[0].iter_lines(chunk_size=None))))
+    reader.start()
+    reader.join(timeout=10)
+    assert got, "the open stream delivered something"

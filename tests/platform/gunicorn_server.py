@@ -1,0 +1,42 @@
+"""Run the real app under gunicorn (deploy/gunicorn.conf.py) on a free loopback port."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+
+import requests
+
+from tests.redis_servers import free_port
+
+
+@contextmanager
+def gunicorn(**env_overrides):
+    """Yields (base API url, output list): the output (access log included) is filled
+    in when the server has stopped. ``REDIS_URL=None`` means the embedded Redis."""
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "PYTHONPATH": os.getcwd(), "CLOCK_SWEEP_SECONDS": "0"}
+    for key, value in env_overrides.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = str(value)
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "wsgi:app"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base, output = f"http://127.0.0.1:{port}/api", []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                requests.get(base + "/game-types", timeout=5)
+                break
+            except requests.RequestException:
+                time.sleep(0.2)
+        yield base, output
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+        output.extend(out.splitlines())
