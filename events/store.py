@@ -8,6 +8,7 @@ and (all keys in one hash slot) on a Redis Cluster alike.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from .envelope import canonical_json
@@ -38,20 +39,24 @@ class AppendResult:
     seq: int  # ok: last seq written; conflict: current last seq; duplicate: the first seq of that action
 
 
-class EventStore:
+class EventStore(ABC):
     """Append-only streams of sealed envelopes, one per key."""
 
+    @abstractmethod
     def append(self, key: str, idem_key: str, expected_seq: int, action_id: str | None, envelopes: list[dict]) -> AppendResult:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def read(self, key: str, after: int = 0, upto: int | None = None) -> list[dict]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def tail(self, key: str, after: int, block_ms: int) -> list[dict]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def last_seq(self, key: str) -> int:
-        raise NotImplementedError
+        ...
 
 
 class RedisEventStore(EventStore):

@@ -16,6 +16,7 @@ Shapes (plain dicts, so states and events serialise as they are):
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Protocol
 
 State = dict
@@ -53,7 +54,7 @@ class Rng(Protocol):
     def sample(self, items: list, k: int) -> list: ...
 
 
-class Game:
+class Game(ABC):
     """Base class of every game. Subclasses set the metadata and implement the rules.
 
     Metadata is data: the registry and ``GET /api/game-types`` read it.
@@ -71,42 +72,48 @@ class Game:
     action_schemas: dict[str, type] = {}
 
     # -- the protocol of DESIGN.md -------------------------------------------------
+    @abstractmethod
     def setup(self, options: dict, seats: int, rng: Rng) -> State:
         """The initial state for ``seats`` players; ``options`` is already validated."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def apply(self, state: State, event: Event, rng: Rng) -> State:
         """The state after ``event``. Raise IllegalAction for anything the rules forbid.
 
         Must not mutate ``state``: validate everything first, then build the new state.
         """
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def to_act(self, state: State) -> set[int]:
         """Seats the game is waiting for (incl. reactions and simultaneous votes).
 
         Public: it must not depend on hidden information. Empty only once finished.
         """
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action ``seat`` may post now, each a complete ``{type, payload}``."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def view(self, state: State, viewer: int | str | None) -> dict:
         """What ``viewer`` may see of ``state`` (a seat, None = spectator, REFEREE)."""
-        raise NotImplementedError
+        ...
 
     def redact(self, event: Event, viewer: int | str | None) -> Event | None:
         """What ``viewer`` may see of a logged event; None hides it entirely."""
         return event
 
+    @abstractmethod
     def result(self, state: State) -> dict | None:
         """None while the game runs; then ``{"scores": [..], "ranking": [..], "tiebreak": ..}``.
 
         ``scores[s]`` and ``ranking[s]`` are per seat; ranking is 1 for first, ties share.
         """
-        raise NotImplementedError
+        ...
 
     # -- optional hooks (defaults suit most games) ----------------------------------
     def automatic(self, state: State) -> Action | None:
