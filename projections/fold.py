@@ -15,7 +15,7 @@ from events.envelope import parse_ts
 from events.rng import SeededRng
 
 from .games import get as get_game
-from .games.base import Game, IllegalAction
+from .games.base import Game
 from .outcome import final_result
 
 StateAt = Callable[[int], dict]
@@ -27,6 +27,13 @@ class FoldError(Exception):
 
 def game_of(pstate: dict) -> Game:
     return get_game(pstate["game"])
+
+
+def awaited(pstate: dict) -> list[int]:
+    """The seats the game is waiting for, as the API shows them: none once finished."""
+    if pstate["status"] == "finished":
+        return []
+    return sorted(game_of(pstate).to_act(pstate["state"]))
 
 
 def game_event(envelope: dict, game_name: str) -> dict | None:
@@ -239,18 +246,6 @@ def _restart_clock(new: dict, game: Game, ts: float) -> None:
         new["clocks"] = {**new["clocks"], "running": [s for s in running if s not in new["forfeits"]], "since": ts}
 
 
-def fold(envelopes: list[dict], seed: str | None, start: dict | None = None, state_at: StateAt | None = None) -> dict:
-    """Fold entries onto ``start`` (None: from the beginning)."""
-    pstate = start
-    for envelope in envelopes:
-        pstate = apply(pstate, envelope, seed, state_at or _no_history)
-    return pstate
-
-
-def _no_history(seq: int) -> dict:
-    raise FoldError("this fold has no access to earlier states")
-
-
 class InMemoryHistory:
     """Fold a whole log kept in memory, with ``state_at`` for undo and rewind.
 
@@ -286,6 +281,3 @@ class InMemoryHistory:
         for _, pstate in self.states():
             pass
         return pstate
-
-
-__all__ = ["apply", "fold", "FoldError", "IllegalAction", "InMemoryHistory", "game_event", "game_of"]

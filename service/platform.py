@@ -75,7 +75,7 @@ class Platform:
             "seats": [{"seat": i, "name": n} for i, n in enumerate(p["seats"])],
             "status": p["status"],
             "seq": p["seq"],
-            "to_act": sorted(game.to_act(p["state"])) if p["status"] != "finished" else [],
+            "to_act": fold.awaited(p),
             "result": p["result"],
             "seed_commitment": p["seed_commitment"],
             "head_hash": p["head"],
@@ -132,7 +132,7 @@ class Platform:
             "at": at,
             "viewer": caller.describe(),
             "status": p["status"],
-            "to_act": sorted(game.to_act(p["state"])) if p["status"] != "finished" else [],
+            "to_act": fold.awaited(p),
             "result": p["result"],
             "view": game.view(p["state"], caller.viewer(finished)),
             "clocks": p["clocks"],
@@ -178,7 +178,7 @@ class Platform:
         if fork is not None:
             payload["fork"] = fork
         try:
-            self._append(game_id, lambda p: [("game.created", SYSTEM, payload)], expected_seq=0)
+            self.append_entries(game_id, lambda p: [("game.created", SYSTEM, payload)], expected_seq=0)
         except IllegalAction as exc:
             raise ApiError(400, "bad_options", exc.message) from exc
         seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
@@ -214,7 +214,7 @@ class Platform:
                 raise ApiError(422, "not_your_turn", "this seat may not act now")
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
 
-        status, seq = self._append(game_id, build, action_id=action_id, expected_seq=expected_seq)
+        status, seq = self.append_entries(game_id, build, action_id=action_id, expected_seq=expected_seq)
         p = self.projector.cached(game_id) if status == 201 else None
         if p is None:  # a retry answered from the idempotency key: the view as it is now
             return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
@@ -228,11 +228,11 @@ class Platform:
             raise ApiError(409, "game_paused", "the referee has paused the game")
 
     def append_entries(self, game_id: str, build: Callable[[dict], list[Entry]], action_id: str | None = None,
-                       expected_seq: int | None = None) -> tuple[int, int]:
-        """Append what ``build(state)`` returns plus its consequences; (status, seq)."""
-        return self._append(game_id, build, action_id=action_id, expected_seq=expected_seq)
+                       expected_seq: int | None = None, attempts: int = 20) -> tuple[int, int]:
+        """Append what ``build(state)`` returns plus its consequences; (http status, first seq).
 
-    def _append(self, game_id, build, action_id=None, expected_seq=None, attempts=20):
+        ``build`` validates against the latest state and may raise; on a lost race it runs
+        again on the new state, unless the caller named ``expected_seq`` (then 409)."""
         if action_id is not None:
             first = self.redis.hget(keys.idempotency(game_id), action_id)
             if first is not None:  # a retry: the first answer stands, whatever happened since
@@ -319,7 +319,7 @@ class Platform:
                 continue
             seat = out[0]
             try:
-                self._append(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
+                self.append_entries(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
                              action_id=f"clock:{p['seq']}:{seat}", expected_seq=p["seq"])
                 expired.append(game_id)
             except ApiError:

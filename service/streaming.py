@@ -7,7 +7,7 @@ import json
 import time
 
 from events import keys
-from projections.games import get as get_game
+from projections.fold import awaited
 from projections.views import redacted_envelope
 
 
@@ -22,8 +22,7 @@ def event_stream(platform, game_id: str, after: int | None, seconds: float):
             yield ": keep-alive\n\n"
             continue
         p = platform.state(game_id)
-        game = get_game(p["game"])
-        to_act = sorted(game.to_act(p["state"])) if p["status"] != "finished" else []
+        to_act = awaited(p)
         for envelope in entries:
             data = {**redacted_envelope(p["game"], envelope, None), "to_act": to_act, "status": p["status"],
                     "head": p["head"], "latest": p["seq"]}
