@@ -197,8 +197,8 @@ class Platform:
         """Post a game action for the caller's seat; returns (http status, body)."""
         if not caller.is_seat:
             raise ApiError(403, "not_a_seat", "only a seat token can play actions")
-        p = self.state(game_id)
-        game = get_game(p["game"])
+        known = self.projector.cached(game_id) or self.state(game_id)  # a game's type never changes
+        game = get_game(known["game"])
         schema = game.action_schemas.get(type_)
         if schema is None:
             raise ApiError(400, "unknown_action", f"{game.title} has no action {type_!r}",
