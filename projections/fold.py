@@ -44,6 +44,12 @@ def game_event(envelope: dict, game_name: str) -> dict | None:
     return {"type": envelope["type"][len(prefix):], "seat": envelope["actor"].get("seat"), "payload": envelope["payload"]}
 
 
+def rules_version(created_payload: dict) -> int:
+    """The rules version a game was created under; logs from before versions were
+    recorded were all played under version 1."""
+    return created_payload.get("rules_version", 1)
+
+
 def create(envelope: dict, seed: str | None) -> dict:
     p = envelope["payload"]
     game = get_game(p["game"])
@@ -56,13 +62,14 @@ def create(envelope: dict, seed: str | None) -> dict:
         if seed is None:
             raise FoldError("the seed is needed to fold this game")
         rng = SeededRng(seed, 0)
-        state = game.setup(p["options"], len(p["seats"]), rng)
+        state = game.setup({**p["options"], "rules_version": rules_version(p)}, len(p["seats"]), rng)
         draws = rng.counter
     ts = parse_ts(envelope["ts"])
     pstate = {
         "game": p["game"],
         "seats": list(p["seats"]),
         "options": p["options"],
+        "rules_version": rules_version(p),
         "ranked": p.get("ranked", True),
         "tournament": p.get("tournament"),
         "forked_from": fork and {k: fork[k] for k in ("game_id", "at_seq", "head")},

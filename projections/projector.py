@@ -15,7 +15,7 @@ from events.store import EventStore
 
 from . import fold
 
-SNAPSHOT_VERSION = "1"
+SNAPSHOT_VERSION = "2"
 
 
 class Projector:

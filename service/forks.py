@@ -22,4 +22,5 @@ def fork(platform, game_id: str, caller: Caller, at_seq: int, seats: list[str] |
     if len(names) != len(p["seats"]):
         raise ApiError(400, "bad_seat_count", f"a fork keeps the {len(p['seats'])} seats of its source")
     source = {"game_id": game_id, "at_seq": at_seq, "head": past["head"], "state": past["state"], "draws": past["draws"]}
-    return platform.create_game(p["game"], names, p["options"], ranked=False, fork=source)
+    return platform.create_game(p["game"], names, p["options"], ranked=False, fork=source,
+                                rules_version=p["rules_version"])

@@ -86,6 +86,7 @@ class Platform:
             "clocks": p["clocks"] and {k: p["clocks"][k] for k in ("base", "increment", "remaining", "running", "since")},
             "pending_undo": p["pending_undo"],
             "options": p["options"],
+            "rules_version": p["rules_version"],
         }
 
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
@@ -159,7 +160,10 @@ class Platform:
 
     # -- creating ------------------------------------------------------------------------
     def create_game(self, game: str, seat_names: list[str], options: dict | None = None, clock: dict | None = None,
-                    ranked: bool = True, tournament: str | None = None, fork: dict | None = None) -> dict:
+                    ranked: bool = True, tournament: str | None = None, fork: dict | None = None,
+                    rules_version: int | None = None) -> dict:
+        """A new game under the current rules version, or under ``rules_version`` (a fork
+        keeps its source's rules)."""
         rules = get_game(game)
         if rules is None:
             raise ApiError(400, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
@@ -173,7 +177,8 @@ class Platform:
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)
-        payload = {"game": game, "seats": list(seat_names), "options": opts, "seed_commitment": commitment(seed),
+        payload = {"game": game, "rules_version": rules_version or rules.rules_version, "seats": list(seat_names), "options": opts,
+                   "seed_commitment": commitment(seed),
                    "ranked": ranked and fork is None, "clock": clock, "tournament": tournament}
         if fork is not None:
             payload["fork"] = fork

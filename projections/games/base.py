@@ -70,12 +70,25 @@ class Game(ABC):
     chance: bool = False
     options_schema: type | None = None
     action_schemas: dict[str, type] = {}
+    rules_version: int = 1
+    """Raised whenever a change alters how any legal log folds. ``game.created`` records
+    the version a game starts under, and the game folds under that version forever:
+    a behaviour change is a branch on ``self.version(state)``, never an edit in place."""
 
     # -- the protocol of DESIGN.md -------------------------------------------------
     @abstractmethod
     def setup(self, options: dict, seats: int, rng: Rng) -> State:
-        """The initial state for ``seats`` players; ``options`` is already validated."""
+        """The initial state for ``seats`` players; ``options`` is already validated.
+
+        ``options["rules_version"]`` is the version the game is played under (the
+        platform adds it from ``game.created``); keep options in ``state["options"]``
+        so ``version`` can read it back."""
         ...
+
+    def version(self, state: State) -> int:
+        """The rules version ``state`` is played under; states built without one (by
+        tests calling ``setup`` directly) play the current version."""
+        return state.get("options", {}).get("rules_version", self.rules_version)
 
     @abstractmethod
     def apply(self, state: State, event: Event, rng: Rng) -> State:

@@ -1,0 +1,20 @@
+"""Every game records the rules it is played under, and the fold hands them to the game."""
+from __future__ import annotations
+
+from tests.platform.helpers import GameHandle
+
+
+def test_game_created_names_the_rules_version_and_every_option(client):
+    g = GameHandle(client)
+    created = g.events()[0]
+    assert created["payload"]["rules_version"] == 1
+    assert created["payload"]["options"] == {"rounds": 3}  # the default written out
+    assert g.meta()["rules_version"] == 1
+
+
+def test_a_fork_keeps_its_source_rules_version(client):
+    g = GameHandle(client)
+    r = client.post(g.url("/fork"), json={"at_seq": 1}, headers=g.ref())
+    assert r.status_code == 201, r.json
+    fork = client.get(f"/api/games/{r.json['id']}/events").json["events"][0]
+    assert fork["payload"]["rules_version"] == 1
