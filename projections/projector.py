@@ -1,8 +1,9 @@
 """Platform states on demand: a per-worker cache kept current with XRANGE, and
 snapshots every K entries in Redis so a cold fold never starts from zero.
 
-Snapshots are a cache of the fold (keyed by a version), never a source of truth:
-drop them and every state is rebuilt from the log.
+Snapshots are a cache of the fold, never a source of truth: drop them and every state
+is rebuilt from the log. Their key names the code that folded them (``code_digest``), so
+a snapshot from other code is never read.
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from events import keys
 from events.store import EventStore
 
 from . import fold
-
-SNAPSHOT_VERSION = "2"
+from .code_digest import fold_version, platform_digest
+from .games import get as get_game
+from .games import registry
 
 
 class Projector:
@@ -26,6 +28,9 @@ class Projector:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, dict] = OrderedDict()
         self._seeds: dict[str, str | None] = {}
+        self._game_types: dict[str, str] = {}
+        self._platform = platform_digest()
+        self._versions = {name: fold_version(game, self._platform) for name, game in registry().items()}
         self._lock = threading.Lock()
 
     # -- seeds -----------------------------------------------------------------------
@@ -33,6 +38,24 @@ class Projector:
         if game_id not in self._seeds:
             self._seeds[game_id] = self.redis.get(keys.seed(game_id))
         return self._seeds[game_id]
+
+    # -- snapshot keys ---------------------------------------------------------------------
+    def snapshots_key(self, game_id: str, game_type: str | None = None) -> str:
+        """The hash of ``game_id``'s snapshots folded by the code running now."""
+        game_type = game_type or self._game_type(game_id)
+        if game_type not in self._versions:  # a game registered after start
+            game = get_game(game_type)
+            if game is None:
+                raise fold.FoldError(f"unknown game {game_type!r}")
+            self._versions[game_type] = fold_version(game, self._platform)
+        return keys.snapshots(game_id, self._versions[game_type])
+
+    def _game_type(self, game_id: str) -> str:
+        if game_id not in self._game_types:
+            known = self.cached(game_id)
+            created = known or self.store.read(keys.events(game_id), after=0, upto=1)[0]["payload"]
+            self._game_types[game_id] = created["game"]
+        return self._game_types[game_id]
 
     # -- the latest state ----------------------------------------------------------------
     def latest(self, game_id: str) -> dict | None:
@@ -90,12 +113,12 @@ class Projector:
         for envelope in entries:
             pstate = fold.apply(pstate, envelope, seed, state_at)
             if write_snapshots and pstate["seq"] % self.every == 0:
-                self.redis.hsetnx(keys.snapshots(game_id, SNAPSHOT_VERSION), pstate["seq"], json.dumps(pstate))
+                self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
         return pstate
 
     def _snapshot_at_or_before(self, game_id: str, seq: int) -> dict | None:
-        key = keys.snapshots(game_id, SNAPSHOT_VERSION)
         mark = (seq // self.every) * self.every
+        key = self.snapshots_key(game_id) if mark > 0 else None
         while mark > 0:
             raw = self.redis.hget(key, mark)
             if raw is not None:

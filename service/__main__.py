@@ -1,4 +1,5 @@
-"""Command line: ``python -m service verify FILE`` and ``verify-tournament BUNDLE``."""
+"""Command line: ``python -m service verify FILE``, ``verify-tournament BUNDLE`` and
+``golden --game X`` (record golden playthroughs; see service/golden.py)."""
 from __future__ import annotations
 
 import argparse
@@ -20,9 +21,14 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("verify", help="re-check an exported game log").add_argument("file")
     commands.add_parser("verify-tournament", help="re-check a tournament bundle").add_argument("bundle")
+    from service import golden
+
+    golden.add_arguments(commands.add_parser("golden", help="record new golden playthroughs (adds, never overwrites)"))
     args = parser.parse_args(argv)
     if args.command == "verify":
         return verify_command(args.file)
+    if args.command == "golden":
+        return golden.main(args)
     from service import tournament_bundle
 
     return tournament_bundle.main([args.bundle])

@@ -148,11 +148,13 @@ def list_annotations(game_id):
 
 @bp.route("/games/<game_id>/export")
 def export_game(game_id):
-    """The log as JSON Lines; the seed is in ``game.finished`` once the game is over."""
+    """The log as JSON Lines; the seed is in ``game.finished`` once the game is over.
+    ``game.created`` (and the ``X-Rules-Version`` header) names the rules version."""
     lines = platform().export(game_id, caller(game_id))
     body = "".join(canonical_json(e) + "\n" for e in lines)
     return Response(body, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"'})
+                    headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"',
+                             **audit.export_headers(lines)})
 
 
 @bp.route("/verify", methods=["POST"])

@@ -19,9 +19,11 @@ def parse_lines(text: str) -> list[dict]:
 
 
 def verify(envelopes: list[dict]) -> dict:
-    """``{ok, first_bad_seq, checks: {chain, commitment, refold, result}, messages}``.
+    """``{ok, first_bad_seq, checks: {chain, commitment, refold, result}, messages, game, rules_version}``.
 
     Each check is "ok", "failed" or "skipped" (e.g. no seed before the game ends).
+    ``game`` and ``rules_version`` name the rules the log claims to be played under
+    (None when the first entry is no ``game.created``); the refold uses them.
     """
     checks = {"chain": "ok", "commitment": "skipped", "refold": "skipped", "result": "skipped"}
     messages: list[str] = []
@@ -72,7 +74,22 @@ def verify(envelopes: list[dict]) -> dict:
         elif seed is None:
             messages.append("no seed yet: the refold waits for the end of the game")
     return {"ok": not bad and "failed" not in checks.values(), "first_bad_seq": min(bad) if bad else None,
-            "checks": checks, "messages": messages}
+            "checks": checks, "messages": messages, **played_under(envelopes)}
+
+
+def export_headers(envelopes: list[dict]) -> dict:
+    """HTTP headers naming the game and rules version of an export."""
+    under = played_under(envelopes)
+    return {"X-Game": under["game"] or "", "X-Rules-Version": str(under["rules_version"] or "")}
+
+
+def played_under(envelopes: list[dict]) -> dict:
+    """``{game, rules_version}`` as the log's ``game.created`` records them."""
+    first = envelopes[0] if envelopes and isinstance(envelopes[0], dict) else {}
+    payload = first.get("payload") if first.get("type") == "game.created" else None
+    if not isinstance(payload, dict):
+        return {"game": None, "rules_version": None}
+    return {"game": payload.get("game"), "rules_version": fold.rules_version(payload)}
 
 
 def _refold(envelopes, seed, checks, fail):

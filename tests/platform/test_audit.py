@@ -26,7 +26,7 @@ def verify(client, text):
 
 def test_a_finished_export_verifies(client, finished_export):
     report = verify(client, finished_export)
-    assert report == {"ok": True, "first_bad_seq": None, "messages": [],
+    assert report == {"ok": True, "first_bad_seq": None, "messages": [], "game": "toy", "rules_version": 1,
                       "checks": {"chain": "ok", "commitment": "ok", "refold": "ok", "result": "ok"}}
 
 
