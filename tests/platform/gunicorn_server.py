@@ -14,9 +14,10 @@ from tests.redis_servers import free_port
 
 
 @contextmanager
-def gunicorn(**env_overrides):
+def gunicorn(app: str = "wsgi:app", **env_overrides):
     """Yields (base API url, output list): the output (access log included) is filled
-    in when the server has stopped. ``REDIS_URL=None`` means the embedded Redis."""
+    in when the server has stopped. ``REDIS_URL=None`` means the embedded Redis;
+    ``app`` is the WSGI application gunicorn serves."""
     port = free_port()
     env = {**os.environ, "PORT": str(port), "PYTHONPATH": os.getcwd(), "CLOCK_SWEEP_SECONDS": "0"}
     for key, value in env_overrides.items():
@@ -24,7 +25,7 @@ def gunicorn(**env_overrides):
             env.pop(key, None)
         else:
             env[key] = str(value)
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "wsgi:app"],
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", app],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base, output = f"http://127.0.0.1:{port}/api", []
     try:
