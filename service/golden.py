@@ -86,7 +86,7 @@ def representative_seats(game: Game, options: dict) -> int:
     for name in options:
         if (game.name, name) in OPTION_SEATS:
             return OPTION_SEATS[(game.name, name)]
-    return min(game.max_seats, game.min_seats + 1)
+    return min(game.max_seats, max(3, game.min_seats + 1))  # three players: "the next player" and "an opponent" differ
 
 
 def plan(game: Game, seats: int | None = None, count: int | None = None, options: dict | None = None) -> list[tuple]:
