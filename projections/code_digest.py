@@ -45,7 +45,7 @@ def game_sources(game: Game) -> tuple[Path, list[Path]]:
     """(root, files) of the code that defines ``game``: its whole package directory when
     the game is a package's ``GAME``, else the single module that defines it."""
     module = sys.modules[type(game).__module__]
-    path = Path(module.__file__).resolve()
+    path = Path(str(module.__file__)).resolve()
     package = sys.modules.get(module.__package__ or "")
     if path.name == "__init__.py" or getattr(package, "GAME", None) is game:
         directory = path.parent

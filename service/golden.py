@@ -64,12 +64,13 @@ def option_defaults(game: Game) -> dict:
 
 def option_variants(game: Game) -> list[dict]:
     """One ``{name: value}`` per non-default value of every option."""
-    out = []
+    out: list[dict] = []
     if not game.options_schema:
         return out
     for name, field in game.options_schema().fields.items():
         default = field.load_default
         choices = next((list(v.choices) for v in field.validators if hasattr(v, "choices")), None)
+        values: list
         if isinstance(field, fields.Boolean):
             values = [not default]
         elif choices is not None:
@@ -97,7 +98,7 @@ def plan(game: Game, seats: int | None = None, count: int | None = None, options
         if not game.min_seats <= seats <= game.max_seats:
             raise Refused(f"{game.title} takes {game.min_seats} to {game.max_seats} seats")
         return [(seats, {}, count or 5)]
-    out = [(n, {}, count or 5) for n in range(game.min_seats, game.max_seats + 1)]
+    out: list[tuple] = [(n, {}, count or 5) for n in range(game.min_seats, game.max_seats + 1)]
     return out + [(representative_seats(game, o), o, 1) for o in option_variants(game)]
 
 
@@ -138,7 +139,7 @@ def final_record(pstate: dict) -> dict:
         "seq": pstate["seq"],
         "head": pstate["head"],
         "result": pstate["result"],
-        "views": final_views(get_game(pstate["game"]), pstate),
+        "views": final_views(fold.game_of(pstate), pstate),
     }
 
 
@@ -158,7 +159,8 @@ def bot_for(game: Game):
 
 def play(client, platform, game: Game, seats: int, options: dict, rand: random.Random) -> tuple[bytes, dict]:
     """One complete bot game through the API; (the export's bytes, the final record)."""
-    r = client.post("/api/games", json={"game": game.name, "seats": [f"p{i}" for i in range(seats)], "options": options})
+    body = {"game": game.name, "seats": [f"p{i}" for i in range(seats)], "options": options}
+    r = client.post("/api/games", json=body)
     if r.status_code != 201:
         raise Refused(f"the server refused the game: {r.get_json()}")
     gid = r.json["id"]

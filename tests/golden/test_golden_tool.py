@@ -15,7 +15,8 @@ GAME = "shadow_of_the_emperor"  # the shortest complete games
 
 
 def run_tool(*args):
-    return subprocess.run([sys.executable, "-m", "service", "golden", *args], capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-m", "service", "golden", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
 def test_the_tool_records_a_verifiable_log_and_refuses_to_overwrite_it(tmp_path):
@@ -56,5 +57,7 @@ def test_the_full_set_is_every_player_count_and_every_non_default_option_value()
     assert {next(iter(o.items())) for n, o, c in planned if o} == {
         ("include_jeweller", True), ("lawyer_prestige", 3), ("church_payment", "deniers"), ("beginner_favours", True),
         ("house_limit", 8), ("favour_lawyer_payment", "cloth"), ("locked_favour_columns", "blocked")}
-    assert golden.plan(get_game("age_of_rome"), options={"solo_difficulty": "hard"}) == [(1, {"solo_difficulty": "hard"}, 1)]
-    assert golden.stem(2, 3, {"house_limit": 8, "include_jeweller": True}, 4) == "v2-3p-house_limit=8,include_jeweller=true-04"
+    solo = {"solo_difficulty": "hard"}
+    assert golden.plan(get_game("age_of_rome"), options=solo) == [(1, solo, 1)]
+    label = golden.stem(2, 3, {"house_limit": 8, "include_jeweller": True}, 4)
+    assert label == "v2-3p-house_limit=8,include_jeweller=true-04"

@@ -13,9 +13,14 @@ from pathlib import Path
 import pytest
 
 from events import keys
-from projections import fold
-from projections.code_digest import PLATFORM_SOURCES, ROOT, fold_version, game_sources, platform_digest
-from projections import games
+from projections import fold, games
+from projections.code_digest import (
+    PLATFORM_SOURCES,
+    ROOT,
+    fold_version,
+    game_sources,
+    platform_digest,
+)
 from projections.games import registry
 from projections.projector import Projector
 from service.platform import Platform
