@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,14 @@ def test_every_log_is_stored_compact_and_the_corpus_stays_small():
         for line in golden.read_lines(path):
             assert line == canonical_json(json.loads(line)), f"{path.name}: not one canonical JSON per line"
     assert total < 20 * 1024 * 1024
+
+
+def test_the_command_line_verify_names_the_rules_version_of_a_golden_log(tmp_path):
+    log = next(p for p in LOGS if p.parent.name == "caylus")
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(line + "\n" for line in golden.read_lines(log)), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "service", "verify", str(path)], capture_output=True, text=True,
+                          timeout=60)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["ok"]
+    assert (report["game"], report["rules_version"]) == ("caylus", 1)
