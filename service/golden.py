@@ -9,10 +9,13 @@ platform (the app on a throw-away embedded Redis) and stores, per game:
 - ``<stem>.final.json.gz``: what that log must fold to: the result as recorded and the
   final view of every seat, of a spectator and of the referee (one canonical JSON line).
 
-``stem`` is ``v<rules version>-<seats>p[-<option>=<value>,...]-<NN>``. Without
+``stem`` is ``v<rules version>-<seats>p[-<option>=<value>,...][-trail]-<NN>``. Without
 ``--seats`` or ``--option`` the tool records the whole set a rules version needs: K
-logs (default 5) at every player count, and one log per non-default value of every
-option at a representative count. It only ever adds files: a name that exists is refused
+logs (default 5) at every player count, one log per non-default value of every option
+at a representative count, and one *trail* log at that count, where the platform's own
+events are played too (an undo taken at once, one approved, one declined, a referee
+pause and resume, a rewind, an adjustment after the end), so the platform fold is
+pinned as well as the rules. It only ever adds files: a name that exists is refused
 (``--missing`` skips such names instead), because a recorded log is evidence of how the
 code folded it, and only a new rules version, recorded beside the old, may change that.
 """
@@ -90,21 +93,25 @@ def representative_seats(game: Game, options: dict) -> int:
     return min(game.max_seats, max(3, game.min_seats + 1))  # three players: "the next player" and "an opponent" differ
 
 
-def plan(game: Game, seats: int | None = None, count: int | None = None, options: dict | None = None) -> list[tuple]:
-    """``[(seats, options, count)]``: what to record. The full set without seats or options."""
-    if options:
-        return [(seats or representative_seats(game, options), options, count or 1)]
+def plan(game: Game, seats: int | None = None, count: int | None = None, options: dict | None = None,
+         trail: bool = False) -> list[tuple]:
+    """``[(seats, options, count, trail)]``: what to record. The full set without seats,
+    options or trail."""
+    if options or trail:
+        return [(seats or representative_seats(game, options or {}), options or {}, count or 1, trail)]
     if seats is not None:
         if not game.min_seats <= seats <= game.max_seats:
             raise Refused(f"{game.title} takes {game.min_seats} to {game.max_seats} seats")
-        return [(seats, {}, count or 5)]
-    out: list[tuple] = [(n, {}, count or 5) for n in range(game.min_seats, game.max_seats + 1)]
-    return out + [(representative_seats(game, o), o, 1) for o in option_variants(game)]
+        return [(seats, {}, count or 5, False)]
+    out: list[tuple] = [(n, {}, count or 5, False) for n in range(game.min_seats, game.max_seats + 1)]
+    out += [(representative_seats(game, o), o, 1, False) for o in option_variants(game)]
+    return out + [(representative_seats(game, {}), {}, 1, True)]
 
 
-def stem(version: int, seats: int, options: dict, index: int) -> str:
+def stem(version: int, seats: int, options: dict, index: int, trail: bool = False) -> str:
     label = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items())).replace('"', "")
-    return f"v{version}-{seats}p" + (f"-{label}" if label else "") + f"-{index:02d}"
+    return (f"v{version}-{seats}p" + (f"-{label}" if label else "") + ("-trail" if trail else "")
+            + f"-{index:02d}")
 
 
 def changed_options(game: Game, options: dict) -> dict:
@@ -145,7 +152,7 @@ def final_record(pstate: dict) -> dict:
 
 def refold(envelopes: list[dict]) -> dict:
     """The final platform state of a finished log, folded offline with its revealed seed."""
-    seed = envelopes[-1]["payload"].get("seed") if envelopes[-1]["type"] == "game.finished" else None
+    seed = next((e["payload"].get("seed") for e in envelopes if e["type"] == "game.finished"), None)
     return fold.InMemoryHistory(envelopes, seed).final()
 
 
@@ -157,7 +164,60 @@ def bot_for(game: Game):
         return importlib.import_module("projections.games.bot")
 
 
-def play(client, platform, game: Game, seats: int, options: dict, rand: random.Random) -> tuple[bytes, dict]:
+TRAIL = {10: "undo_own", 20: "pause", 30: "undo_approved", 40: "undo_declined", 50: "rewind"}
+"""Platform events a trail log plays after that many bot actions (an adjustment follows the end)."""
+
+
+def has_trail(envelopes: list[dict]) -> bool:
+    """Whether a log holds platform events besides its creation and end."""
+    return any(e["type"].split(".")[0] in ("referee", "game") and e["type"] not in ("game.created", "game.finished")
+               for e in envelopes)
+
+
+class Table:
+    """One game as its seats and referee reach it through the API."""
+
+    def __init__(self, client, gid: str, tokens: list[str], referee: str):
+        self.client, self.gid, self.tokens, self.referee = client, gid, tokens, referee
+
+    def post(self, tail: str, body: dict | None, token: str) -> dict:
+        r = self.client.post(f"/api/games/{self.gid}{tail}", json=body, headers={"Authorization": f"Bearer {token}"})
+        if r.status_code not in (200, 201):
+            raise AssertionError(f"POST {tail} {body} refused: {r.get_json()}")
+        return r.json
+
+    def undo(self, p: dict, own: bool, approve: bool) -> None:
+        """Take the last action back, asked by the seat that made it (at once when nothing
+        hidden showed since) or by the next seat; the others approve, or the first declines."""
+        history = p["history"]
+        if len(history) < 2:
+            return
+        last = history[-1][1] if history[-1][1] is not None else 0
+        asker = last if own else (last + 1) % len(self.tokens)
+        answer = self.post("/undo", {"to_seq": history[-2][0]}, self.tokens[asker])
+        if answer["status"] != "requested":
+            return
+        for seat in range(len(self.tokens)):
+            if seat != asker:
+                verdict = "approve" if approve else "decline"
+                if self.post(f"/undo/{answer['request_id']}/{verdict}", None, self.tokens[seat])["status"] != "pending":
+                    return
+
+    def referee_event(self, kind: str, body: dict) -> None:
+        self.post(f"/referee/{kind}", body, self.referee)
+
+    def trail(self, step: str, p: dict) -> None:
+        if step.startswith("undo_"):
+            self.undo(p, own=step == "undo_own", approve=step != "undo_declined")
+        elif step == "pause":
+            self.referee_event("pause", {"reason": "a player stepped away"})
+            self.referee_event("resume", {"reason": "back"})
+        elif step == "rewind" and len(p["history"]) >= 3:
+            self.referee_event("rewind", {"to_seq": p["history"][-3][0], "reason": "a misplayed turn"})
+
+
+def play(client, platform, game: Game, seats: int, options: dict, rand: random.Random,
+         trail: bool = False) -> tuple[bytes, dict]:
     """One complete bot game through the API; (the export's bytes, the final record)."""
     body = {"game": game.name, "seats": [f"p{i}" for i in range(seats)], "options": options}
     r = client.post("/api/games", json=body)
@@ -165,11 +225,15 @@ def play(client, platform, game: Game, seats: int, options: dict, rand: random.R
         raise Refused(f"the server refused the game: {r.get_json()}")
     gid = r.json["id"]
     tokens = [s["token"] for s in r.json["seats"]]
+    table = Table(client, gid, tokens, r.json["referee_token"])
     bot = bot_for(game)
-    for _ in range(MAX_ACTIONS):
+    for played in range(MAX_ACTIONS):
         p = platform.state(gid)
         if p["status"] == "finished":
             break
+        if trail and played in TRAIL:
+            table.trail(TRAIL[played], p)
+            p = platform.state(gid)
         seat, action = bot.choose(game, p["state"], rand)
         body = {"type": action["type"], "payload": action["payload"], "action_id": f"{p['seq']}-{seat}"}
         r = client.post(f"/api/games/{gid}/actions", json=body, headers={"Authorization": f"Bearer {tokens[seat]}"})
@@ -177,6 +241,8 @@ def play(client, platform, game: Game, seats: int, options: dict, rand: random.R
             raise AssertionError(f"an offered action was refused at seq {p['seq']}: {action} -> {r.get_json()}")
     else:
         raise AssertionError(f"{game.name} did not finish within {MAX_ACTIONS} actions")
+    if trail:
+        table.referee_event("adjust", {"seat": 0, "points": 1, "reason": "a scoring slip found after the end"})
     export = client.get(f"/api/games/{gid}/export").data
     record = final_record(platform.state(gid))
     served = client.get(f"/api/games/{gid}/view").json
@@ -201,7 +267,7 @@ def write_new(path: Path, data: bytes) -> None:
 
 
 def record(game_name: str, seats: int | None = None, count: int | None = None, options: dict | None = None,
-           out: Path = GOLDEN_DIR, missing: bool = False, say=print) -> list[Path]:
+           out: Path = GOLDEN_DIR, missing: bool = False, say=print, trail_only: bool = False) -> list[Path]:
     game = get_game(game_name)
     if game is None:
         raise Refused(f"no game called {game_name!r} (known: {', '.join(sorted(registry()))})")
@@ -212,14 +278,14 @@ def record(game_name: str, seats: int | None = None, count: int | None = None, o
     version = game.rules_version
     folder = out / game.name
     todo, existing = [], []
-    for n, opts, k in plan(game, seats, count, options):
+    for n, opts, k, trail in plan(game, seats, count, options, trail_only):
         for index in range(1, k + 1):
-            name = stem(version, n, changed_options(game, {**option_defaults(game), **opts}), index)
+            name = stem(version, n, changed_options(game, {**option_defaults(game), **opts}), index, trail)
             paths = (folder / f"{name}.jsonl.gz", folder / f"{name}.final.json.gz")
             if any(p.exists() for p in paths):
                 existing.append(paths[0])
             else:
-                todo.append((n, opts, paths))
+                todo.append((n, opts, trail, paths))
     if existing and not missing:
         listed = "\n  ".join(str(p) for p in existing)
         raise Refused(f"refusing to overwrite recorded golden logs:\n  {listed}\n"
@@ -240,8 +306,8 @@ def record(game_name: str, seats: int | None = None, count: int | None = None, o
             app = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True})
             client, platform = app.test_client(), app.extensions["platform"]
             rand = random.Random()
-            for n, opts, (log_path, final_path) in todo:
-                export, final = play(client, platform, game, n, opts, rand)
+            for n, opts, trail, (log_path, final_path) in todo:
+                export, final = play(client, platform, game, n, opts, rand, trail)
                 check(export, final)
                 write_new(log_path, export)
                 write_new(final_path, (canonical_json(final) + "\n").encode())
@@ -269,11 +335,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE")
     parser.add_argument("--out", type=Path, default=GOLDEN_DIR, help="the corpus folder (default tests/golden)")
     parser.add_argument("--missing", action="store_true", help="skip names already recorded instead of refusing")
+    parser.add_argument("--trail", action="store_true", help="only trail logs (platform events played too)")
 
 
 def main(args: argparse.Namespace) -> int:
     try:
-        record(args.game, args.seats, args.count, dict(args.option) or None, args.out, args.missing)
+        record(args.game, args.seats, args.count, dict(args.option) or None, args.out, args.missing,
+               trail_only=args.trail)
     except Refused as exc:
         print(f"golden: {exc}", file=sys.stderr)
         return 2

@@ -53,11 +53,12 @@ def test_missing_adds_only_new_names_and_options_are_named_in_the_file(tmp_path)
 def test_the_full_set_is_every_player_count_and_every_non_default_option_value():
     caylus = get_game("caylus")
     planned = golden.plan(caylus)
-    assert [(n, c) for n, o, c in planned if not o] == [(2, 5), (3, 5), (4, 5), (5, 5)]
-    assert {next(iter(o.items())) for n, o, c in planned if o} == {
+    assert [(n, c) for n, o, c, trail in planned if not o and not trail] == [(2, 5), (3, 5), (4, 5), (5, 5)]
+    assert [(n, o, c) for n, o, c, trail in planned if trail] == [(3, {}, 1)]
+    assert {next(iter(o.items())) for n, o, c, trail in planned if o} == {
         ("include_jeweller", True), ("lawyer_prestige", 3), ("church_payment", "deniers"), ("beginner_favours", True),
         ("house_limit", 8), ("favour_lawyer_payment", "cloth"), ("locked_favour_columns", "blocked")}
     solo = {"solo_difficulty": "hard"}
-    assert golden.plan(get_game("age_of_rome"), options=solo) == [(1, solo, 1)]
+    assert golden.plan(get_game("age_of_rome"), options=solo) == [(1, solo, 1, False)]
     label = golden.stem(2, 3, {"house_limit": 8, "include_jeweller": True}, 4)
     assert label == "v2-3p-house_limit=8,include_jeweller=true-04"
