@@ -1,6 +1,6 @@
 """Golden playthroughs: complete games recorded once, refolded by every test run forever.
 
-``python -m service golden --game X [--seats N] [--count K] [--option NAME=VALUE]``
+``python -m service golden --game X [--seats N] [--count K] [--option NAME=VALUE] [--trail]``
 plays the game's own bot (``projections/games/<game>/bot.py``) through the real
 platform (the app on a throw-away embedded Redis) and stores, per game:
 
