@@ -132,6 +132,11 @@ def name_target(state: dict, seat: int, payload: dict) -> None:
     state["targets"][card] = electorate
 
 
+def decline_target(state: dict, seat: int, payload: dict) -> None:
+    """Rules version 2: the card's holder names nothing (the seed: 可選擇, may choose)."""
+    state["queue"].pop(0)
+
+
 def vote(state: dict, seat: int, payload: dict) -> None:
     """A secret commitment: stored apart from every view until all voters have voted."""
     side = payload.get("side")

@@ -117,6 +117,10 @@ class SkipEmpireCitySchema(EmptySchema):
     pass
 
 
+class DeclineTargetSchema(EmptySchema):
+    """Church Influence or Excommunication names nothing (rules version 2)."""
+
+
 class ProposeMarriageSchema(TargetSchema):
     pass
 
@@ -146,6 +150,7 @@ ACTION_SCHEMAS = {
     "choose_elector": ChooseElectorSchema,
     "place_displaced": PlaceDisplacedSchema,
     "name_target": NameTargetSchema,
+    "decline_target": DeclineTargetSchema,
     "vote": VoteSchema,
     "place_empire_city": PlaceEmpireCitySchema,
     "move_empire_city": MoveEmpireCitySchema,

@@ -130,6 +130,7 @@ export function describeAction(action, view) {
     case "choose_elector": return `Make the noble on ${locWords(p.space)} elector`;
     case "place_displaced": return `Place the displaced noble on ${locWords(p.space)}`;
     case "name_target": return `Name ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "decline_target": return "Name no electorate";
     case "vote": return p.side === "rival" ? "Vote for the Rival (secret)" : "Vote for the Emperor (secret)";
     case "place_empire_city": return `New empire city on ${locWords(p.space)}`;
     case "move_empire_city": return `Move the empire city ${locWords(p.source)} → ${locWords(p.space)}`;
@@ -161,6 +162,7 @@ export function describeEvent(event, names = []) {
     case "choose_elector": return `${who} seated the noble from ${locWords(p.space)} as elector`;
     case "place_displaced": return `${who} placed a displaced noble on ${locWords(p.space)}`;
     case "name_target": return `${who} named ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "decline_target": return `${who} named no electorate`;
     case "vote": return p.side && !p.hidden ? `${who} voted for the ${p.side}` : `${who} cast a secret vote`;
     case "place_empire_city": return `${who} placed an empire city on ${locWords(p.space)}`;
     case "move_empire_city": return `${who} moved an empire city to ${locWords(p.space)}`;
