@@ -90,6 +90,10 @@ def place_gray_eminence(state: dict, seat: int, payload: dict) -> None:
     state["gray_eminences"].append({"owner": seat, "electorate": electorate, "age": AGES[-1]})
 
 
+def decline_gray_eminence(state: dict, seat: int, payload: dict) -> None:
+    """Rules version 2: the baron stays in supply (the seed: 可, may place)."""
+
+
 def break_tie(state: dict, seat: int, payload: dict) -> None:
     winner = payload.get("winner")
     if winner not in state["await"]["tied"]:

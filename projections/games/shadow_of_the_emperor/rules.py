@@ -18,6 +18,7 @@ HANDLERS = {
     "knight": turn.knight,
     "pass": turn.pass_turn,
     "place_gray_eminence": decisions.place_gray_eminence,
+    "decline_gray_eminence": decisions.decline_gray_eminence,
     "break_tie": decisions.break_tie,
     "choose_elector": decisions.choose_elector,
     "place_displaced": decisions.place_displaced,
@@ -46,7 +47,10 @@ ANSWERS = {
 }
 """The action types that answer each kind of awaited decision (rules version 1)."""
 
-DECLINES = {"name_target": ("decline_target", versions.DECLINE_TARGET)}
+DECLINES = {
+    "name_target": ("decline_target", versions.DECLINE_TARGET),
+    "place_gray_eminence": ("decline_gray_eminence", versions.DECLINE_GRAY_EMINENCE),
+}
 """Declining a decision, and the rules version from which the rules allow it."""
 
 
@@ -106,7 +110,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if kind == "turn":
         return turn.turn_actions(state, seat)
     if kind == "place_gray_eminence":
-        return [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in options.board.in_play(state)]
+        placed = [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in options.board.in_play(state)]
+        return placed + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "break_tie":
         return [{"type": "break_tie", "payload": {"winner": s}} for s in pending["tied"]]
     if kind == "choose_elector":

@@ -117,6 +117,10 @@ class SkipEmpireCitySchema(EmptySchema):
     pass
 
 
+class DeclineGrayEminenceSchema(EmptySchema):
+    """The Gray Eminence's holder places no baron (rules version 2)."""
+
+
 class DeclineTargetSchema(EmptySchema):
     """Church Influence or Excommunication names nothing (rules version 2)."""
 
@@ -146,6 +150,7 @@ ACTION_SCHEMAS = {
     "knight": KnightSchema,
     "pass": PassSchema,
     "place_gray_eminence": PlaceGrayEminenceSchema,
+    "decline_gray_eminence": DeclineGrayEminenceSchema,
     "break_tie": BreakTieSchema,
     "choose_elector": ChooseElectorSchema,
     "place_displaced": PlaceDisplacedSchema,

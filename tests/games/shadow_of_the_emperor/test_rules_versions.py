@@ -100,3 +100,43 @@ def test_the_church_influence_holder_may_decline():
     assert state["targets"]["church_influence"] is None
     assert GAME.view(state, None)["voting"]["counts"] == [1, 3, 2, 0]
     assert state["await"] == {"kind": "vote", "seats": [1]}
+
+
+def gray_eminence_turn(rules_version: int | None = None) -> dict:
+    """Seat 3 holds the Gray Eminence; in Bohemia seat 1's baron and seat 3's baron tie 1-1."""
+    opts = {} if rules_version is None else {"rules_version": rules_version}
+    state = blank(4, emperor=0, **opts)
+    put(state, "boehmen/a0", 1, age=25)
+    put(state, "boehmen/a1", 3, age=25)
+    state["players"][3]["display"] = ["gray_eminence"]
+    state["stacks"]["gray_eminence"] = 0
+    state = everyone_passes(state)
+    assert state["await"] == {"kind": "place_gray_eminence", "seat": 3}
+    assert state["players"][3]["nobles"] == 6
+    return state
+
+
+def test_the_gray_eminence_holder_may_keep_the_baron_in_supply():
+    """The seed, 行動牌 Action card, 長老 Gray eminence: 「在第 5 階段「新選帝侯」開始時,玩家可將 1 名
+    45 歲的己方獨身貴族放到任何 1 個選帝侯領內」 -- the player *may* (可) place the 45 baron.
+    Declined, nothing is placed: seat 3 keeps 6 barons in supply, and Bohemia stays tied 1-1, so
+    the emperor (seat 0) breaks the tie (由掌控皇帝的玩家裁判) between seats 1 and 3; placed
+    there, the baron would have given seat 3 the electorate outright (2 against 1)."""
+    state = gray_eminence_turn()
+    offered = GAME.legal_actions(state, 3)
+    assert offered[-1] == {"type": "decline_gray_eminence", "payload": {}}
+    assert [a["payload"]["electorate"] for a in offered[:-1]] == [
+        "trier", "koeln", "mainz", "pfalz", "sachsen", "brandenburg", "boehmen"]
+    declined = act(state, 3, "decline_gray_eminence")
+    assert declined["gray_eminences"] == [] and declined["players"][3]["nobles"] == 6
+    assert declined["await"] == {"kind": "break_tie", "seat": 0, "electorate": "boehmen", "tied": [1, 3]}
+    placed = act(state, 3, "place_gray_eminence", electorate="boehmen")
+    assert placed["players"][3]["nobles"] == 5
+    assert placed["electorates"]["boehmen"]["elector"] == {"owner": 3, "couple": False, "age": 25}
+
+
+def test_rules_version_1_forces_the_gray_eminence_onto_the_board():
+    state = gray_eminence_turn(rules_version=1)
+    offered = GAME.legal_actions(state, 3)
+    assert {a["type"] for a in offered} == {"place_gray_eminence"} and len(offered) == 7
+    assert_refused(GAME, state, {"type": "decline_gray_eminence", "seat": 3, "payload": {}}, "wrong_action")
