@@ -88,7 +88,7 @@ class Game(ABC):
     def version(self, state: State) -> int:
         """The rules version ``state`` is played under; states built without one (by
         tests calling ``setup`` directly) play the current version."""
-        return state.get("options", {}).get("rules_version", self.rules_version)
+        return played_version(state, self.rules_version)
 
     @abstractmethod
     def apply(self, state: State, event: Event, rng: Rng) -> State:
@@ -142,6 +142,12 @@ class Game(ABC):
     def scores(self, state: State) -> list[float] | None:
         """Current score per seat (public or not); ranks seats if a game is forfeited."""
         return None
+
+
+def played_version(state: State, current: int) -> int:
+    """The rules version ``state`` is played under, ``current`` when it names none: what
+    ``Game.version`` returns, for rules modules that branch on it without the game object."""
+    return state.get("options", {}).get("rules_version", current)
 
 
 def ranking_from(keys: list) -> list[int]:

@@ -38,8 +38,12 @@ class Playout:
 
 
 def load_options(game: Game, options: dict | None) -> dict:
+    """Validated options; a ``rules_version`` among them is passed on to ``setup`` as the
+    platform does from ``game.created`` (it is not an option a client chooses)."""
+    options = dict(options or {})
+    version = {"rules_version": options.pop("rules_version")} if "rules_version" in options else {}
     schema = game.options_schema() if game.options_schema else None
-    return schema.load(options or {}) if schema else dict(options or {})
+    return {**(schema.load(options) if schema else options), **version}
 
 
 def start(game: Game, seats: int, seed: str, options: dict | None = None) -> tuple[dict, SeededRng, dict]:

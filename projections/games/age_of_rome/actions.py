@@ -12,7 +12,7 @@ from itertools import combinations
 
 from projections.games.base import IllegalAction
 
-from . import cards, plots
+from . import cards, plots, versions
 from .content import AREAS, BOARD, CHARACTERS, TOKEN_TYPES, TYPES, build_cost, double_tax_penalty, is_anchor
 from .effects import active_tokens, holder
 from .flow import affordable_builds, legion_moves
@@ -63,6 +63,21 @@ def waiting_seats(state: dict) -> list:
 
 def free_allowed(step: dict) -> bool:
     return step["op"] in OWN_TURN and step.get("trigger") != "on_targeted_by_plot"
+
+
+def exchange_at_any_time(state: dict, seat) -> bool:
+    """Rules version 2: the religious medal's exchange is a standing interrupt of any seat
+    (its holder, the checks decide), not a free action of one's own turn; ``to_act`` is
+    untouched, as for every interrupt."""
+    return (versions.version(state) >= versions.EXCHANGE_AT_ANY_TIME
+            and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["seats"])
+
+
+def free_kinds(state: dict) -> tuple[str, ...]:
+    """The free actions of one's own turn under the rules version ``state`` is played under."""
+    if versions.version(state) >= versions.EXCHANGE_AT_ANY_TIME:
+        return tuple(k for k in FREE if k != "exchange")
+    return FREE
 
 
 # -- offers ------------------------------------------------------------------------------
@@ -149,15 +164,18 @@ def _answers(state: dict, kind: str, step: dict) -> bool:
 
 def offers_for(state: dict, seat) -> list[dict]:
     step = front(state)
-    if step is None or seat not in waiting_seats(state):
+    if step is None:
         return []
     out = []
-    for kind in ANSWERS:
-        if _answers(state, kind, step):
-            out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
-    if free_allowed(step):
-        for kind in FREE:
-            out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
+    if seat in waiting_seats(state):
+        for kind in ANSWERS:
+            if _answers(state, kind, step):
+                out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
+        if free_allowed(step):
+            for kind in free_kinds(state):
+                out += [{"type": kind, "payload": p} for p in OFFERS[kind](state, seat, step)]
+    if exchange_at_any_time(state, seat):
+        out += [{"type": "exchange", "payload": p} for p in OFFERS["exchange"](state, seat, step)]
     return out
 
 
@@ -278,10 +296,11 @@ def check(state: dict, seat, kind: str, payload: dict) -> dict:
     if kind not in OFFERS:
         fail("unknown_action", f"no action {kind!r} in Age of Rome")
     step = front(state)
-    if seat not in waiting_seats(state):
+    standing = kind == "exchange" and exchange_at_any_time(state, seat)
+    if seat not in waiting_seats(state) and not standing:
         fail("not_your_turn", "the game is not waiting for you")
     if kind in FREE:
-        if not free_allowed(step):
+        if not free_allowed(step) and not standing:
             fail("not_now", "free actions are taken during your own turn")
         _check_free(state, seat, kind, payload)
     elif not _answers(state, kind, step):

@@ -1,5 +1,6 @@
 """A keener random bot: it plays through ``legal_actions`` like a person, but plays its
 cards when a trigger comes, uses its bonus tokens and rarely wastes a turn on free actions.
+It also posts the standing interrupt (the religious medal's exchange) out of turn now and then.
 """
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 from projections.games.base import Game
 
 FREE = {"sell_card", "discard_card", "form_set", "exchange"}
+INTERRUPT_CHANCE = 0.1
 
 
 def weight(action: dict, offered: list[dict]) -> float:
@@ -26,14 +28,25 @@ def weight(action: dict, offered: list[dict]) -> float:
     return 1.0
 
 
+def interrupts(game: Game, state: dict, asked: list[int]) -> list[tuple[int, dict]]:
+    """What seats not asked now may post anyway: the standing interrupts (rules version 2:
+    the religious medal's exchange at any time)."""
+    return [(seat, action) for seat in range(state["seats"]) if seat not in asked
+            for action in game.legal_actions(state, seat)]
+
+
 def choose(game: Game, state: dict, rand: random.Random):
-    """(seat, action) for one move, ``(None, action)`` for the system actor, None at the end."""
+    """(seat, action) for one move, ``(None, action)`` for the system actor, None at the end.
+    Now and then a seat that is not asked posts a standing interrupt."""
     auto = game.automatic(state)
     if auto is not None:
         return None, auto
     seats = sorted(game.to_act(state))
     if not seats:
         return None
+    offers = interrupts(game, state, seats)
+    if offers and rand.random() < INTERRUPT_CHANCE:
+        return rand.choice(offers)
     seat = rand.choice(seats)
     offered = game.legal_actions(state, seat)
     return seat, rand.choices(offered, weights=[weight(a, offered) for a in offered])[0]

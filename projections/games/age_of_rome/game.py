@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, IllegalAction
 
-from . import actions, resolve, state as initial, view as views
+from . import actions, resolve, state as initial, versions, view as views
 from .flow import run
 from .options import DEFAULTS
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -18,6 +18,7 @@ class AgeOfRome(Game):
     chance = True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
+    rules_version = versions.CURRENT
 
     def setup(self, options, seats, rng):
         if not 1 <= seats <= 4:

@@ -27,6 +27,7 @@ def target_options(state: dict, seat: int, kind: int, feats: Features | None = N
     feats = feats or features_of(state["board"])
     taken = {c["target"] for c in state["final_choices"][seat] if c["kind"] == kind}
     wanted = UNFINISHED_FOR.get(kind, "court")
+    # a game created before the option existed played under the majority reading
     needs_majority = kind == COURT_FOUR or state["options"].get("unfinished_needs_majority", True)
     out = []
     for group in feats.groups.values():

@@ -7,7 +7,9 @@ from marshmallow import Schema, fields, validate
 class OptionsSchema(Schema):
     first_player = fields.String(load_default="seat0", validate=validate.OneOf(["seat0", "random"]))
     unplaceable_tile = fields.String(load_default="confirm", validate=validate.OneOf(["auto", "confirm"]))
-    unfinished_needs_majority = fields.Boolean(load_default=True)
+    # The seed's wall-tile table: 「玩家選擇一個未完成的道路」 -- the holder chooses, no follower
+    # condition. ``True`` keeps the majority reading that was the default until that correction.
+    unfinished_needs_majority = fields.Boolean(load_default=False)
 
 
 class PlaceTileSchema(Schema):

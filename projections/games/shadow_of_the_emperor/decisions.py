@@ -90,6 +90,10 @@ def place_gray_eminence(state: dict, seat: int, payload: dict) -> None:
     state["gray_eminences"].append({"owner": seat, "electorate": electorate, "age": AGES[-1]})
 
 
+def decline_gray_eminence(state: dict, seat: int, payload: dict) -> None:
+    """Rules version 2: the baron stays in supply (the seed: 可, may place)."""
+
+
 def break_tie(state: dict, seat: int, payload: dict) -> None:
     winner = payload.get("winner")
     if winner not in state["await"]["tied"]:
@@ -130,6 +134,11 @@ def name_target(state: dict, seat: int, payload: dict) -> None:
         refuse("wrong_electorate_type", f"name {kind}")
     state["queue"].pop(0)
     state["targets"][card] = electorate
+
+
+def decline_target(state: dict, seat: int, payload: dict) -> None:
+    """Rules version 2: the card's holder names nothing (the seed: 可選擇, may choose)."""
+    state["queue"].pop(0)
 
 
 def vote(state: dict, seat: int, payload: dict) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from
 
-from . import flow, rules, view
+from . import flow, rules, versions, view
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import initial_state
 
@@ -17,6 +17,7 @@ class ShadowOfTheEmperor(Game):
     chance = True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
+    rules_version = versions.CURRENT
 
     def setup(self, options, seats, rng):
         if not self.min_seats <= seats <= self.max_seats:

@@ -1,7 +1,7 @@
 """Who may act now, what they may post, and applying one event."""
 from __future__ import annotations
 
-from . import decisions, flow, options, turn
+from . import decisions, flow, options, turn, versions
 from .refusals import refuse
 from .state import clone
 
@@ -18,10 +18,12 @@ HANDLERS = {
     "knight": turn.knight,
     "pass": turn.pass_turn,
     "place_gray_eminence": decisions.place_gray_eminence,
+    "decline_gray_eminence": decisions.decline_gray_eminence,
     "break_tie": decisions.break_tie,
     "choose_elector": decisions.choose_elector,
     "place_displaced": decisions.place_displaced,
     "name_target": decisions.name_target,
+    "decline_target": decisions.decline_target,
     "vote": decisions.vote,
     "place_empire_city": decisions.place_empire_city,
     "move_empire_city": decisions.move_empire_city,
@@ -43,7 +45,23 @@ ANSWERS = {
     "vote": ["vote"],
     "empire_city": ["place_empire_city", "move_empire_city", "skip_empire_city"],
 }
-"""The action types that answer each kind of awaited decision."""
+"""The action types that answer each kind of awaited decision (rules version 1)."""
+
+DECLINES = {
+    "name_target": ("decline_target", versions.DECLINE_TARGET),
+    "place_gray_eminence": ("decline_gray_eminence", versions.DECLINE_GRAY_EMINENCE),
+}
+"""Declining a decision, and the rules version from which the rules allow it."""
+
+
+def declines(state: dict, kind: str) -> list[str]:
+    """The action declining ``kind``, if the rules version ``state`` is played under has one."""
+    decline = DECLINES.get(kind)
+    return [decline[0]] if decline is not None and versions.version(state) >= decline[1] else []
+
+
+def answers(state: dict, kind: str) -> list[str]:
+    return ANSWERS[kind] + declines(state, kind)
 
 
 def waiting_for(state: dict) -> set[int]:
@@ -62,8 +80,8 @@ def apply(state: dict, event: dict) -> dict:
     if seat not in waiting_for(state):
         refuse("not_your_turn", "the game is not waiting for this seat", awaiting=sorted(waiting_for(state)))
     kind = state["await"]["kind"]
-    if event.get("type") not in ANSWERS[kind]:
-        refuse("wrong_action", f"now awaiting {kind.replace('_', ' ')}", expected=ANSWERS[kind])
+    if event.get("type") not in answers(state, kind):
+        refuse("wrong_action", f"now awaiting {kind.replace('_', ' ')}", expected=answers(state, kind))
     new = clone(state)
     pending = new["await"]
     HANDLERS[event["type"]](new, seat, dict(event.get("payload") or {}))
@@ -92,7 +110,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if kind == "turn":
         return turn.turn_actions(state, seat)
     if kind == "place_gray_eminence":
-        return [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in options.board.in_play(state)]
+        placed = [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in options.board.in_play(state)]
+        return placed + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "break_tie":
         return [{"type": "break_tie", "payload": {"winner": s}} for s in pending["tied"]]
     if kind == "choose_elector":
@@ -101,7 +120,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if kind == "place_displaced":
         return [{"type": "place_displaced", "payload": {"space": loc}} for loc in options.limbo_options(state)]
     if kind == "name_target":
-        return [{"type": "name_target", "payload": {"electorate": e}} for e in options.target_options(state, pending["card"])]
+        named = [{"type": "name_target", "payload": {"electorate": e}} for e in options.target_options(state, pending["card"])]
+        return named + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "vote":
         return [{"type": "vote", "payload": {"side": side}} for side in ("emperor", "rival")]
     if kind == "empire_city":

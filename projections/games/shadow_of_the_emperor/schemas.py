@@ -117,6 +117,14 @@ class SkipEmpireCitySchema(EmptySchema):
     pass
 
 
+class DeclineGrayEminenceSchema(EmptySchema):
+    """The Gray Eminence's holder places no baron (rules version 2)."""
+
+
+class DeclineTargetSchema(EmptySchema):
+    """Church Influence or Excommunication names nothing (rules version 2)."""
+
+
 class ProposeMarriageSchema(TargetSchema):
     pass
 
@@ -142,10 +150,12 @@ ACTION_SCHEMAS = {
     "knight": KnightSchema,
     "pass": PassSchema,
     "place_gray_eminence": PlaceGrayEminenceSchema,
+    "decline_gray_eminence": DeclineGrayEminenceSchema,
     "break_tie": BreakTieSchema,
     "choose_elector": ChooseElectorSchema,
     "place_displaced": PlaceDisplacedSchema,
     "name_target": NameTargetSchema,
+    "decline_target": DeclineTargetSchema,
     "vote": VoteSchema,
     "place_empire_city": PlaceEmpireCitySchema,
     "move_empire_city": MoveEmpireCitySchema,

@@ -5,7 +5,7 @@ import json
 
 from projections.games.base import Game, IllegalAction
 
-from . import legal, rules, view
+from . import legal, rules, versions, view
 from .components import MAX_SEATS, MIN_SEATS
 from .flow import Engine
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -77,6 +77,7 @@ class SultansOfKaraya(Game):
     chance = True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
+    rules_version = versions.CURRENT
 
     def setup(self, options, seats, rng):
         if not MIN_SEATS <= seats <= MAX_SEATS:

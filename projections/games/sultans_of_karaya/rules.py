@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from projections.games.base import IllegalAction
 
-from . import knowledge, windows
+from . import knowledge, versions, windows
 from .components import SCORING, SIDES
 from .table import beside_active_dancer, hidden_living, supply
 
@@ -75,7 +75,11 @@ def ability_allowed(state: dict, seat: int, action: str) -> None:
 
 # -- checks per action -------------------------------------------------------------
 def check_investigate(state, seat, payload):
-    other_hidden(state["round_state"], seat, payload.get("target"))
+    """Any other living seat (version 2, the seed's 調查身分); version 1 only a face-down one."""
+    if versions.version(state) >= versions.INVESTIGATE_ANY_SEAT:
+        other_living(state["round_state"], seat, payload.get("target"))
+    else:
+        other_hidden(state["round_state"], seat, payload.get("target"))
 
 
 def check_swap(state, seat, payload):
@@ -201,7 +205,8 @@ def check_respond(state, seat, payload):
 # -- effects -----------------------------------------------------------------------
 def do_investigate(eng, seat, payload):
     rd, target = eng.rd, payload["target"]
-    knowledge.observe(rd, seat, target, rd["cards"][target])
+    if not rd["revealed"][target]:  # a face-up card is public: nothing to note (version 2)
+        knowledge.observe(rd, seat, target, rd["cards"][target])
     eng.note("investigated", seat=seat, target=target)
     eng.settle()
 
@@ -356,7 +361,8 @@ def do_foretell(eng, seat, payload):
 
 def do_look(eng, seat, payload):
     rd, target = eng.rd, payload["target"]
-    knowledge.observe(rd, seat, target, rd["cards"][target])
+    if not rd["revealed"][target]:  # a face-up card is public: nothing to note (version 2)
+        knowledge.observe(rd, seat, target, rd["cards"][target])
     pending = rd["pending"]
     pending["looked"].append(target)
     pending["left"] -= 1

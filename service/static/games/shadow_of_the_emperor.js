@@ -126,10 +126,12 @@ export function describeAction(action, view) {
       return p.source === "supply" ? `Knight from supply to ${locWords(p.space)} (1 thaler)` : `Move knight ${locWords(p.source)} → ${locWords(p.space)} (1 thaler)`;
     case "pass": return "Pass (for the rest of the phase)";
     case "place_gray_eminence": return `Place the gray eminence beside ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "decline_gray_eminence": return "Keep the gray eminence's baron in supply";
     case "break_tie": return `Let ${view && view.names ? view.names[p.winner] : `seat ${p.winner}`} win the tie`;
     case "choose_elector": return `Make the noble on ${locWords(p.space)} elector`;
     case "place_displaced": return `Place the displaced noble on ${locWords(p.space)}`;
     case "name_target": return `Name ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "decline_target": return "Name no electorate";
     case "vote": return p.side === "rival" ? "Vote for the Rival (secret)" : "Vote for the Emperor (secret)";
     case "place_empire_city": return `New empire city on ${locWords(p.space)}`;
     case "move_empire_city": return `Move the empire city ${locWords(p.source)} → ${locWords(p.space)}`;
@@ -157,10 +159,12 @@ export function describeEvent(event, names = []) {
     case "knight": return p.source === "supply" ? `${who} placed a knight on ${locWords(p.space)}` : `${who} moved a knight from ${locWords(p.source)} to ${locWords(p.space)}`;
     case "pass": return `${who} passed`;
     case "place_gray_eminence": return `${who} placed the gray eminence beside ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "decline_gray_eminence": return `${who} placed no gray eminence`;
     case "break_tie": return `${who} (emperor) gave the tie to ${seatName(names, p.winner)}`;
     case "choose_elector": return `${who} seated the noble from ${locWords(p.space)} as elector`;
     case "place_displaced": return `${who} placed a displaced noble on ${locWords(p.space)}`;
     case "name_target": return `${who} named ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
+    case "decline_target": return `${who} named no electorate`;
     case "vote": return p.side && !p.hidden ? `${who} voted for the ${p.side}` : `${who} cast a secret vote`;
     case "place_empire_city": return `${who} placed an empire city on ${locWords(p.space)}`;
     case "move_empire_city": return `${who} moved an empire city to ${locWords(p.space)}`;

@@ -98,19 +98,49 @@ def test_unfinished_tower_tile_scores_two_per_tile():
     assert state["followers"] == [] and state["supply"] == [6, 6]
 
 
-def test_unfinished_feature_needs_the_majority_by_default():
-    # 8.3 / G9: seat 0 holds tile 5 but the only open tower is seat 1's: no target, no choice.
-    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], [])))
+def test_unfinished_feature_needs_the_majority_under_the_option():
+    # 8.3 / G9, option unfinished_needs_majority=true (the default of games created before the
+    # seed's reading became the default; their game.created names it): seat 0 holds tile 5 but
+    # the only open tower is seat 1's: no target, no choice.
+    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], []),
+                             options={"unfinished_needs_majority": True}))
     assert state["phase"] == "over" and state["score"] == [0, 0]
     assert state["final_choices"][0] == [{"kind": 5, "target": None}]
 
 
-def test_unfinished_feature_without_majority_option():
-    # engine flag unfinished_needs_majority=false: any unfinished tower may be named.
-    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], []),
-                             options={"unfinished_needs_majority": False}))
+def test_a_game_created_before_the_option_existed_keeps_the_majority_reading():
+    # A game.created without the key folds as it always did: the majority is needed.
+    state = last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], []))
+    del state["options"]["unfinished_needs_majority"]
+    state = finish(state)
+    assert state["phase"] == "over" and state["final_choices"][0] == [{"kind": 5, "target": None}]
+
+
+def test_unfinished_feature_tiles_choose_any_unfinished_feature_by_default():
+    # The seed's wall-tile table (4.城牆板塊介紹): 未完成的城塔 「玩家選擇一個未完成的城塔,每格可得2分」
+    # -- the holder chooses an unfinished tower, 2 per tile, no follower condition -- and final
+    # scoring (3.遊戲結束 (3)) 「計算持有「未完成的道路」、「未完成的城塔」、「未完成的房屋」...等城牆
+    # 板塊所獲得的分數」. Seat 0 holds tile 5; the only open tower (3,0)+SS3 carries seat 1's knight:
+    # seat 0 may name it, 2 tiles x 2 = 4; the knight goes home without points.
+    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], [])))
+    assert state["options"]["unfinished_needs_majority"] is False
+    assert state["phase"] == "final" and GAME.to_act(state) == {0}
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "final_target", "payload": {"wall_tile": 5, "target": {"x": 3, "y": 0, "feature": 0}}},
+        {"type": "final_target", "payload": {"wall_tile": 5, "target": None}},
+    ]
     state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
-    assert state["score"] == [4, 0]
+    assert state["breakdown"]["unfinished"] == [4, 0] and state["score"] == [4, 0]
+    assert state["followers"] == [] and state["supply"] == [6, 6]
+
+
+def test_an_unfinished_feature_with_no_follower_may_be_named():
+    # 未完成的道路 「玩家選擇一個未完成的道路,每格可得1分(若有水井,每格可得2分)」: path SS7 + CT03
+    # (a well), nobody on it: 2 tiles x 2 = 4 for the holder of tile 4.
+    state = finish(last_turn(board={(3, 11): ("CT03", 0)}, held=([], [(4, 1)])))
+    assert GAME.to_act(state) == {1}
+    state = act(state, 1, "final_target", wall_tile=4, target={"x": 3, "y": 11, "feature": 0})
+    assert state["breakdown"]["unfinished"] == [0, 4] and state["score"] == [0, 4]
 
 
 def test_unfinished_path_with_a_well_and_unfinished_house():

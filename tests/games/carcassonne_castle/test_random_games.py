@@ -11,7 +11,7 @@ from .invariants import Invariants
 VARIANTS = [
     {"first_player": "random"},
     {"unplaceable_tile": "auto"},
-    {"unfinished_needs_majority": False},
+    {"unfinished_needs_majority": True},  # the majority reading (the default before the seed's)
 ]
 
 

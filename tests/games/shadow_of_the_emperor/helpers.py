@@ -11,7 +11,9 @@ from tests.games.harness import assert_refused  # noqa: F401  (re-exported for t
 
 
 def options(**overrides) -> dict:
-    return OptionsSchema().load(overrides)
+    """Validated options; ``rules_version`` is passed on to ``setup`` as the platform does."""
+    version = {"rules_version": overrides.pop("rules_version")} if "rules_version" in overrides else {}
+    return {**OptionsSchema().load(overrides), **version}
 
 
 def new_game(seats: int = 4, seed: str = "t", **opts) -> dict:

@@ -105,7 +105,7 @@ def test_two_players_without_brandenburg_and_mainz_have_no_gray_eminence_and_no_
     # Phase V: both electors keep their seats (0 VP); no Mainz point.
     assert [p["vp"] for p in state["players"]] == [0, 0]
     assert state["await"] == {"kind": "name_target", "seat": 0, "card": "excommunication"}
-    targets = {a["payload"]["electorate"] for a in GAME.legal_actions(state, 0)}
+    targets = {a["payload"]["electorate"] for a in GAME.legal_actions(state, 0) if a["type"] == "name_target"}
     assert targets == {"pfalz", "sachsen", "boehmen"}
     assert_refused(GAME, state, ev(0, "name_target", electorate="brandenburg"), "electorate_out_of_play")
     state = act(state, 0, "name_target", electorate="boehmen")

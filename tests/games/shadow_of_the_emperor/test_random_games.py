@@ -101,6 +101,15 @@ def test_every_variant_finishes(tiebreak, counts):
         assert playout.result is not None
 
 
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_rules_version_1_games_finish(seats):
+    """Games recorded under rules version 1 (no declining) still play out, schemas checked."""
+    for index in range(5):
+        playout = harness.play(GAME, seats, f"v1-{seats}-{index}", options={"rules_version": 1},
+                               check=check_invariants, check_schemas=index == 0, check_views=index == 0)
+        assert playout.final["phase"] == "finished" and GAME.version(playout.final) == 1
+
+
 def test_the_type_first_bot_plays_a_whole_game():
     import random
 

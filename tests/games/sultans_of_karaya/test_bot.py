@@ -64,7 +64,8 @@ def test_ten_bot_games_with_out_of_turn_revolts_finish_without_leaks(seats):
                 if not other["finished"] and other["round"] == after["round"]:
                     assert GAME.to_act(other) == GAME.to_act(after)
                     assert other["round_state"]["pending"] == after["round_state"]["pending"]
-                blind_to_unseen_cards(after, rand)
+                if not after["finished"]:  # a finished game shows everything to everyone
+                    blind_to_unseen_cards(after, rand)
             elif rand.random() < 0.03 and not after["finished"]:
                 blind_to_unseen_cards(after, rand)
             counter = rng.counter

@@ -34,9 +34,16 @@ def test_refusals_on_a_fresh_table(bad, code):
     assert_refused(GAME, fresh(), bad, code)
 
 
-def test_a_revealed_target_cannot_be_investigated_nor_swapped_with():
-    state = act(act(fresh(), 0, "royal_claim"), 0, "investigate", target=1)
+def test_rules_version_1_a_revealed_target_cannot_be_investigated_nor_swapped_with():
+    state = table(FIVE, "slave", first=0, rules_version=1)
+    state = act(act(state, 0, "royal_claim"), 0, "investigate", target=1)
     assert_refused(GAME, state, event(1, "investigate", target=0), "target_revealed")
+    assert_refused(GAME, state, event(1, "swap", with_=0), "target_revealed")
+
+
+def test_a_revealed_target_cannot_be_swapped_with():
+    """Version 2 lets a revealed seat be investigated (test_transcripts_versions), never swapped with."""
+    state = act(act(fresh(), 0, "royal_claim"), 0, "investigate", target=1)
     assert_refused(GAME, state, event(1, "swap", with_=0), "target_revealed")
 
 
