@@ -12,6 +12,7 @@ from service import golden
 from tests.golden.test_golden import recorded
 
 GAME = "shadow_of_the_emperor"  # the shortest complete games
+V = f"v{get_game(GAME).rules_version}"  # files are named for the rules version they record
 
 
 def run_tool(*args):
@@ -22,8 +23,8 @@ def run_tool(*args):
 def test_the_tool_records_a_verifiable_log_and_refuses_to_overwrite_it(tmp_path):
     first = run_tool("--game", GAME, "--seats", "2", "--count", "1", "--out", str(tmp_path))
     assert first.returncode == 0, first.stderr
-    log = tmp_path / GAME / "v1-2p-01.jsonl.gz"
-    final = tmp_path / GAME / "v1-2p-01.final.json.gz"
+    log = tmp_path / GAME / f"{V}-2p-01.jsonl.gz"
+    final = tmp_path / GAME / f"{V}-2p-01.final.json.gz"
     envelopes, expected = recorded(log)
     assert envelopes[0]["type"] == "game.created" and envelopes[-1]["type"] == "game.finished"
     assert envelopes[-1]["payload"]["seed"]
@@ -40,12 +41,12 @@ def test_the_tool_records_a_verifiable_log_and_refuses_to_overwrite_it(tmp_path)
 
 def test_missing_adds_only_new_names_and_options_are_named_in_the_file(tmp_path):
     (tmp_path / GAME).mkdir()
-    (tmp_path / GAME / "v1-2p-01.jsonl.gz").write_bytes(b"taken")
+    (tmp_path / GAME / f"{V}-2p-01.jsonl.gz").write_bytes(b"taken")
     written = golden.record(GAME, seats=2, count=2, out=tmp_path, missing=True, say=lambda _: None)
-    assert [p.name for p in written] == ["v1-2p-02.jsonl.gz"]
-    assert (tmp_path / GAME / "v1-2p-01.jsonl.gz").read_bytes() == b"taken"
+    assert [p.name for p in written] == [f"{V}-2p-02.jsonl.gz"]
+    assert (tmp_path / GAME / f"{V}-2p-01.jsonl.gz").read_bytes() == b"taken"
     written = golden.record(GAME, options={"tiebreak": "thalers_then_emperor"}, out=tmp_path, say=lambda _: None)
-    assert [p.name for p in written] == ["v1-3p-tiebreak=thalers_then_emperor-01.jsonl.gz"]
+    assert [p.name for p in written] == [f"{V}-3p-tiebreak=thalers_then_emperor-01.jsonl.gz"]
     envelopes, _ = recorded(written[0])
     assert envelopes[0]["payload"]["options"]["tiebreak"] == "thalers_then_emperor"
 

@@ -11,7 +11,7 @@ SEATS = ["ann", "bob", "cy", "di", "ed"]
 
 
 @pytest.mark.parametrize("game, version", [
-    ("sultans_of_karaya", 2), ("shadow_of_the_emperor", 2), ("age_of_rome", 2), ("carcassonne_castle", 1),
+    ("sultans_of_karaya", 2), ("shadow_of_the_emperor", 2), ("age_of_rome", 2), ("carcassonne_castle", 2),
 ])
 def test_new_games_record_the_current_rules_version(client, game, version):
     rules = get_game(game)

@@ -22,6 +22,10 @@ class CarcassonneCastle(Game):
     chance = True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
+    rules_version = 2
+    """2: the unfinished-feature wall tiles need no follower majority by default (the seed's
+    reading). Recorded options make versions 1 and 2 fold alike; the number marks which
+    default a game started with."""
 
     def setup(self, options, seats, rng):
         from .flow import begin_turn
