@@ -306,7 +306,8 @@ class Platform:
     def _extras(self, game_id: str, p: dict | None, envelopes: list[dict], final: dict) -> Extras:
         """What the append writes beside the entries: the lobby line, and the snapshot
         of the fold at a multiple of K when the batch reaches one."""
-        extras = Extras(keys.summary(game_id), json.dumps(summary_line(game_id, final)), self.projector.snapshots_key(game_id, final["game"]))
+        extras = Extras(keys.summary(game_id), json.dumps(summary_line(game_id, final)),
+                        self.projector.snapshots_key(game_id, final["game"]))
         due = [e["seq"] for e in envelopes if self.projector.snapshot_due(e["seq"])]
         if due:
             at = due[-1]
