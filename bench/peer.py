@@ -5,7 +5,7 @@ driver (bench/peer/drive.js), at 8/32/128 concurrent matches, 3 repetitions in
 alternating order. Prints moves/s, p50/p99 latency, server CPU per move and the
 ratios. Figures, not tests: it asserts nothing.
 
-    .venv/bin/python bench/peer.py [--sizes 8,32,128] [--reps 3] [--moves 2560]
+    .venv/bin/python bench/peer.py [--sizes 8,32,128] [--reps 3] [--moves 2560] [--before DIR]
 
 Servers: ours = gunicorn (deploy/gunicorn.conf.py, 2 workers, access log off) with
 its embedded Redis (AOF, appendfsync everysec: every move durable in Redis);
@@ -53,19 +53,20 @@ def wait_http(url: str, deadline: float = 60) -> None:
 class Server:
     """One server under test: how to start it, where its clients go, whose CPU counts."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, root: str = ROOT):
         self.name = name
+        self.root = root
         self.proc: subprocess.Popen | None = None
         self.scratch = tempfile.mkdtemp(prefix=f"peer-{name}-")
 
     def start(self) -> None:
         port, api_port = free_port(), free_port()
-        if self.name == "ours":
-            env = {**os.environ, "PORT": str(port), "PYTHONPATH": ROOT, "CLOCK_SWEEP_SECONDS": "0",
+        if self.ours:
+            env = {**os.environ, "PORT": str(port), "PYTHONPATH": self.root, "CLOCK_SWEEP_SECONDS": "0",
                    "ACCESS_LOG": "", "WEB_CONCURRENCY": "2", "DATA_DIR": self.scratch}
             env.pop("REDIS_URL", None)
             self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py",
-                                          "bench.toy_app:app"], cwd=ROOT, env=env,
+                                          "bench.toy_app:app"], cwd=self.root, env=env,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             self.args = ["ours", f"http://127.0.0.1:{port}/api", "-"]
             wait_http(f"http://127.0.0.1:{port}/api/game-types")
@@ -77,11 +78,15 @@ class Server:
             self.args = ["bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}"]
             wait_http(f"http://127.0.0.1:{api_port}/games")
 
+    @property
+    def ours(self) -> bool:
+        return not self.name.startswith("bgio")
+
     def processes(self) -> dict[str, list[psutil.Process]]:
         """Whose CPU counts: ours = the gunicorn workers (the master only supervises)
         and, apart, the embedded Redis (a daemon working in our DATA_DIR)."""
         root = psutil.Process(self.proc.pid)
-        if self.name != "ours":
+        if not self.ours:
             return {"app": [root], "redis": []}
         here = os.path.realpath(self.scratch)
         redis = [p for p in psutil.process_iter(["name", "cwd"])
@@ -136,9 +141,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=2560, help="moves per run (whole matches of 20)")
     parser.add_argument("--timeout", type=float, default=180)
     parser.add_argument("--servers", default="ours,bgio-memory,bgio-flatfile")
+    parser.add_argument("--before", help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR)")
     args = parser.parse_args()
-    names = args.servers.split(",")
-    servers = {name: Server(name) for name in names}
+    names = args.servers.split(",") + (["before"] if args.before else [])
+    servers = {name: Server(name, args.before if name == "before" else ROOT) for name in names}
     load = os.getloadavg()
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; "
           f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
@@ -156,12 +162,12 @@ def main() -> None:
                     table.setdefault((size, name), []).append(r)
                     print(f"  {size:>3} matches  rep {rep + 1}  {name:14} {r['rate']:7.0f} moves/s  "
                           f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  cpu {r['cpu']:.3f} ms/move"
-                          + (f" (+ redis {r['redis']:.3f})" if name == "ours" else ""), flush=True)
+                          + (f" (+ redis {r['redis']:.3f})" if servers[name].ours else ""), flush=True)
         print("\nmedians of the repetitions:")
         print(f"{'matches':>7} {'server':14} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'cpu ms/move':>12} {'redis':>6}")
         for (size, name), runs in table.items():
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-            redis_cpu = f"{med['redis']:6.3f}" if name == "ours" else f"{'':6}"
+            redis_cpu = f"{med['redis']:6.3f}" if servers[name].ours else f"{'':6}"
             print(f"{size:>7} {name:14} {med['rate']:8.0f} {med['p50']:7.1f} {med['p99']:7.1f} {med['cpu']:12.3f} {redis_cpu}")
         if "ours" in names:
             print("\nratios of ours to boardgame.io (moves/s, medians):")
