@@ -2,7 +2,7 @@
 of bench/peer.py plays toy matches through the HTTP API; prints the share of samples
 spent in (inclusive) each part of the path. Figures, not tests.
 
-    .venv/bin/python bench/profile_actions.py [--matches 32] [--moves 4000]
+    .venv/bin/python bench/profile_actions.py [--matches 32] [--moves 4000] [--root DIR]
 
 Needs `node` and `bench/peer/node_modules` (`make bench-peer` installs them) and py-spy
 (requirements-dev.txt); run as a user allowed to ptrace the workers (root here).
@@ -48,8 +48,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=32)
     parser.add_argument("--moves", type=int, default=4000)
+    parser.add_argument("--root", default=ROOT, help="the checkout to serve (e.g. the code before a change)")
     args = parser.parse_args()
-    server = Server("ours")
+    server = Server("ours", args.root)
     out = tempfile.mkdtemp(prefix="profile-")
     server.start()
     try:
