@@ -96,12 +96,23 @@ async function oursMatch(setupAgent) {
   }));
 }
 
+// A kept-alive connection the server closed as idle (gunicorn's keepalive) may reset the
+// request sent on it; the action id makes the retry safe, as for any client of ours.
+async function post(seat, body, attempts = 3) {
+  try {
+    return await request(seat.agent, 'POST', seat.href, body, { authorization: `Bearer ${seat.token}` });
+  } catch (e) {
+    if (attempts > 1 && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return post(seat, body, attempts - 1);
+    throw e;
+  }
+}
+
 async function oursPlay(seats, latencies) {
   let moves = 0;
   for (let m = 0; m < rounds * SEATS; m++) {
     const seat = seats[m % SEATS];
     const start = process.hrtime.bigint();
-    await request(seat.agent, 'POST', seat.href, { type: 'roll', payload: {} }, { authorization: `Bearer ${seat.token}` });
+    await post(seat, { type: 'roll', payload: {}, action_id: `move-${m}` });
     latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
     moves += 1;
   }
