@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import psutil
@@ -67,16 +69,22 @@ class Server:
             env.pop("REDIS_URL", None)
             self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py",
                                           "bench.toy_app:app"], cwd=self.root, env=env,
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                         stdout=self.log(), stderr=subprocess.STDOUT)
             self.args = ["ours", f"http://127.0.0.1:{port}/api", "-"]
             wait_http(f"http://127.0.0.1:{port}/api/game-types")
         else:
             storage = "flatfile" if self.name == "bgio-flatfile" else "memory"
             env = {k: v for k, v in os.environ.items() if k != "FLATFILE_DIR"}
             self.proc = subprocess.Popen(["node", "server.js", storage, str(port), str(api_port), self.scratch],
-                                         cwd=PEER, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                         cwd=PEER, env=env, stdout=self.log(), stderr=subprocess.STDOUT)
             self.args = ["bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}"]
             wait_http(f"http://127.0.0.1:{api_port}/games")
+
+    def log(self):
+        return open(os.path.join(tempfile.gettempdir(), f"peer-{self.name}-{os.getpid()}.log"), "a")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
     @property
     def ours(self) -> bool:
@@ -111,24 +119,30 @@ class Server:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict:
+def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict | None:
+    """One timed run; None when it failed (the server died or the run outlived ``timeout``)."""
+    if not server.alive():
+        print(f"  ({server.name} had stopped: started again)")
+        server.start()
     driver = subprocess.Popen(["node", "drive.js", *server.args, str(lanes), str(per_lane), str(ROUNDS)], cwd=PEER,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in driver.stdout], daemon=True).start()
+    deadline = time.monotonic() + timeout
     try:
-        deadline = time.monotonic() + timeout
-        line = driver.stdout.readline().strip()
-        if line != "ready":
-            raise RuntimeError(f"{server.name}: driver said {line!r}")
+        if lines.get(timeout=timeout).strip() != "ready":
+            return None
         before = server.cpu()
         driver.stdin.write("go\n")
         driver.stdin.flush()
-        result = json.loads(driver.stdout.readline())
+        result = json.loads(lines.get(timeout=max(1.0, deadline - time.monotonic())))
         after = server.cpu()
-        driver.wait(timeout=max(1.0, deadline - time.monotonic()))
+    except (queue.Empty, json.JSONDecodeError, psutil.Error):
+        return None
     finally:
         if driver.poll() is None:
             driver.kill()
-            driver.wait()
+        driver.wait()
     moves = result["moves"]
     return {"rate": moves / result["elapsed"], "p50": result["p50"], "p99": result["p99"],
             "cpu": 1000 * (after["app"] - before["app"]) / moves, "redis": 1000 * (after["redis"] - before["redis"]) / moves}
@@ -139,7 +153,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="8,32,128")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--moves", type=int, default=2560, help="moves per run (whole matches of 20)")
-    parser.add_argument("--timeout", type=float, default=180)
+    parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take, set-up included")
     parser.add_argument("--servers", default="ours,bgio-memory,bgio-flatfile")
     parser.add_argument("--before", help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR)")
     args = parser.parse_args()
@@ -159,6 +173,9 @@ def main() -> None:
                 order = names if rep % 2 == 0 else names[::-1]
                 for name in order:
                     r = run(servers[name], size, per_lane, args.timeout)
+                    if r is None:
+                        print(f"  {size:>3} matches  rep {rep + 1}  {name:14} failed (server log: {servers[name].log().name})")
+                        continue
                     table.setdefault((size, name), []).append(r)
                     print(f"  {size:>3} matches  rep {rep + 1}  {name:14} {r['rate']:7.0f} moves/s  "
                           f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  cpu {r['cpu']:.3f} ms/move"
@@ -172,9 +189,11 @@ def main() -> None:
         if "ours" in names:
             print("\nratios of ours to boardgame.io (moves/s, medians):")
             for size in sorted({s for s, _ in table}):
+                if (size, "ours") not in table:
+                    continue
                 ours = statistics.median(r["rate"] for r in table[(size, "ours")])
                 parts = [f"{other}: {ours / statistics.median(r['rate'] for r in table[(size, other)]):.2f}x"
-                         for other in names if other != "ours"]
+                         for other in names if other != "ours" and (size, other) in table]
                 print(f"  {size:>3} matches  " + "  ".join(parts))
     finally:
         for server in servers.values():
