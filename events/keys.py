@@ -22,12 +22,16 @@ def notes(game_id: str) -> str:
     return f"game:{{{game_id}}}:notes"
 
 
+def summary(game_id: str) -> str:
+    """The game's lobby line, written by the append script in the game's own slot."""
+    return f"game:{{{game_id}}}:summary"
+
+
 def snapshots(game_id: str, version: str) -> str:
     return f"game:{{{game_id}}}:snapshots:{version}"
 
 
 GAMES_INDEX = "games:index"
-SUMMARIES = "games:summaries"  # a cache of each game's lobby line, rebuilt from the fold
 DEADLINES = "games:deadlines"
 
 

@@ -1,5 +1,7 @@
 """Platform states on demand: a per-worker cache kept current with XRANGE, and
-snapshots every K entries in Redis so a cold fold never starts from zero.
+snapshots every K entries in Redis so a cold fold never starts from zero. Snapshots
+are written by the append itself as a game is played (``snapshot_due``); a cold load
+is one script call (the newest snapshot and the entries after it).
 
 Snapshots are a cache of the fold, never a source of truth: drop them and every state
 is rebuilt from the log. Their key names the code that folded them (``code_digest``), so
@@ -57,22 +59,48 @@ class Projector:
             self._game_types[game_id] = created["game"]
         return self._game_types[game_id]
 
+    def _logged_game_type(self, game_id: str) -> str | None:
+        """The game's type (it names the snapshots' version), None where there is no log;
+        read once per worker from the first entry."""
+        if game_id not in self._game_types:
+            first = self.store.read(keys.events(game_id), after=0, upto=1)
+            if not first:
+                return None
+            self._game_types[game_id] = first[0]["payload"]["game"]
+        return self._game_types[game_id]
+
     # -- the latest state ----------------------------------------------------------------
     def latest(self, game_id: str) -> dict | None:
         """The platform state after the last entry in the log (None: no such game)."""
         with self._lock:
             cached = self._cache.get(game_id)
-        start = cached
-        if start is None:
-            last = self.store.last_seq(keys.events(game_id))
-            if last == 0:
+        if cached is None:
+            game_type = self._logged_game_type(game_id)
+            if game_type is None:
                 return None
-            start = self._snapshot_at_or_before(game_id, last)
-        entries = self.store.read(keys.events(game_id), after=start["seq"] if start else 0)
+            snapshots = self.snapshots_key(game_id, game_type)
+            loaded = self.store.load(keys.events(game_id), snapshots, keys.seed(game_id), self.every)
+            if loaded.last_seq == 0:
+                return None
+            self._seeds.setdefault(game_id, loaded.seed)
+            start, entries = loaded.snapshot, loaded.entries
+        else:
+            start, entries = cached, self.store.read(keys.events(game_id), after=cached["seq"])
         pstate = self._fold(game_id, entries, start)
         if pstate is not None:
             self.remember(game_id, pstate)
         return pstate
+
+    def catch_up(self, game_id: str, pstate: dict | None, missed: list[dict]) -> dict | None:
+        """Fold entries another writer appended (a conflict's answer) onto a state."""
+        pstate = self._fold(game_id, missed, pstate, write_snapshots=False)
+        if pstate is not None:
+            self.remember(game_id, pstate)
+        return pstate
+
+    # -- snapshots -------------------------------------------------------------------------
+    def snapshot_due(self, seq: int) -> bool:
+        return seq % self.every == 0
 
     def remember(self, game_id: str, pstate: dict) -> None:
         with self._lock:
@@ -112,7 +140,7 @@ class Projector:
         state_at = lambda s: self.state_at(game_id, s)  # noqa: E731 - closes over game_id
         for envelope in entries:
             pstate = fold.apply(pstate, envelope, seed, state_at)
-            if write_snapshots and pstate["seq"] % self.every == 0:
+            if write_snapshots and self.snapshot_due(pstate["seq"]):
                 self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
         return pstate
 

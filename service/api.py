@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 
 from flask import Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
+from marshmallow import Schema
 from webargs.flaskparser import FlaskParser
 
 from events.envelope import canonical_json
@@ -22,9 +24,20 @@ from .streaming import event_stream
 
 class BadRequestParser(FlaskParser):
     """A body or query failing its schema is a 400 (the API's contract), not 422:
-    422 is kept for moves the rules forbid."""
+    422 is kept for moves the rules forbid. Each schema class is built once: webargs
+    would build a new instance (deep-copying its fields) on every request."""
 
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _get_schema(self, argmap, req):
+        if isinstance(argmap, type) and issubclass(argmap, Schema):
+            return _schema_instance(argmap)
+        return super()._get_schema(argmap, req)
+
+
+@cache
+def _schema_instance(schema_class: type[Schema]) -> Schema:
+    return schema_class()
 
 
 bp = Blueprint("games", __name__, url_prefix="/api", description="Games: create, play, replay, referee, audit")

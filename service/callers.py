@@ -1,13 +1,16 @@
 """Who is calling: a seat, the game's referee, or a spectator (no token).
 
 Tokens are random strings handed out once at creation; Redis keeps only their
-SHA-256, so a leaked database does not leak seats.
+SHA-256, so a leaked database does not leak seats. A token never changes once issued,
+so each worker keeps what it has resolved (``TokenCache``) and asks Redis once per
+token, not once per request.
 """
 from __future__ import annotations
 
 import hashlib
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 
 from events import keys
 from projections.games.base import REFEREE
@@ -72,12 +75,40 @@ def bearer_token(headers) -> str | None:
     return token.strip()
 
 
+def role_caller(role: str) -> Caller:
+    """The caller a stored role names: ``referee`` or ``seat:<n>``."""
+    if role == "referee":
+        return Caller(referee=True)
+    return Caller(seat=int(role.split(":")[1]))
+
+
 def resolve(redis, game_id: str, token: str | None) -> Caller:
     if not token:
         return SPECTATOR
     role = redis.hget(keys.tokens(game_id), token_digest(token))
     if role is None:
         raise ApiError(401, "bad_token", "this token is not valid for this game")
-    if role == "referee":
-        return Caller(referee=True)
-    return Caller(seat=int(role.split(":")[1]))
+    return role_caller(role)
+
+
+class UnknownToken(LookupError):
+    """No such token for this game (never cached: it may be a game not yet created)."""
+
+
+class TokenCache:
+    """Per-worker token resolution, bounded (LRU). Only tokens Redis knows are kept:
+    a failed look-up raises and asks again next time."""
+
+    def __init__(self, redis, size: int = 65536):
+        self.redis = redis
+        self._lookup = lru_cache(maxsize=size)(self._fetch)
+
+    def _fetch(self, game_id: str, digest: str) -> Caller:
+        role = self.redis.hget(keys.tokens(game_id), digest)
+        if role is None:
+            raise UnknownToken(game_id)
+        return role_caller(role)
+
+    def resolve(self, game_id: str, token: str) -> Caller:
+        """The caller holding ``token`` in this game; UnknownToken if it holds none."""
+        return self._lookup(game_id, token_digest(token))

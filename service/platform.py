@@ -10,6 +10,7 @@ import json
 import logging
 import time
 import uuid
+from functools import cache
 from typing import Callable
 
 from marshmallow import ValidationError
@@ -17,7 +18,7 @@ from marshmallow import ValidationError
 from events import keys
 from events.envelope import now_rfc3339, seal
 from events.rng import commitment, new_seed
-from events.store import RedisEventStore
+from events.store import Extras, RedisEventStore
 from projections import fold
 from projections.games import get as get_game
 from projections.games import registry
@@ -44,11 +45,20 @@ def canonical_payload(schema, payload: dict) -> dict:
     return schema.dump(schema.load(payload))
 
 
+@cache
+def action_schema(game_name: str, type_: str):
+    """One instance per action schema, built on first use (building one per request
+    deep-copies its fields); None for an action the game does not have."""
+    schema = get_game(game_name).action_schemas.get(type_)
+    return schema() if schema is not None else None
+
+
 class Platform:
     def __init__(self, redis, snapshot_every: int = 100):
         self.redis = redis
         self.store = RedisEventStore(redis)
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
+        self.tokens = callers.TokenCache(redis)
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:
@@ -62,8 +72,20 @@ class Platform:
         return pstate
 
     def caller(self, game_id: str, token: str | None) -> Caller:
-        self.state(game_id)
-        return callers.resolve(self.redis, game_id, token)
+        """Who holds ``token`` in this game, from the worker's token cache; 404 for an
+        unknown game is decided without reading its log."""
+        if token:
+            try:
+                return self.tokens.resolve(game_id, token)
+            except callers.UnknownToken:
+                self._require_exists(game_id)
+                raise ApiError(401, "bad_token", "this token is not valid for this game") from None
+        self._require_exists(game_id)
+        return callers.SPECTATOR
+
+    def _require_exists(self, game_id: str) -> None:
+        if self.projector.cached(game_id) is None and not self.redis.exists(keys.events(game_id)):
+            raise not_found("game")
 
     def meta(self, game_id: str, pstate: dict | None = None) -> dict:
         p = pstate or self.state(game_id)
@@ -93,8 +115,7 @@ class Platform:
         """Newest first, from the summary cache (refolded where a summary is missing)."""
         out = []
         ids = self.redis.zrevrange(keys.GAMES_INDEX, 0, -1)
-        summaries = self.redis.hmget(keys.SUMMARIES, ids) if ids else []
-        for game_id, raw in zip(ids, summaries):
+        for game_id, raw in zip(ids, self._summaries(ids)):
             summary = json.loads(raw) if raw else self._summarise(game_id, self._latest_or_none(game_id))
             if summary is None or (game and summary["game"] != game) or (status and summary["status"] != status):
                 continue
@@ -112,14 +133,20 @@ class Platform:
             log.exception("game %s does not fold", game_id)
             return None
 
+    def _summaries(self, ids: list[str]) -> list[str | None]:
+        """Each game's lobby line from its own slot (a pipeline: on a cluster the keys
+        live on several nodes)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.get(keys.summary(game_id))
+        return pipe.execute() if ids else []
+
     def _summarise(self, game_id: str, p: dict | None) -> dict | None:
-        """The lobby's line for a game: a cache of the fold, like snapshots."""
+        """Write the lobby line of a game whose line is missing (appends write it)."""
         if p is None:
             return None
-        meta = self.meta(game_id, p)
-        summary = {k: meta[k] for k in ("id", "game", "title", "seats", "status", "seq", "to_act", "result",
-                                        "created_at", "ranked", "forked_from", "tournament")}
-        self.redis.hset(keys.SUMMARIES, game_id, json.dumps(summary))
+        summary = summary_line(game_id, p)
+        self.redis.set(keys.summary(game_id), json.dumps(summary))
         return summary
 
     def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
@@ -204,12 +231,12 @@ class Platform:
             raise ApiError(403, "not_a_seat", "only a seat token can play actions")
         known = self.projector.cached(game_id) or self.state(game_id)  # a game's type never changes
         game = get_game(known["game"])
-        schema = game.action_schemas.get(type_)
+        schema = action_schema(known["game"], type_)
         if schema is None:
             raise ApiError(400, "unknown_action", f"{game.title} has no action {type_!r}",
                            {"known": sorted(game.action_schemas)})
         try:
-            loaded = canonical_payload(schema(), payload)
+            loaded = canonical_payload(schema, payload)
         except ValidationError as exc:
             raise ApiError(400, "bad_payload", "the payload fails its schema", {"payload": exc.messages}) from exc
 
@@ -237,28 +264,56 @@ class Platform:
         """Append what ``build(state)`` returns plus its consequences; (http status, first seq).
 
         ``build`` validates against the latest state and may raise; on a lost race it runs
-        again on the new state, unless the caller named ``expected_seq`` (then 409)."""
-        if action_id is not None:
-            first = self.redis.hget(keys.idempotency(game_id), action_id)
-            if first is not None:  # a retry: the first answer stands, whatever happened since
-                return 200, int(first)
-        for _ in range(attempts):
+        again on the new state, unless the caller named ``expected_seq`` (then 409).
+
+        One round trip in the common case: the worker's cached state is the starting
+        point and the append script checks it is still the head (and the action id). A
+        conflict's answer carries the entries missed, folded in before ``build`` runs
+        again. A refusal computed on a cached state is confirmed on the latest state
+        first (the cache may be behind); a refusal of a retried action id gives way to
+        the first answer."""
+        p = self.projector.cached(game_id)
+        fresh = p is None
+        if fresh:
             p = self.projector.latest(game_id)
+        for _ in range(attempts):
             current = p["seq"] if p else 0
-            if expected_seq is not None and expected_seq != current:
-                raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
-            envelopes, final = self._seal(game_id, p, build(p), action_id)
-            result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes)
+            try:
+                if expected_seq is not None and expected_seq != current:
+                    raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
+                envelopes, final = self._seal(game_id, p, build(p), action_id)
+            except ApiError:
+                if not fresh:
+                    p, fresh = self.projector.latest(game_id), True
+                    continue
+                first = self.redis.hget(keys.idempotency(game_id), action_id) if action_id is not None else None
+                if first is not None:  # a retry: the first answer stands, whatever happened since
+                    return 200, int(first)
+                raise
+            result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes,
+                                       self._extras(game_id, p, envelopes, final))
             if result.status == "ok":
                 self.projector.remember(game_id, final)
                 self._schedule_clock(game_id, final)
-                self._summarise(game_id, final)
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq
+            p, fresh = self.projector.catch_up(game_id, p, result.missed), True
             if expected_seq is not None:
                 raise ApiError(409, "stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
         raise ApiError(409, "busy", "too many concurrent writers; try again")
+
+    def _extras(self, game_id: str, p: dict | None, envelopes: list[dict], final: dict) -> Extras:
+        """What the append writes beside the entries: the lobby line, and the snapshot
+        of the fold at a multiple of K when the batch reaches one."""
+        extras = Extras(keys.summary(game_id), json.dumps(summary_line(game_id, final)),
+                        self.projector.snapshots_key(game_id, final["game"]))
+        due = [e["seq"] for e in envelopes if self.projector.snapshot_due(e["seq"])]
+        if due:
+            at = due[-1]
+            snap = final if at == final["seq"] else self.projector.fold_onto(game_id, p, [e for e in envelopes if e["seq"] <= at])
+            extras.snapshot_seq, extras.snapshot = at, json.dumps(snap)
+        return extras
 
     def _seal(self, game_id: str, p: dict | None, entries: list[Entry], action_id: str | None):
         """Seal entries, fold them (which validates them), then add what follows:
@@ -330,3 +385,21 @@ class Platform:
             except ApiError:
                 pass  # someone else moved first; the next sweep looks again
         return expired
+
+
+def summary_line(game_id: str, p: dict) -> dict:
+    """The lobby's line for a game: a cache of the fold, like snapshots."""
+    return {
+        "id": game_id,
+        "game": p["game"],
+        "title": get_game(p["game"]).title,
+        "seats": [{"seat": i, "name": n} for i, n in enumerate(p["seats"])],
+        "status": p["status"],
+        "seq": p["seq"],
+        "to_act": fold.awaited(p),
+        "result": p["result"],
+        "created_at": p["created_at"],
+        "ranked": p["ranked"],
+        "forked_from": p["forked_from"],
+        "tournament": p["tournament"],
+    }
