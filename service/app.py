@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from events.connection import connect, start_embedded
 
-from . import api, tournaments, web
+from . import api, i18n, tournaments, web
 from .config import from_env
 from .errors import ApiError
 from .platform import Platform
@@ -31,6 +31,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     smorest.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(web.bp)
+    i18n.init_app(app)
     register_error_handlers(app)
     if app.config["CLOCK_SWEEP_SECONDS"] > 0:
         start_clock_sweeper(app)
@@ -48,7 +49,9 @@ def embedded_url(data_dir: str) -> str:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
-        return jsonify(exc.body()), exc.status
+        body = exc.body()
+        body["error"]["message"] = i18n.localize_error(exc.code, exc.message, exc.status)
+        return jsonify(body), exc.status
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -64,12 +67,14 @@ def register_error_handlers(app: Flask) -> None:
         message = "the request body is too large" if exc.code == 413 else (exc.description or exc.name)
         if code == "malformed":
             message = "the body is not valid JSON"
+        message = i18n.localize_error(code, message, status)
         return jsonify({"error": {"code": code, "message": message, "details": messages}}), status
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unhandled error on %s", request.path)
-        return jsonify({"error": {"code": "internal", "message": "internal error", "details": {}}}), 500
+        message = i18n.localize_error("internal", "internal error", 500)
+        return jsonify({"error": {"code": "internal", "message": message, "details": {}}}), 500
 
 
 def _is_json_error(messages: dict) -> bool:

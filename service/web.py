@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from .error_messages import _l
+
 bp = Blueprint("web", __name__, template_folder="templates", static_folder=None)
 
 GAME_ID = "<string:game_id>"
+
+# Page titles, translated in base.html; listed here for `pybabel extract`.
+TITLES = [_l("Lobby"), _l("Table"), _l("Replay"), _l("Referee console"), _l("Verify an export"),
+          _l("Tournaments"), _l("Tournament")]
 
 
 def _page(template: str, title: str, module: str, **context):

@@ -3,6 +3,7 @@
 // Contract: render(root, view, ctx), describeAction(action, view), describeEvent(event, names).
 // Board elements are clickable for the actions they stand for; when one element stands for
 // several actions a small menu lists them.
+import { t as _, tn } from "/static/js/i18n.js";
 
 import { el } from "./dom.js";
 
@@ -53,8 +54,8 @@ const words = (s) => String(s ?? "").replace(/_/g, " ");
 const cap = (s) => { const w = words(s); return w ? w[0].toUpperCase() + w.slice(1) : w; };
 function seatColour(owner) { return `var(--seat${owner}, hsl(${owner * 83 + 10}, 60%, 42%))`; }
 function ownerName(view, names, owner) {
-  if (view && view.solo && owner === 1) return "the Rival";
-  return (names && names[owner]) || `Seat ${owner}`;
+  if (view && view.solo && owner === 1) return _("the Rival");
+  return (names && names[owner]) || _("Seat {owner}", { owner });
 }
 function dot(view, names, owner) {
   return el("span", { class: "aor-dot", style: `background:${seatColour(owner)}`, title: ownerName(view, names, owner) });
@@ -80,7 +81,7 @@ function clickable(node, ctx, view, menu, matches) {
     if (actions.length === 1) { ctx.act(actions[0]); return; }
     menu.replaceChildren(
       ...actions.map((a) => el("button", { type: "button", onclick: () => { menu.hidden = true; ctx.act(a); } }, describeAction(a, view))),
-      el("button", { type: "button", onclick: () => { menu.hidden = true; } }, "Cancel"));
+      el("button", { type: "button", onclick: () => { menu.hidden = true; } }, _("Cancel")));
     menu.hidden = false;
   });
   return node;
@@ -90,18 +91,18 @@ function clickable(node, ctx, view, menu, matches) {
 function roundBox(view) {
   const spans = [];
   for (let r = 1; r <= 9; r++) spans.push(el("span", { class: r === view.round ? "now" : "" }, r));
-  return el("div", { class: "aor-box" }, el("h4", {}, "Round"), el("div", { class: "aor-rounds" }, spans),
-    el("div", { class: "aor-muted" }, `${cap(view.phase)} · turn ${view.direction === "cw" ? "clockwise ↻" : "counter-clockwise ↺"}`));
+  return el("div", { class: "aor-box" }, el("h4", {}, _("Round")), el("div", { class: "aor-rounds" }, spans),
+    el("div", { class: "aor-muted" }, _("{v0} · turn {v1}", { v0: cap(view.phase), v1: view.direction === "cw" ? _("clockwise ↻") : _("counter-clockwise ↺") })));
 }
 
 function eventBox(view) {
   const e = view.event && view.catalogue.events[view.event.id];
-  if (!e) return el("div", { class: "aor-box" }, el("h4", {}, "Event"), el("span", { class: "aor-muted" }, "not yet revealed"));
+  if (!e) return el("div", { class: "aor-box" }, el("h4", {}, _("Event")), el("span", { class: "aor-muted" }, _("not yet revealed")));
   const arrows = (view.event.direction === "cw" ? "↻" : "↺").repeat(view.event.steps);
-  return el("div", { class: "aor-box" }, el("h4", {}, `Event: ${e.name} ${arrows}`),
+  return el("div", { class: "aor-box" }, el("h4", {}, _("Event: {name} {arrows}", { name: e.name, arrows })),
     el("div", {}, `${cap(e.condition)} → ${e.bonus}`),
-    e.fallback ? el("div", { class: "aor-muted" }, `otherwise ${e.fallback}`) : null,
-    el("div", { class: "aor-muted" }, `${view.event_deck_count} events left`));
+    e.fallback ? el("div", { class: "aor-muted" }, _("otherwise {fallback}", { fallback: e.fallback })) : null,
+    el("div", { class: "aor-muted" }, _("{event_deck_count} events left", { event_deck_count: view.event_deck_count })));
 }
 
 function province(view, ctx, menu, name, tableSeat) {
@@ -109,10 +110,10 @@ function province(view, ctx, menu, name, tableSeat) {
   const info = view.catalogue.provinces[name];
   const owner = view.facing[name];
   const mine = owner !== null && owner === ctx.seat && !(view.solo && owner === 1);
-  const who = owner === null ? "faces nobody" : `faces ${ownerName(view, ctx.names, owner)}`;
-  const start = view.start_province === name ? " · ★ start marker" : "";
+  const who = owner === null ? _("faces nobody") : _("faces {v0}", { v0: ownerName(view, ctx.names, owner) });
+  const start = view.start_province === name ? _(" · ★ start marker") : "";
   const box = el("div", { class: `aor-prov${mine ? " mine" : ""}${owner === null ? " empty" : ""}`, style: `grid-area:${SIDE[tableSeat]}` },
-    el("div", {}, el("strong", {}, info.name), ` · population ${p.population}`),
+    el("div", {}, el("strong", {}, info.name), _(" · population {population}", { population: p.population })),
     el("div", { class: "who" }, who + start));
   for (const t of TYPES) {
     const level = p.levels[t];
@@ -120,9 +121,9 @@ function province(view, ctx, menu, name, tableSeat) {
     const cost = next === 1 ? info.slots[t] : (view.catalogue.upper_tiles[t] || {})[String(next)];
     const row = el("div", { class: "aor-slot" },
       el("span", { title: t }, TYPE_ICON[t]),
-      el("span", { class: "lvl" }, level ? `level ${level}` : "empty"),
+      el("span", { class: "lvl" }, level ? _("level {level}", { level }) : "empty"),
       ...(p.followers[t] || []).map((s) => dot(view, ctx.names, s)),
-      next <= 3 && cost ? el("span", { class: "aor-muted" }, `next ${cost.cost}d/${cost.glory}g`) : null);
+      next <= 3 && cost ? el("span", { class: "aor-muted" }, _("next {cost}d/{glory}g", { cost: cost.cost, glory: cost.glory })) : null);
     if (mine) {
       clickable(row, ctx, view, menu, (a) => (a.type === "build" && a.payload.building === t)
         || (a.type === "place_follower" && a.payload.location === `building:${t}`));
@@ -142,13 +143,13 @@ function province(view, ctx, menu, name, tableSeat) {
 }
 
 function senate(view, ctx, menu) {
-  const col = el("div", { class: "aor-senate" }, el("strong", {}, "Senate"));
+  const col = el("div", { class: "aor-senate" }, el("strong", {}, _("Senate")));
   for (let i = 0; i < 5; i++) {
     const owner = view.senate[i];
     const cell = el("div", {
       class: `aor-vote${owner === undefined ? " emptyv" : ""}`,
       style: owner === undefined ? "" : `background:${seatColour(owner)}`,
-      title: `${view.catalogue.senate_points[i]} glory at the end`,
+      title: _("{v0} glory at the end", { v0: view.catalogue.senate_points[i] }),
     }, owner === undefined ? `${view.catalogue.senate_points[i]}` : ownerName(view, ctx.names, owner));
     clickable(cell, ctx, view, menu, (a) => a.type === "pick_vote" && a.payload.position === i);
     col.append(cell);
@@ -164,16 +165,16 @@ function battleAreas(view, ctx, menu) {
     const total = counts.reduce((x, y) => x + y, 0);
     const box = el("div", { class: "aor-box aor-area" },
       el("h4", {}, `${spec.name} ${total >= spec.minimum ? "✓" : ""}`),
-      el("div", { class: "aor-muted" }, `min ${spec.minimum} · 1st ${spec.first} · 2nd ${spec.second}`),
+      el("div", { class: "aor-muted" }, _("min {minimum} · 1st {first} · 2nd {second}", { minimum: spec.minimum, first: spec.first, second: spec.second })),
       el("div", {}, ...counts.map((n, o) => (n ? el("span", {}, dot(view, ctx.names, o), `×${n} `) : null))));
     clickable(box, ctx, view, menu, (x) => (x.type === "deploy_legion" && x.payload.area === a)
       || (x.type === "move_legion" && x.payload.to === a) || (x.type === "lure_move" && x.payload.to === a)
       || (x.type === "defect" && x.payload.area === a));
     wrap.append(box);
   }
-  const colosseum = el("div", { class: "aor-box aor-area" }, el("h4", {}, "Colosseum"),
+  const colosseum = el("div", { class: "aor-box aor-area" }, el("h4", {}, _("Colosseum")),
     el("div", {}, ...view.colosseum.map((s) => dot(view, ctx.names, s))),
-    el("div", { class: "aor-muted" }, `next follower: ${view.colosseum.length + 1} glory`));
+    el("div", { class: "aor-muted" }, _("next follower: {v0} glory", { v0: view.colosseum.length + 1 })));
   clickable(colosseum, ctx, view, menu, (x) => x.type === "place_follower" && x.payload.location === "colosseum");
   wrap.append(colosseum);
   return wrap;
@@ -188,7 +189,7 @@ function vendettaTrack(p) {
     const cov = pos > 5 - covered;
     const token = atPos[pos];
     const used = token && p.tokens_used.includes(token);
-    cells.push(el("span", { class: cov ? "cov" : "", title: token ? `${token} token${used ? " (used)" : ""}` : "" },
+    cells.push(el("span", { class: cov ? "cov" : "", title: token ? _("{token} token{v0}", { token, v0: used ? _(" (used)") : "" }) : "" },
       cov ? "✖" : (token ? (used ? "·" : TYPE_ICON[token]) : "")));
   }
   return el("span", { class: "aor-track" }, cells);
@@ -205,12 +206,12 @@ function playerBox(view, ctx, menu, p) {
   const glory = `${p.glory}${p.glory_track.flipped ? ` (+30 side, at ${p.glory_track.position})` : ""}`;
   const box = el("div", { class: `aor-box aor-player${me ? " me" : ""}` },
     el("h4", {}, dot(view, ctx.names, p.seat), ` ${ownerName(view, ctx.names, p.seat)} — ${p.name}`),
-    el("div", {}, `Glory ${glory} · ${p.denarii} denarii · faces ${cap(p.faces)}`),
-    el("div", {}, `Legions ${p.legions} (+${p.legion_reserve} reserve) · votes ${p.votes} (+${p.vote_reserve}) · followers ${p.followers_free}/${p.followers}`),
-    el("div", {}, "Vendetta ", vendettaTrack(p), ` · plot markers ${p.plot_markers}`),
-    el("div", { class: "aor-muted" }, `Plots: ${p.plot_actions.map(words).join(", ")}`),
-    el("div", { class: "aor-muted" }, `Pantheon: ${pantheonWords(p)}`));
-  const hand = el("div", {}, `Hand (${p.hand_count}): `);
+    el("div", {}, _("Glory {glory} · {denarii} denarii · faces {v0}", { glory, denarii: p.denarii, v0: cap(p.faces) })),
+    el("div", {}, _("Legions {legions} (+{legion_reserve} reserve) · votes {votes} (+{vote_reserve}) · followers {followers_free}/{followers}", { legions: p.legions, legion_reserve: p.legion_reserve, votes: p.votes, vote_reserve: p.vote_reserve, followers_free: p.followers_free, followers: p.followers })),
+    el("div", {}, _("Vendetta "), vendettaTrack(p), _(" · plot markers {plot_markers}", { plot_markers: p.plot_markers })),
+    el("div", { class: "aor-muted" }, _("Plots: {v0}", { v0: p.plot_actions.map(words).join(", ") })),
+    el("div", { class: "aor-muted" }, _("Pantheon: {v0}", { v0: pantheonWords(p) })));
+  const hand = el("div", {}, _("Hand ({hand_count}): ", { hand_count: p.hand_count }));
   if (p.hand) {
     for (const c of p.hand) {
       const chip = cardChip(view, c);
@@ -219,29 +220,29 @@ function playerBox(view, ctx, menu, p) {
     }
   } else hand.append(el("span", { class: "aor-muted" }, "hidden"));
   box.append(hand);
-  if (p.sets.length) box.append(el("div", {}, "Sets: ", ...p.sets.map((s) => el("span", { class: `aor-card ${s.type}` }, `${s.type} ×3`))));
+  if (p.sets.length) box.append(el("div", {}, _("Sets: "), ...p.sets.map((s) => el("span", { class: `aor-card ${s.type}` }, `${s.type} ×3`))));
   const missions = p.missions || p.dealt;
   if (missions && missions.length) {
-    box.append(el("div", {}, p.missions && p.missions.length ? "Missions: " : "Dealt: ",
+    box.append(el("div", {}, p.missions && p.missions.length ? _("Missions: ") : _("Dealt: "),
       ...missions.map((m) => { const c = view.catalogue.missions[m]; return el("span", { class: "aor-card", title: c.text }, `${c.name} (${c.glory ?? `${c.per_unit}/unit, max ${c.max}`})`); })));
-  } else if (p.mission_count) box.append(el("div", { class: "aor-muted" }, `${p.mission_count} secret missions`));
+  } else if (p.mission_count) box.append(el("div", { class: "aor-muted" }, _("{mission_count} secret missions", { mission_count: p.mission_count })));
   return box;
 }
 
 function rivalBox(view, ctx) {
   const r = view.rival;
   return el("div", { class: "aor-box aor-player" },
-    el("h4", {}, dot(view, ctx.names, 1), " The Rival (the Liberators)"),
-    el("div", {}, `Glory ${r.glory} · legions ${r.legions} · votes ${r.votes} · vendetta ${r.vendetta}`),
+    el("h4", {}, dot(view, ctx.names, 1), _(" The Rival (the Liberators)")),
+    el("div", {}, _("Glory {glory} · legions {legions} · votes {votes} · vendetta {vendetta}", { glory: r.glory, legions: r.legions, votes: r.votes, vendetta: r.vendetta })),
     el("div", { class: "aor-muted" }, `${r.deck_count} cards in its deck; played: ${r.discard.join(", ") || "none"}`));
 }
 
 function medalsBox(view, ctx) {
-  return el("div", { class: "aor-box" }, el("h4", {}, "Medals & milestones"),
+  return el("div", { class: "aor-box" }, el("h4", {}, _("Medals & milestones")),
     el("div", {}, ...TYPES.map((t) => el("span", { style: "margin-right:.5rem" }, TYPE_ICON[t], " ",
       view.medals[t] === null ? "—" : ownerName(view, ctx.names, view.medals[t])))),
     el("div", { class: "aor-muted" }, `Milestones at ${view.milestones.map((m) => m.pos).join(", ")} · tiles left ${TYPES.map((t) => `${TYPE_ICON[t]}${view.tiles[t].join("/")}`).join(" ")}`),
-    el("div", { class: "aor-muted" }, `Commerce deck ${view.commerce_deck_count} · discards ${view.commerce_discard.length} · vendetta pool ${view.vendetta_pool}`));
+    el("div", { class: "aor-muted" }, _("Commerce deck {commerce_deck_count} · discards {length} · vendetta pool {vendetta_pool}", { commerce_deck_count: view.commerce_deck_count, length: view.commerce_discard.length, vendetta_pool: view.vendetta_pool })));
 }
 
 function resultBox(view, ctx) {
@@ -252,9 +253,9 @@ function resultBox(view, ctx) {
     ...["track", "areas", "senate", "sets", "pantheon"].map((k) => el("td", {}, l[k] ?? "")),
     el("td", {}, l.missions ? Object.values(l.missions).reduce((a, b) => a + b, 0) : ""),
     el("td", {}, l.denarii ?? ""), el("td", {}, el("strong", {}, l.total))));
-  const solo = view.result.solo ? el("div", {}, view.result.solo.won ? `Victory over the Rival — ${view.result.solo.title}` : `The Rival wins (${view.result.solo.rival_score})`) : null;
-  return el("div", { class: "aor-box" }, el("h4", {}, "Final scoring"),
-    el("table", {}, el("tr", {}, ...["", "Track", "Areas", "Senate", "Sets", "Pantheon", "Missions", "Denarii", "Total"].map((h) => el("th", {}, h))), rows), solo);
+  const solo = view.result.solo ? el("div", {}, view.result.solo.won ? _("Victory over the Rival — {title}", { title: view.result.solo.title }) : _("The Rival wins ({rival_score})", { rival_score: view.result.solo.rival_score })) : null;
+  return el("div", { class: "aor-box" }, el("h4", {}, _("Final scoring")),
+    el("table", {}, el("tr", {}, ...["", _("Track"), _("Areas"), _("Senate"), _("Sets"), _("Pantheon"), _("Missions"), _("Denarii"), _("Total")].map((h) => el("th", {}, h))), rows), solo);
 }
 
 export function render(root, view, ctx = {}) {
@@ -284,70 +285,70 @@ export function render(root, view, ctx = {}) {
 
 // -- words -------------------------------------------------------------------------------
 function locationWords(loc) {
-  if (loc === "colosseum") return "the Colosseum";
-  if (String(loc).startsWith("building:")) return `the ${loc.split(":")[1]} building`;
-  if (String(loc).startsWith("plot:")) return `plot space ${Number(loc.split(":")[1]) + 1}`;
+  if (loc === "colosseum") return _("the Colosseum");
+  if (String(loc).startsWith("building:")) return _("the {v0} building", { v0: loc.split(":")[1] });
+  if (String(loc).startsWith("plot:")) return _("plot space {v0}", { v0: Number(loc.split(":")[1]) + 1 });
   return words(loc);
 }
 
 export function describeAction(action, view) {
   const p = action.payload || {};
   const names = (view && view.players || []).map((x) => x.name);
-  const victim = (v) => (view && view.solo && v === 1 ? "the Rival" : names[v] || `seat ${v}`);
+  const victim = (v) => (view && view.solo && v === 1 ? _("the Rival") : names[v] || _("seat {v}", { v }));
   switch (action.type) {
     case "keep_missions": return `Keep missions ${p.keep.map((m) => (view && view.catalogue.missions[m] || {}).name || m).join(" and ")}`;
-    case "deploy_legion": return `Deploy a legion to ${cap(p.area)}`;
-    case "launch_plot": return `Launch the plot in ${cap(p.province)}: ${cap(p.action)} against ${victim(p.victim)}`;
-    case "end_plot_turn": return "End the plot turn";
-    case "build": return `Build the next ${p.building} level`;
-    case "end_build_turn": return "End the build turn";
-    case "place_follower": return `Place a follower on ${locationWords(p.location)}${p.use_token ? " with the bonus token" : ""}`;
-    case "move_legion": return p.from === "supply" ? `Send a legion to ${cap(p.to)}` : `Move a legion from ${cap(p.from)} to ${cap(p.to)}`;
-    case "defect": return `${p.mode === "replace" ? "Replace" : "Send home"} a target legion in ${cap(p.area)}`;
-    case "lure_move": return `Lure a target legion from ${cap(p.from)} to ${cap(p.to)}`;
-    case "end_lure": return "Stop luring";
-    case "pick_vote": return `Take the target's vote at Senate position ${p.position + 1}`;
-    case "play_card": return `Play ${cardName(view, p.card)}`;
-    case "pass": return "Play no card";
-    case "forfeit_draw": return "Give up the draw (hand full)";
-    case "sell_card": return `Sell ${cardName(view, p.card)} for 1 denarius`;
-    case "discard_card": return `Discard ${cardName(view, p.card)}`;
-    case "form_set": return `Form a ${p.as_type} set (${p.cards.map((c) => cardName(view, c)).join(", ")})`;
-    case "exchange": return `Exchange ${3 * p.count} denarii for ${p.count} glory`;
-    case "tax": return p.mode === "double" ? "Double taxation" : "Normal taxation";
-    case "rival_card": return "The Rival plays a card";
+    case "deploy_legion": return _("Deploy a legion to {v0}", { v0: cap(p.area) });
+    case "launch_plot": return _("Launch the plot in {v0}: {v1} against {v2}", { v0: cap(p.province), v1: cap(p.action), v2: victim(p.victim) });
+    case "end_plot_turn": return _("End the plot turn");
+    case "build": return _("Build the next {building} level", { building: p.building });
+    case "end_build_turn": return _("End the build turn");
+    case "place_follower": return _("Place a follower on {v0}{v1}", { v0: locationWords(p.location), v1: p.use_token ? _(" with the bonus token") : "" });
+    case "move_legion": return p.from === "supply" ? _("Send a legion to {v0}", { v0: cap(p.to) }) : _("Move a legion from {v0} to {v1}", { v0: cap(p.from), v1: cap(p.to) });
+    case "defect": return _("{v0} a target legion in {v1}", { v0: p.mode === "replace" ? _("Replace") : _("Send home"), v1: cap(p.area) });
+    case "lure_move": return _("Lure a target legion from {v0} to {v1}", { v0: cap(p.from), v1: cap(p.to) });
+    case "end_lure": return _("Stop luring");
+    case "pick_vote": return _("Take the target's vote at Senate position {v0}", { v0: p.position + 1 });
+    case "play_card": return _("Play {v0}", { v0: cardName(view, p.card) });
+    case "pass": return _("Play no card");
+    case "forfeit_draw": return _("Give up the draw (hand full)");
+    case "sell_card": return _("Sell {v0} for 1 denarius", { v0: cardName(view, p.card) });
+    case "discard_card": return _("Discard {v0}", { v0: cardName(view, p.card) });
+    case "form_set": return _("Form a {as_type} set ({v0})", { as_type: p.as_type, v0: p.cards.map((c) => cardName(view, c)).join(", ") });
+    case "exchange": return _("Exchange {v0} denarii for {count} glory", { v0: 3 * p.count, count: p.count });
+    case "tax": return p.mode === "double" ? _("Double taxation") : _("Normal taxation");
+    case "rival_card": return _("The Rival plays a card");
     default: return cap(action.type);
   }
 }
 
 export function describeEvent(event, names = []) {
   const a = event.actor || {};
-  const who = a.seat !== undefined && a.seat !== null ? (names[a.seat] || `Seat ${a.seat}`) : (a.role === "referee" ? "Referee" : "The Rival");
+  const who = a.seat !== undefined && a.seat !== null ? (names[a.seat] || _("Seat {seat}", { seat: a.seat })) : (a.role === "referee" ? _("Referee") : _("The Rival"));
   const t = String(event.type || "");
   const type = t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
   const p = event.payload || {};
   switch (type) {
-    case "keep_missions": return `${who} kept two missions`;
-    case "deploy_legion": return `${who} deployed a legion to ${cap(p.area)}`;
-    case "launch_plot": return `${who} launched a plot in ${cap(p.province)} (${words(p.action)})`;
-    case "end_plot_turn": return `${who} ended the plot turn`;
-    case "build": return `${who} built a ${p.building} tile`;
-    case "end_build_turn": return `${who} ended the build turn`;
-    case "place_follower": return `${who} placed a follower on ${locationWords(p.location)}${p.use_token ? " with the bonus token" : ""}`;
-    case "move_legion": return p.from === "supply" ? `${who} sent a legion to ${cap(p.to)}` : `${who} moved a legion from ${cap(p.from)} to ${cap(p.to)}`;
-    case "defect": return `${who} made a legion defect in ${cap(p.area)}`;
-    case "lure_move": return `${who} lured a legion from ${cap(p.from)} to ${cap(p.to)}`;
-    case "end_lure": return `${who} stopped luring`;
-    case "pick_vote": return `${who} took a vote out of the Senate`;
-    case "play_card": return `${who} played ${p.card}`;
-    case "pass": return `${who} played no card`;
-    case "forfeit_draw": return `${who} gave up a draw`;
-    case "sell_card": return `${who} sold ${p.card}`;
-    case "discard_card": return `${who} discarded ${p.card}`;
-    case "form_set": return `${who} formed a ${p.as_type} set`;
-    case "exchange": return `${who} exchanged ${3 * p.count} denarii for ${p.count} glory`;
-    case "tax": return `${who} taxed (${p.mode})`;
-    case "rival_card": return "The Rival played a card";
+    case "keep_missions": return _("{who} kept two missions", { who });
+    case "deploy_legion": return _("{who} deployed a legion to {v0}", { who, v0: cap(p.area) });
+    case "launch_plot": return _("{who} launched a plot in {v0} ({v1})", { who, v0: cap(p.province), v1: words(p.action) });
+    case "end_plot_turn": return _("{who} ended the plot turn", { who });
+    case "build": return _("{who} built a {building} tile", { who, building: p.building });
+    case "end_build_turn": return _("{who} ended the build turn", { who });
+    case "place_follower": return _("{who} placed a follower on {v0}{v1}", { who, v0: locationWords(p.location), v1: p.use_token ? _(" with the bonus token") : "" });
+    case "move_legion": return p.from === "supply" ? _("{who} sent a legion to {v0}", { who, v0: cap(p.to) }) : _("{who} moved a legion from {v0} to {v1}", { who, v0: cap(p.from), v1: cap(p.to) });
+    case "defect": return _("{who} made a legion defect in {v0}", { who, v0: cap(p.area) });
+    case "lure_move": return _("{who} lured a legion from {v0} to {v1}", { who, v0: cap(p.from), v1: cap(p.to) });
+    case "end_lure": return _("{who} stopped luring", { who });
+    case "pick_vote": return _("{who} took a vote out of the Senate", { who });
+    case "play_card": return _("{who} played {card}", { who, card: p.card });
+    case "pass": return _("{who} played no card", { who });
+    case "forfeit_draw": return _("{who} gave up a draw", { who });
+    case "sell_card": return _("{who} sold {card}", { who, card: p.card });
+    case "discard_card": return _("{who} discarded {card}", { who, card: p.card });
+    case "form_set": return _("{who} formed a {as_type} set", { who, as_type: p.as_type });
+    case "exchange": return _("{who} exchanged {v0} denarii for {count} glory", { who, v0: 3 * p.count, count: p.count });
+    case "tax": return _("{who} taxed ({mode})", { who, mode: p.mode });
+    case "rival_card": return _("The Rival played a card");
     default: return `${who}: ${words(type)}`;
   }
 }

@@ -4,6 +4,7 @@
 // feature_at / features), followers and keeps, and the drawn tile. Empty cells where
 // the drawn tile fits are clickable (with the rotation chosen beside the board); the
 // features of the tile just placed are clickable during the follower step.
+import { t as _, tn } from "/static/js/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 44; // pixels per cell
@@ -13,8 +14,8 @@ const SEAT_FILL = ["#222", "#f4f4f4"];
 const SEAT_STROKE = ["#f4f4f4", "#222"];
 const ROLE = { path: "herald", tower: "knight", house: "squire", court: "merchant" };
 const WALL_KEYS = {
-  1: "extra turn", 2: "tower ×2", 3: "house ×2", 4: "unfinished path", 5: "unfinished tower",
-  6: "unfinished house", 7: "court 4", 8: "largest house +2", 9: "5 points",
+  1: _("extra turn"), 2: _("tower ×2"), 3: _("house ×2"), 4: _("unfinished path"), 5: _("unfinished tower"),
+  6: _("unfinished house"), 7: _("court 4"), 8: _("largest house +2"), 9: _("5 points"),
 };
 const SIDE_NAMES = ["N", "E", "S", "W"];
 
@@ -41,7 +42,7 @@ function html(tag, attrs = {}, ...children) {
 }
 
 function nameOf(seat, names) {
-  return (names && names[seat]) || `Seat ${seat}`;
+  return (names && names[seat]) || _("Seat {seat}", { seat });
 }
 
 // -- tile geometry ------------------------------------------------------------------
@@ -170,13 +171,13 @@ function drawFrame(root, view) {
         const pts = portTriangle(p).map((q) => q.join(",")).join(" ");
         g.append(svg("polygon", { points: pts, fill: COLOURS[TYPE_LETTER[type]], opacity: 0.85 }));
       }
-      g.append(svg("title", {}, document.createTextNode(`Start space ${start.id}`)));
+      g.append(svg("title", {}, document.createTextNode(_("Start space {id}", { id: start.id }))));
     }
     g.append(svg("text", { x: 4, y: 11, "font-size": 9, fill: "#333" }, document.createTextNode(ns[0])));
     g.append(svg("text", { x: S - 4, y: S - 4, "font-size": 9, fill: "#333", "text-anchor": "end" }, document.createTextNode(ns[1])));
     (markers[k] || []).forEach((seat, j) => {
       g.append(svg("circle", { cx: S / 2 - 6 + j * 12, cy: S / 2, r: 6, fill: SEAT_FILL[seat], stroke: SEAT_STROKE[seat] },
-        svg("title", {}, document.createTextNode(`score marker, ${view.scores[seat]} points`))));
+        svg("title", {}, document.createTextNode(_("score marker, {v0} points", { v0: view.scores[seat] })))));
     });
     root.append(g);
   }
@@ -210,7 +211,7 @@ function drawInterior(root, view, ctx) {
       cell.setAttribute("style", "cursor:pointer");
       cell.setAttribute("stroke", "#c9a400");
       cell.addEventListener("click", () => ctx.act(action));
-      cell.append(svg("title", {}, document.createTextNode(`Place here, turned ${chosenRotation}°`)));
+      cell.append(svg("title", {}, document.createTextNode(_("Place here, turned {chosenRotation}°", { chosenRotation }))));
     } else if (places[k]) {
       cell.setAttribute("stroke", "#e0c870");
       cell.setAttribute("stroke-dasharray", "3 2");
@@ -241,7 +242,7 @@ function drawPieces(root, view, ctx, byCell) {
     if (!tile) return;
     const [cx, cy] = featureCentre(tile, k.feature);
     root.append(svg("rect", { x: px(k.x) + cx - 6, y: py(k.y) + cy - 13, width: 12, height: 9, fill: SEAT_FILL[seat], stroke: "#c00", "stroke-width": 1.5 },
-      svg("title", {}, document.createTextNode(`${nameOf(seat, ctx.names)}'s keep (house of ${k.size})`))));
+      svg("title", {}, document.createTextNode(_("{v0}'s keep (house of {size})", { v0: nameOf(seat, ctx.names), size: k.size })))));
   });
   // follower choices on the tile just placed
   for (const a of ctx.actions || []) {
@@ -250,7 +251,7 @@ function drawPieces(root, view, ctx, byCell) {
     const tile = byCell[`${x},${y}`];
     const [cx, cy] = featureCentre(tile, a.payload.feature);
     const dot = svg("circle", { cx: px(x) + cx, cy: py(y) + cy, r: 6, fill: "#fff", "fill-opacity": 0.7, stroke: "#ff7a00", "stroke-width": 2, style: "cursor:pointer" },
-      svg("title", {}, document.createTextNode(`Put a ${ROLE[tile.features[a.payload.feature].type]} here`)));
+      svg("title", {}, document.createTextNode(_("Put a {v0} here", { v0: ROLE[tile.features[a.payload.feature].type] }))));
     dot.addEventListener("click", () => ctx.act(a));
     root.append(dot);
   }
@@ -281,8 +282,8 @@ function drawnTilePanel(view, ctx) {
     onclick: () => { chosenRotation = r; redraw(); },
   }, `${r}°`));
   return html("div", { class: "cc-drawn" },
-    html("div", {}, `Drawn tile ${view.tile.tile}: ${view.tile.name}`), preview,
-    places.length ? html("div", {}, "Turn: ", ...buttons) : null);
+    html("div", {}, _("Drawn tile {tile}: {name}", { tile: view.tile.tile, name: view.tile.name })), preview,
+    places.length ? html("div", {}, _("Turn: "), ...buttons) : null);
 }
 
 function seatPanel(view, ctx, seat) {
@@ -290,9 +291,9 @@ function seatPanel(view, ctx, seat) {
     `${t.kind} ${WALL_KEYS[t.kind] || t.key}${t.used ? " (used)" : ""}`));
   return html("div", { class: `cc-seat seat-${seat}` },
     html("strong", {}, `${nameOf(seat, ctx.names)} (${seat === 0 ? "black" : "white"})`),
-    ` ${view.scores[seat]} points, ${view.supply[seat]} followers in supply`,
-    view.keeps[seat] ? `, keep on a house of ${view.keeps[seat].size}` : "",
-    held.length ? html("div", {}, "Wall tiles: ", ...held) : null);
+    _(" {v0} points, {v1} followers in supply", { v0: view.scores[seat], v1: view.supply[seat] }),
+    view.keeps[seat] ? _(", keep on a house of {v0}", { v0: view.keeps[seat].size }) : "",
+    held.length ? html("div", {}, _("Wall tiles: "), ...held) : null);
 }
 
 let redraw = () => {};
@@ -307,12 +308,12 @@ export function render(root, view, ctx) {
   drawPieces(board, view, ctx, byCell);
   const panel = html("div", { class: "cc-panel" },
     html("p", {}, view.summary),
-    ...view.scores.map((_, seat) => seatPanel(view, ctx, seat)),
+    ...view.scores.map((_score, seat) => seatPanel(view, ctx, seat)),
     drawnTilePanel(view, ctx),
     html("p", {}, `Draw pile: ${view.pile_count} tiles; removed as unplaceable: ${view.removed.length}`),
-    (view.pending || []).length ? html("p", {}, "To score: ", view.pending.map((p) => `${p.type} of ${p.size} at (${p.x},${p.y}) for ${nameOf(p.scorer, ctx.names)}`).join("; ")) : null,
+    (view.pending || []).length ? html("p", {}, _("To score: "), view.pending.map((p) => _("{type} of {size} at ({x},{y}) for {v0}", { type: p.type, size: p.size, x: p.x, y: p.y, v0: nameOf(p.scorer, ctx.names) })).join("; ")) : null,
     view.breakdown ? html("p", {}, `Final scoring: largest empty area ${view.breakdown.largest_empty_area}; `
-      + view.scores.map((_, s) => `${nameOf(s, ctx.names)}: keep ${view.breakdown.keep[s]}, unfinished ${view.breakdown.unfinished[s]}, courts ${view.breakdown.courts[s]}, tiles ${view.breakdown.five_points[s]}`).join("; ")) : null,
+      + view.scores.map((_score, s) => _("{v0}: keep {v1}, unfinished {v2}, courts {v3}, tiles {v4}", { v0: nameOf(s, ctx.names), v1: view.breakdown.keep[s], v2: view.breakdown.unfinished[s], v3: view.breakdown.courts[s], v4: view.breakdown.five_points[s] })).join("; ")) : null,
   );
   root.append(html("div", { class: "cc-layout", style: "display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start" }, board, panel));
 }
@@ -328,25 +329,25 @@ export function describeAction(action, view) {
   const p = action.payload || {};
   switch (action.type) {
     case "place_tile":
-      return `Place ${view && view.tile ? view.tile.tile : "the tile"} at (${p.x},${p.y}) turned ${p.rotation}°`;
+      return _("Place {v0} at ({x},{y}) turned {rotation}°", { v0: view && view.tile ? view.tile.tile : _("the tile"), x: p.x, y: p.y, rotation: p.rotation });
     case "place_follower": {
       const tile = lastTile(view);
       const type = tile ? tile.features[p.feature].type : "feature";
-      return `Put a ${ROLE[type] || "follower"} on the ${type} (feature ${p.feature})`;
+      return _("Put a {v0} on the {type} (feature {feature})", { v0: ROLE[type] || "follower", type, feature: p.feature });
     }
-    case "skip_follower": return "Place no follower";
+    case "skip_follower": return _("Place no follower");
     case "score_feature": {
       const e = ((view && view.pending) || []).find((q) => q.x === p.x && q.y === p.y && q.feature === p.feature);
-      const what = e ? `the ${e.type} of ${e.size}` : "the feature";
-      return `Score ${what} at (${p.x},${p.y})${p.use_wall_tile ? ", doubled with a wall tile" : ""}`;
+      const what = e ? _("the {type} of {size}", { type: e.type, size: e.size }) : _("the feature");
+      return _("Score {what} at ({x},{y}){v0}", { what, x: p.x, y: p.y, v0: p.use_wall_tile ? _(", doubled with a wall tile") : "" });
     }
-    case "use_extra_turn": return "Use the extra-turn wall tile";
-    case "end_turn": return "End the turn";
-    case "confirm_remove_tile": return "Agree to remove the unplaceable tile";
+    case "use_extra_turn": return _("Use the extra-turn wall tile");
+    case "end_turn": return _("End the turn");
+    case "confirm_remove_tile": return _("Agree to remove the unplaceable tile");
     case "final_target":
       return p.target
-        ? `Wall tile ${p.wall_tile} (${WALL_KEYS[p.wall_tile]}): score the feature at (${p.target.x},${p.target.y})`
-        : `Wall tile ${p.wall_tile} (${WALL_KEYS[p.wall_tile]}): no target`;
+        ? _("Wall tile {wall_tile} ({v0}): score the feature at ({x},{y})", { wall_tile: p.wall_tile, v0: WALL_KEYS[p.wall_tile], x: p.target.x, y: p.target.y })
+        : _("Wall tile {wall_tile} ({v0}): no target", { wall_tile: p.wall_tile, v0: WALL_KEYS[p.wall_tile] });
     default: return null;
   }
 }
@@ -354,21 +355,21 @@ export function describeAction(action, view) {
 export function describeEvent(event, names) {
   const type = String(event.type || "").replace(/^carcassonne_castle\./, "");
   const seat = event.actor && event.actor.seat !== undefined ? event.actor.seat : event.seat;
-  const who = seat === null || seat === undefined ? "The system" : nameOf(seat, names);
+  const who = seat === null || seat === undefined ? _("The system") : nameOf(seat, names);
   const p = event.payload || {};
   switch (type) {
-    case "place_tile": return `${who} placed a tile at (${p.x},${p.y}) turned ${p.rotation}°`;
-    case "place_follower": return `${who} placed a follower on feature ${p.feature}`;
-    case "skip_follower": return `${who} placed no follower`;
+    case "place_tile": return _("{who} placed a tile at ({x},{y}) turned {rotation}°", { who, x: p.x, y: p.y, rotation: p.rotation });
+    case "place_follower": return _("{who} placed a follower on feature {feature}", { who, feature: p.feature });
+    case "skip_follower": return _("{who} placed no follower", { who });
     // the active player picks the next feature to score, which may be the opponent's
-    case "score_feature": return `${who} had the feature at (${p.x},${p.y}) scored next${p.use_wall_tile ? ", doubled with a wall tile" : ""}`;
-    case "use_extra_turn": return `${who} used an extra turn`;
-    case "end_turn": return `${who} ended the turn`;
-    case "confirm_remove_tile": return `${who} agreed to remove the unplaceable tile`;
+    case "score_feature": return _("{who} had the feature at ({x},{y}) scored next{v0}", { who, x: p.x, y: p.y, v0: p.use_wall_tile ? _(", doubled with a wall tile") : "" });
+    case "use_extra_turn": return _("{who} used an extra turn", { who });
+    case "end_turn": return _("{who} ended the turn", { who });
+    case "confirm_remove_tile": return _("{who} agreed to remove the unplaceable tile", { who });
     case "final_target":
       return p.target
-        ? `${who} aimed wall tile ${p.wall_tile} at the feature at (${p.target.x},${p.target.y})`
-        : `${who} used wall tile ${p.wall_tile} on nothing`;
+        ? _("{who} aimed wall tile {wall_tile} at the feature at ({x},{y})", { who, wall_tile: p.wall_tile, x: p.target.x, y: p.target.y })
+        : _("{who} used wall tile {wall_tile} on nothing", { who, wall_tile: p.wall_tile });
     default: return null;
   }
 }

@@ -4,21 +4,22 @@
 // Board elements are clickable for the actions they stand for; where one element stands
 // for several actions (a tile that can be built with different cubes), a small menu
 // offers them.
+import { t as _, tn } from "/static/js/i18n.js";
 
 import { el } from "./dom.js";
 
 const CUBES = ["food", "wood", "stone", "cloth", "gold"];
 const SPECIALS = ["gate", "trading_post", "merchants_guild", "joust_field", "stables", "inn"];
 const SPECIAL_NAMES = {
-  gate: "Gate", trading_post: "Trading Post", merchants_guild: "Merchants' Guild",
-  joust_field: "Joust Field", stables: "Stables", inn: "Inn", castle: "Castle",
+  gate: _("Gate"), trading_post: _("Trading Post"), merchants_guild: "Merchants' Guild",
+  joust_field: "Joust Field", stables: _("Stables"), inn: _("Inn"), castle: _("Castle"),
 };
 const ROWS = ["prestige", "deniers", "resources", "buildings"];
 const ROW_LABELS = {
-  prestige: ["1 PP", "2 PP", "3 PP", "4 PP", "5 PP"],
+  prestige: [_("1 PP"), _("2 PP"), _("3 PP"), _("4 PP"), _("5 PP")],
   deniers: ["3 d", "4 d", "5 d", "6 d", "7 d"],
-  resources: ["food", "wood/stone", "cloth", "1 cube → 2", "gold"],
-  buildings: ["—", "Carpenter −1 wood", "Mason −1 stone", "Lawyer, no denier", "Architect"],
+  resources: ["food", _("wood/stone"), "cloth", _("1 cube → 2"), "gold"],
+  buildings: ["—", _("Carpenter −1 wood"), _("Mason −1 stone"), _("Lawyer, no denier"), _("Architect")],
 };
 const COLOURS = {
   neutral: "#f5b7c5", fixed: "#d7ccc8", wood: "#c49a6c", stone: "#b0b6bb",
@@ -54,11 +55,11 @@ const STYLE = `
 `;
 
 function seatColour(seat) { return `var(--seat${seat}, hsl(${seat * 72}, 60%, 45%))`; }
-function seatName(names, seat) { return (names && names[seat]) || `Seat ${seat}`; }
+function seatName(names, seat) { return (names && names[seat]) || _("Seat {seat}", { seat }); }
 function dot(seat, names) { return el("span", { class: `cay-dot seat-${seat}`, style: `background:${seatColour(seat)}`, title: seatName(names, seat) }); }
 
 function tileName(view, id) {
-  if (!id) return "empty lot";
+  if (!id) return _("empty lot");
   const c = view && view.catalogue && view.catalogue[id];
   return c ? c.name : String(id).replace(/_/g, " ");
 }
@@ -73,14 +74,14 @@ function matching(ctx, pred) { return (ctx.actions || []).filter(pred); }
 function makeClickable(node, actions, ctx, view, menu) {
   if (!actions.length) return node;
   node.classList.add("clickable");
-  node.title = actions.length === 1 ? describeAction(actions[0], view) : `${actions.length} choices`;
+  node.title = actions.length === 1 ? describeAction(actions[0], view) : _("{length} choices", { length: actions.length });
   node.addEventListener("click", (ev) => {
     ev.stopPropagation();
     if (actions.length === 1) { ctx.act(actions[0]); return; }
     menu.replaceChildren(
-      el("span", null, "Choose: "),
+      el("span", null, _("Choose: ")),
       ...actions.map((a) => el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, view))),
-      el("button", { type: "button", onclick: () => { menu.hidden = true; } }, "Cancel"),
+      el("button", { type: "button", onclick: () => { menu.hidden = true; } }, _("Cancel")),
     );
     menu.hidden = false;
   });
@@ -98,17 +99,17 @@ function specialBuildings(view, ctx, menu) {
     let who = [];
     if (id === "stables") who = (sp.stables || []).map((s, i) => el("span", null, `${i + 1}:`, dot(s, ctx.names)));
     else if (id === "inn") {
-      who = [el("span", null, "in ", sp.inn_left !== null && sp.inn_left !== undefined ? dot(sp.inn_left, ctx.names) : "—"),
-        el("span", null, " stay ", sp.inn_right !== null && sp.inn_right !== undefined ? dot(sp.inn_right, ctx.names) : "—")];
+      who = [el("span", null, _("in "), sp.inn_left !== null && sp.inn_left !== undefined ? dot(sp.inn_left, ctx.names) : "—"),
+        el("span", null, _(" stay "), sp.inn_right !== null && sp.inn_right !== undefined ? dot(sp.inn_right, ctx.names) : "—")];
     } else if (sp[id] !== null && sp[id] !== undefined) who = [dot(sp[id], ctx.names)];
     const tile = el("div", { class: "cay-tile", "data-target": id, style: "background:#fdebd0" },
       el("span", { class: "name" }, SPECIAL_NAMES[id]), ...who);
     return makeClickable(tile, targetActions(ctx, id), ctx, view, menu);
   });
   const bridge = el("div", { class: "cay-tile", style: "background:#e8f0f8" },
-    el("span", { class: "name" }, "Bridge"),
+    el("span", { class: "name" }, _("Bridge")),
     ...(view.passed || []).map((s, i) => el("span", null, `${i + 1}:`, dot(s, ctx.names))));
-  return el("section", null, el("h4", null, "Before the bridge"), el("div", { class: "cay-row" }, ...tiles, bridge));
+  return el("section", null, el("h4", null, _("Before the bridge")), el("div", { class: "cay-row" }, ...tiles, bridge));
 }
 
 function roadSection(view, ctx, menu) {
@@ -124,16 +125,16 @@ function roadSection(view, ctx, menu) {
     el("span", { class: "num" }, `${sp.space} `),
     sp.space === view.provost ? el("span", { class: "cay-mark provost", title: "provost" }, "P") : null,
     sp.space === view.bailiff ? el("span", { class: "cay-mark bailiff", title: "bailiff" }, "B") : null,
-    triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: `${triggers[sp.space]} scoring` }, triggers[sp.space][0].toUpperCase()) : null,
+    triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: _("{v0} scoring", { v0: triggers[sp.space] }) }, triggers[sp.space][0].toUpperCase()) : null,
     el("span", { class: "name" }, sp.building ? sp.name : "·"),
-    owned ? el("span", null, "owner ", dot(sp.owner, ctx.names)) : null,
-    sp.worker !== null && sp.worker !== undefined ? el("span", null, " worker ", dot(sp.worker, ctx.names)) : null,
-    sp.convert_to !== null && sp.convert_to !== undefined ? el("span", null, " → residence ", dot(sp.convert_to, ctx.names)) : null);
+    owned ? el("span", null, _("owner "), dot(sp.owner, ctx.names)) : null,
+    sp.worker !== null && sp.worker !== undefined ? el("span", null, _(" worker "), dot(sp.worker, ctx.names)) : null,
+    sp.convert_to !== null && sp.convert_to !== undefined ? el("span", null, _(" → residence "), dot(sp.convert_to, ctx.names)) : null);
     const acts = targetActions(ctx, `road:${sp.space}`).concat(matching(ctx, (a) =>
       (a.type === "convert" || a.type === "build_prestige") && a.payload.space === sp.space));
     return makeClickable(tile, acts, ctx, view, menu);
   });
-  return el("section", null, el("h4", null, "The road (provost P, bailiff B)"), el("div", { class: "cay-row" }, ...cells));
+  return el("section", null, el("h4", null, _("The road (provost P, bailiff B)")), el("div", { class: "cay-row" }, ...cells));
 }
 
 function castleSection(view, ctx, menu) {
@@ -146,45 +147,45 @@ function castleSection(view, ctx, menu) {
         : el("span", { class: "cay-house", style: `background:${seatColour(seat)}`, title: seatName(ctx.names, seat) }));
     }
     return el("div", { class: "cay-tile", style: "max-width:14rem" },
-      el("span", { class: "name" }, `${s.id[0].toUpperCase()}${s.id.slice(1)} (${s.pp_per_house} PP, trigger ${s.trigger})${s.scored ? " — scored" : ""}`),
+      el("span", { class: "name" }, _("{v0}{v1} ({pp_per_house} PP, trigger {trigger}){v2}", { v0: s.id[0].toUpperCase(), v1: s.id.slice(1), pp_per_house: s.pp_per_house, trigger: s.trigger, v2: s.scored ? _(" — scored") : "" })),
       ...houses);
   });
   const workers = el("div", { class: "cay-tile", "data-target": "castle" },
-    el("span", { class: "name" }, "Castle workers"),
+    el("span", { class: "name" }, _("Castle workers")),
     ...(c.workers || []).map((s, i) => el("span", null, `${i + 1}:`, dot(s, ctx.names))));
   makeClickable(workers, targetActions(ctx, "castle"), ctx, view, menu);
   const batches = matching(ctx, (a) => a.type === "give_batch" || a.type === "castle_done");
   const buttons = batches.map((a) => el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, view)));
-  return el("section", null, el("h4", null, "The castle"), el("div", { class: "cay-row" }, workers, ...sections), buttons.length ? el("div", { class: "cay-row" }, ...buttons) : null);
+  return el("section", null, el("h4", null, _("The castle")), el("div", { class: "cay-row" }, workers, ...sections), buttons.length ? el("div", { class: "cay-row" }, ...buttons) : null);
 }
 
 function favourSection(view, ctx, menu) {
   const f = view.favours || { markers: [], columns_open: 2 };
-  const head = el("tr", null, el("th", null, "Row"), ...[1, 2, 3, 4, 5].map((c) => el("th", null, `${c}`)));
+  const head = el("tr", null, el("th", null, _("Row")), ...[1, 2, 3, 4, 5].map((c) => el("th", null, `${c}`)));
   const rows = ROWS.map((row, r) => {
     const cells = [1, 2, 3, 4, 5].map((col) => {
       const here = (f.markers || []).map((m, s) => (m[r] === col ? s : null)).filter((s) => s !== null);
       const seedLawyer = row === "buildings" && col === 4 && (view.options || {}).favour_lawyer_payment === "deniers";
-      const label = seedLawyer ? "Lawyer, no cloth" : ROW_LABELS[row][col - 1];
+      const label = seedLawyer ? _("Lawyer, no cloth") : ROW_LABELS[row][col - 1];
       const td = el("td", { class: col <= f.columns_open ? "open" : "locked" }, label, el("br"), ...here.map((s) => dot(s, ctx.names)));
       return makeClickable(td, matching(ctx, (a) => a.type === "choose_favour" && a.payload.row === row && a.payload.column === col), ctx, view, menu);
     });
     const start = (f.markers || []).map((m, s) => (m[r] === 0 ? s : null)).filter((s) => s !== null);
     return el("tr", null, el("th", null, row, " ", ...start.map((s) => dot(s, ctx.names))), ...cells);
   });
-  const owed = (f.owed || []).length ? el("div", null, "Favours owed: ", ...(f.owed || []).map((s) => dot(s, ctx.names))) : null;
-  return el("section", null, el("h4", null, `Royal favours (columns 1–${f.columns_open} open)`), el("table", null, head, ...rows), owed);
+  const owed = (f.owed || []).length ? el("div", null, _("Favours owed: "), ...(f.owed || []).map((s) => dot(s, ctx.names))) : null;
+  return el("section", null, el("h4", null, _("Royal favours (columns 1–{columns_open} open)", { columns_open: f.columns_open })), el("table", null, head, ...rows), owed);
 }
 
 function playersSection(view, ctx) {
-  const head = el("tr", null, ...["", "PP", "deniers", ...CUBES, "workers", "houses"].map((h) => el("th", null, h)));
+  const head = el("tr", null, ...["", _("PP"), "deniers", ...CUBES, "workers", "houses"].map((h) => el("th", null, h)));
   const order = view.order || [];
   const rows = (view.players || []).map((p, s) => el("tr", { class: ctx.seat === s ? "me" : null },
     el("th", { style: "text-align:left" }, dot(s, ctx.names), seatName(ctx.names, s), order.length ? ` (#${order.indexOf(s) + 1})` : ""),
     el("td", null, p.pp), el("td", null, p.deniers),
     ...CUBES.map((c) => el("td", null, el("span", { class: "cay-cube", style: `background:${CUBE_COLOURS[c]}` }, p[c]))),
     el("td", null, p.workers), el("td", null, p.houses)));
-  return el("section", null, el("h4", null, "Players (turn order #)"), el("table", null, head, ...rows));
+  return el("section", null, el("h4", null, _("Players (turn order #)")), el("table", null, head, ...rows));
 }
 
 function supplySection(view, ctx, menu) {
@@ -192,12 +193,12 @@ function supplySection(view, ctx, menu) {
   const tiles = (view.supply || []).filter((id) => (seen.has(id) ? false : seen.add(id))).map((id) => {
     const c = (view.catalogue || {})[id] || {};
     const tile = el("div", { class: "cay-tile", style: `background:${COLOURS[c.colour] || "#fff"}` },
-      el("span", { class: "name" }, c.name || id), el("span", null, costText(c.cost)), el("br"), el("span", null, `${c.prestige || 0} PP`));
+      el("span", { class: "name" }, c.name || id), el("span", null, costText(c.cost)), el("br"), el("span", null, _("{v0} PP", { v0: c.prestige || 0 })));
     const acts = matching(ctx, (a) => (a.type === "build" || a.type === "build_prestige" ||
       (a.type === "choose_favour" && a.payload.row === "buildings")) && a.payload.building === id);
     return makeClickable(tile, acts, ctx, view, menu);
   });
-  return el("section", null, el("h4", null, "Buildings in the supply"), el("div", { class: "cay-row" }, ...tiles));
+  return el("section", null, el("h4", null, _("Buildings in the supply")), el("div", { class: "cay-row" }, ...tiles));
 }
 
 function finalSection(view, ctx) {
@@ -206,13 +207,13 @@ function finalSection(view, ctx) {
   const rows = view.final.map((f, s) => el("tr", null, el("th", null, seatName(ctx.names, s)),
     el("td", null, f.before), el("td", null, `+${f.gold}`), el("td", null, `+${f.cubes}`), el("td", null, `+${f.deniers}`),
     el("td", null, (view.scores || [])[s])));
-  return el("section", null, el("h4", null, "Final conversion"), el("table", null, head, ...rows));
+  return el("section", null, el("h4", null, _("Final conversion")), el("table", null, head, ...rows));
 }
 
 export function render(root, view, ctx = {}) {
   ctx = { actions: [], names: [], act: async () => {}, ...ctx };
   root.replaceChildren();
-  if (!view || typeof view !== "object") { root.append(el("p", null, "Nothing to show.")); return; }
+  if (!view || typeof view !== "object") { root.append(el("p", null, _("Nothing to show."))); return; }
   const menu = el("div", { class: "cay-menu" });
   menu.hidden = true;
   root.append(el("div", { class: "cay" },
@@ -234,14 +235,14 @@ function targetWords(target, view) {
   if (target.startsWith("road:")) {
     const n = Number(target.slice(5));
     const sp = view && view.road && view.road[n - 1];
-    return sp && sp.name ? `${sp.name} (space ${n})` : `road space ${n}`;
+    return sp && sp.name ? _("{name} (space {n})", { name: sp.name, n }) : _("road space {n}", { n });
   }
-  return `the ${SPECIAL_NAMES[target] || target}`;
+  return _("the {v0}", { v0: SPECIAL_NAMES[target] || target });
 }
 
 function spaceWords(space, view) {
   const sp = view && view.road && view.road[space - 1];
-  return `${sp && sp.name ? sp.name : "space"} (space ${space})`;
+  return _("{v0} (space {space})", { v0: sp && sp.name ? sp.name : "space", space });
 }
 
 function list(cubes) { return (cubes || []).join(" + "); }
@@ -250,62 +251,62 @@ function favourWords(p, view) {
   const label = (ROW_LABELS[p.row] || [])[p.column - 1] || "";
   let extra = "";
   if (p.row === "resources" && p.column === 2) extra = `: ${list(p.gain)}`;
-  if (p.row === "resources" && p.column === 4) extra = `: pay ${list(p.pay)}, take ${list(p.gain)}`;
+  if (p.row === "resources" && p.column === 4) extra = _(": pay {v0}, take {v1}", { v0: list(p.pay), v1: list(p.gain) });
   if (p.building) extra = `: ${tileName(view, p.building)}${p.any ? ` (paying ${p.any})` : ""}${p.space ? ` on space ${p.space}` : ""}`;
-  else if (p.space) extra = `: space ${p.space}`;
-  return `${p.row} column ${p.column} (${label})${extra}`;
+  else if (p.space) extra = _(": space {space}", { space: p.space });
+  return _("{row} column {column} ({label}){extra}", { row: p.row, column: p.column, label, extra });
 }
 
 export function describeAction(action, view) {
   const p = action.payload || {};
   switch (action.type) {
-    case "place_worker": return `Place a worker on ${targetWords(p.target, view)}`;
-    case "pass": return "Pass";
-    case "gate_move": return `Move the Gate's worker to ${targetWords(p.target, view)}`;
-    case "gate_recall": return "Take the Gate's worker back";
-    case "guild_move_provost": return p.delta ? `Move the provost ${p.delta > 0 ? "forward" : "back"} ${Math.abs(p.delta)} (Guild)` : "Leave the provost (Guild)";
-    case "joust": return p.pay ? "Joust: pay 1 denier + 1 cloth for a favour" : "Do not joust";
-    case "inn_keep": return p.keep ? "Stay in the Inn" : "Leave the Inn";
-    case "move_provost": return p.delta ? `Pay ${Math.abs(p.delta)} to move the provost ${p.delta > 0 ? "forward" : "back"} ${Math.abs(p.delta)}` : "Leave the provost";
-    case "produce": return `Produce option ${p.option + 1}`;
-    case "owner_bonus": return `Take 1 ${p.cube} as the owner`;
+    case "place_worker": return _("Place a worker on {v0}", { v0: targetWords(p.target, view) });
+    case "pass": return _("Pass");
+    case "gate_move": return _("Move the Gate's worker to {v0}", { v0: targetWords(p.target, view) });
+    case "gate_recall": return _("Take the Gate's worker back");
+    case "guild_move_provost": return p.delta ? _("Move the provost {v0} {v1} (Guild)", { v0: p.delta > 0 ? "forward" : "back", v1: Math.abs(p.delta) }) : _("Leave the provost (Guild)");
+    case "joust": return p.pay ? _("Joust: pay 1 denier + 1 cloth for a favour") : _("Do not joust");
+    case "inn_keep": return p.keep ? _("Stay in the Inn") : _("Leave the Inn");
+    case "move_provost": return p.delta ? _("Pay {v0} to move the provost {v1} {v2}", { v0: Math.abs(p.delta), v1: p.delta > 0 ? "forward" : "back", v2: Math.abs(p.delta) }) : _("Leave the provost");
+    case "produce": return _("Produce option {v0}", { v0: p.option + 1 });
+    case "owner_bonus": return _("Take 1 {cube} as the owner", { cube: p.cube });
     case "build": return `Build the ${tileName(view, p.building)}${p.any ? ` (paying ${p.any} as the any cube)` : ""}`;
-    case "convert": return `Convert ${spaceWords(p.space, view)} into a residence`;
-    case "build_prestige": return `Build the ${tileName(view, p.building)} on your residence at space ${p.space}`;
+    case "convert": return _("Convert {v0} into a residence", { v0: spaceWords(p.space, view) });
+    case "build_prestige": return _("Build the {v0} on your residence at space {space}", { v0: tileName(view, p.building), space: p.space });
     case "trade": return `Exchange, tier ${p.option + 1}${(p.cubes || []).length ? `: ${list(p.cubes)}` : ""}`;
-    case "decline": return "Do not use the building";
-    case "give_batch": return `Give a batch: food + ${list(p.cubes)}`;
-    case "castle_done": return "Give no more batches";
-    case "choose_favour": return `Royal favour: ${favourWords(p, view)}`;
+    case "decline": return _("Do not use the building");
+    case "give_batch": return _("Give a batch: food + {v0}", { v0: list(p.cubes) });
+    case "castle_done": return _("Give no more batches");
+    case "choose_favour": return _("Royal favour: {v0}", { v0: favourWords(p, view) });
     default: return String(action.type);
   }
 }
 
 export function describeEvent(event, names = []) {
   const a = event.actor || {};
-  const who = a.seat !== undefined && a.seat !== null ? seatName(names, a.seat) : (a.role === "referee" ? "Referee" : "System");
+  const who = a.seat !== undefined && a.seat !== null ? seatName(names, a.seat) : (a.role === "referee" ? _("Referee") : _("System"));
   const t = String(event.type || "");
   const type = t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
   const p = event.payload || {};
   switch (type) {
-    case "place_worker": return `${who} placed a worker on ${targetWords(p.target, null)}`;
-    case "pass": return `${who} passed`;
-    case "gate_move": return `${who} moved the Gate's worker to ${targetWords(p.target, null)}`;
-    case "gate_recall": return `${who} took the Gate's worker back`;
-    case "guild_move_provost": return p.delta ? `${who} moved the provost ${p.delta > 0 ? "+" : ""}${p.delta} (Guild)` : `${who} left the provost (Guild)`;
-    case "joust": return p.pay ? `${who} jousted for a favour` : `${who} did not joust`;
-    case "inn_keep": return p.keep ? `${who} stayed in the Inn` : `${who} left the Inn`;
-    case "move_provost": return p.delta ? `${who} paid ${Math.abs(p.delta)} to move the provost ${p.delta > 0 ? "+" : ""}${p.delta}` : `${who} left the provost`;
-    case "produce": return `${who} produced (option ${p.option + 1})`;
-    case "owner_bonus": return `${who} took 1 ${p.cube} as the owner`;
-    case "build": return `${who} built the ${tileName(null, p.building)}`;
-    case "convert": return `${who} converted space ${p.space} into a residence`;
-    case "build_prestige": return `${who} built the ${tileName(null, p.building)} on space ${p.space}`;
+    case "place_worker": return _("{who} placed a worker on {v0}", { who, v0: targetWords(p.target, null) });
+    case "pass": return _("{who} passed", { who });
+    case "gate_move": return _("{who} moved the Gate's worker to {v0}", { who, v0: targetWords(p.target, null) });
+    case "gate_recall": return _("{who} took the Gate's worker back", { who });
+    case "guild_move_provost": return p.delta ? _("{who} moved the provost {v0}{delta} (Guild)", { who, v0: p.delta > 0 ? "+" : "", delta: p.delta }) : _("{who} left the provost (Guild)", { who });
+    case "joust": return p.pay ? _("{who} jousted for a favour", { who }) : _("{who} did not joust", { who });
+    case "inn_keep": return p.keep ? _("{who} stayed in the Inn", { who }) : _("{who} left the Inn", { who });
+    case "move_provost": return p.delta ? _("{who} paid {v0} to move the provost {v1}{delta}", { who, v0: Math.abs(p.delta), v1: p.delta > 0 ? "+" : "", delta: p.delta }) : _("{who} left the provost", { who });
+    case "produce": return _("{who} produced (option {v0})", { who, v0: p.option + 1 });
+    case "owner_bonus": return _("{who} took 1 {cube} as the owner", { who, cube: p.cube });
+    case "build": return _("{who} built the {v0}", { who, v0: tileName(null, p.building) });
+    case "convert": return _("{who} converted space {space} into a residence", { who, space: p.space });
+    case "build_prestige": return _("{who} built the {v0} on space {space}", { who, v0: tileName(null, p.building), space: p.space });
     case "trade": return `${who} made an exchange (tier ${p.option + 1}${(p.cubes || []).length ? `: ${list(p.cubes)}` : ""})`;
-    case "decline": return `${who} did not use the building`;
-    case "give_batch": return `${who} gave a batch (food + ${list(p.cubes)})`;
-    case "castle_done": return `${who} finished in the castle`;
-    case "choose_favour": return `${who} took a royal favour: ${favourWords(p, null)}`;
+    case "decline": return _("{who} did not use the building", { who });
+    case "give_batch": return _("{who} gave a batch (food + {v0})", { who, v0: list(p.cubes) });
+    case "castle_done": return _("{who} finished in the castle", { who });
+    case "choose_favour": return _("{who} took a royal favour: {v0}", { who, v0: favourWords(p, null) });
     default: return `${who}: ${type.replace(/_/g, " ")}`;
   }
 }

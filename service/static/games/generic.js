@@ -1,6 +1,7 @@
 // Fallback board renderer: a structured, readable drawing of any game's view.
 // Used when a game's own module (/static/games/<game>.js) is missing or throws.
 // Same contract as every renderer: render(root, view, ctx), describeAction, describeEvent.
+import { t as _, tn } from "/static/js/i18n.js";
 
 const SKIP = new Set(["summary", "scores"]);
 
@@ -25,7 +26,7 @@ function scalar(v, key, ctx) {
   if (v === null || v === undefined) return el("span", "g-null", "—");
   if (typeof v === "boolean") return el("span", v ? "g-yes" : "g-no", v ? "yes" : "no");
   if ((key === "seat" || key === "owner" || key === "player" || /_seat$/.test(String(key))) && typeof v === "number" && ctx && ctx.names) {
-    return el("span", `g-seat seat-${v}`, ctx.names[v] || `Seat ${v}`);
+    return el("span", `g-seat seat-${v}`, ctx.names[v] || _("Seat {v}", { v }));
   }
   return el("span", typeof v === "number" ? "g-num" : "g-str", String(v));
 }
@@ -34,7 +35,7 @@ function isHiddenMarker(v) { return v && typeof v === "object" && !Array.isArray
 
 function value(v, key, ctx, depth) {
   if (isScalar(v)) return scalar(v, key, ctx);
-  if (isHiddenMarker(v)) return el("span", "g-hidden", v.count !== undefined ? `${v.count} hidden` : "hidden");
+  if (isHiddenMarker(v)) return el("span", "g-hidden", v.count !== undefined ? _("{count} hidden", { count: v.count }) : "hidden");
   if (Array.isArray(v)) return list(v, key, ctx, depth);
   return object(v, ctx, depth);
 }
@@ -59,7 +60,7 @@ function list(arr, key, ctx, depth) {
       const body = el("tbody", null);
       arr.forEach((row, i) => {
         const tr = el("tr", null);
-        if (perSeat && !cols.includes("seat")) tr.append(el("th", null, ctx && ctx.names ? (ctx.names[i] || `Seat ${i}`) : `#${i}`));
+        if (perSeat && !cols.includes("seat")) tr.append(el("th", null, ctx && ctx.names ? (ctx.names[i] || _("Seat {i}", { i })) : `#${i}`));
         if (perSeat && ctx && ctx.seat === i) tr.className = "g-me";
         for (const c of cols) tr.append(el("td", null, row[c] === undefined ? "" : value(row[c], c, ctx, depth + 1)));
         body.append(tr);
@@ -82,7 +83,7 @@ function object(obj, ctx, depth) {
     dl.append(el("dd", null, value(obj[k], k, ctx, depth + 1)));
   }
   if (depth >= 2 && keys.length > 6) {
-    const d = el("details", "g-more", el("summary", null, `${keys.length} fields`), dl);
+    const d = el("details", "g-more", el("summary", null, _("{length} fields", { length: keys.length })), dl);
     return d;
   }
   return dl;
@@ -93,7 +94,7 @@ function scoresTable(scores, ctx) {
   const tr1 = el("tr", null);
   const tr2 = el("tr", null);
   scores.forEach((s, i) => {
-    tr1.append(el("th", ctx && ctx.seat === i ? "g-me" : null, (ctx && ctx.names && ctx.names[i]) || `Seat ${i}`));
+    tr1.append(el("th", ctx && ctx.seat === i ? "g-me" : null, (ctx && ctx.names && ctx.names[i]) || _("Seat {i}", { i })));
     tr2.append(el("td", null, s === null || s === undefined ? el("span", "g-hidden", "hidden") : String(s)));
   });
   table.append(el("thead", null, tr1), el("tbody", null, tr2));
@@ -103,13 +104,13 @@ function scoresTable(scores, ctx) {
 export function render(root, view, ctx = {}) {
   const board = el("div", "generic-board");
   if (view === null || view === undefined || typeof view !== "object") {
-    board.append(el("p", "g-null", "Nothing to show."));
+    board.append(el("p", "g-null", _("Nothing to show.")));
     root.append(board);
     return;
   }
   if (view.summary) board.append(el("p", "g-summary", String(view.summary)));
   if (Array.isArray(view.scores)) {
-    board.append(el("section", "g-section", el("h4", null, "Scores"), scoresTable(view.scores, ctx)));
+    board.append(el("section", "g-section", el("h4", null, _("Scores")), scoresTable(view.scores, ctx)));
   }
   for (const [k, v] of Object.entries(view)) {
     if (SKIP.has(k)) continue;
@@ -137,9 +138,9 @@ export function describeAction(action) {
 
 export function describeEvent(event, names = []) {
   const a = event.actor || {};
-  const who = a.seat !== undefined && a.seat !== null ? (names[a.seat] || `Seat ${a.seat}`) : (a.role === "referee" ? "Referee" : "System");
+  const who = a.seat !== undefined && a.seat !== null ? (names[a.seat] || _("Seat {seat}", { seat: a.seat })) : (a.role === "referee" ? _("Referee") : _("System"));
   const t = String(event.type || "");
   const local = t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
-  const p = event.payload && event.payload.hidden ? "(hidden)" : payloadWords(event.payload);
+  const p = event.payload && event.payload.hidden ? _("(hidden)") : payloadWords(event.payload);
   return `${who}: ${words(local).toLowerCase()}${p ? ` — ${p}` : ""}`;
 }

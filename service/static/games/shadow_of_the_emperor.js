@@ -4,28 +4,29 @@
 // describeEvent(event, names).
 // Every space is clickable for the actions that name it (as space, target or source);
 // when one space stands for several actions, a small menu offers them.
+import { t as _, tn } from "/static/js/i18n.js";
 
 import { el } from "./dom.js";
 
 const ELECTORATE_SHORT = {
-  trier: "Trier", koeln: "Köln", mainz: "Mainz", pfalz: "Pfalz",
-  sachsen: "Saxony", brandenburg: "Brandenburg", boehmen: "Bohemia",
+  trier: "Trier", koeln: _("Köln"), mainz: _("Mainz"), pfalz: _("Pfalz"),
+  sachsen: _("Saxony"), brandenburg: _("Brandenburg"), boehmen: _("Bohemia"),
 };
 const PRIVILEGE_WORDS = {
-  trier: "IV: an exhausted action", koeln: "IV: free Doctor", mainz: "V: +1 VP",
-  pfalz: "IV: free baron 15", sachsen: "I: +2 thalers", brandenburg: "IV: Gray Eminence",
-  boehmen: "VI: 2 votes",
+  trier: "IV: an exhausted action", koeln: _("IV: free Doctor"), mainz: _("V: +1 VP"),
+  pfalz: _("IV: free baron 15"), sachsen: _("I: +2 thalers"), brandenburg: _("IV: Gray Eminence"),
+  boehmen: _("VI: 2 votes"),
 };
 const CARD_NAMES = {
-  rival: "Rival", doctor: "Doctor", move: "Move", pope: "The Pope", church_influence: "Church Influence",
-  excommunication: "Excommunication", indulgence: "Indulgence", permit: "Permit", ordinance: "Ordinance",
-  promotion: "Promotion", foreign_kings_daughter: "Foreign King's Daughter", gray_eminence: "Gray Eminence",
+  rival: _("Rival"), doctor: "Doctor", move: _("Move"), pope: _("The Pope"), church_influence: _("Church Influence"),
+  excommunication: _("Excommunication"), indulgence: _("Indulgence"), permit: _("Permit"), ordinance: _("Ordinance"),
+  promotion: _("Promotion"), foreign_kings_daughter: "Foreign King's Daughter", gray_eminence: _("Gray Eminence"),
 };
 const PIECE_WORDS = {
-  empire_city: "the first empire city", elector: "a baron 45 as elector", couple35: "a couple aged 35",
-  baron25: "a baron aged 25", couple15: "a couple aged 15", knight: "a knight",
+  empire_city: "the first empire city", elector: "a baron 45 as elector", couple35: _("a couple aged 35"),
+  baron25: _("a baron aged 25"), couple15: _("a couple aged 15"), knight: _("a knight"),
 };
-const ROUND_TRACK = ["2 VP, empire city", "2 VP, empire city", "2 VP, 1 thaler, move a city", "1 VP, 2 thalers", "1 VP"];
+const ROUND_TRACK = [_("2 VP, empire city"), _("2 VP, empire city"), _("2 VP, 1 thaler, move a city"), _("1 VP, 2 thalers"), _("1 VP")];
 const SEAT_COLOURS = ["#c0392b", "#2471a3", "#229954", "#d4ac0d"];
 
 const STYLE = `
@@ -67,7 +68,7 @@ const STYLE = `
 
 function seatName(names, seat) {
   if (seat === null || seat === undefined) return "nobody";
-  return (names && names[seat]) || `Seat ${seat}`;
+  return (names && names[seat]) || _("Seat {seat}", { seat });
 }
 
 function localType(type) {
@@ -77,17 +78,17 @@ function localType(type) {
 
 export function locWords(loc) {
   if (loc === null || loc === undefined) return "—";
-  if (loc === "throne") return "the throne";
-  if (loc === "supply") return "the supply";
+  if (loc === "throne") return _("the throne");
+  if (loc === "supply") return _("the supply");
   const [eid, rest] = String(loc).split("/");
   const name = ELECTORATE_SHORT[eid] || eid;
-  if (rest === "elector") return `${name}'s elector seat`;
+  if (rest === "elector") return _("{name}'s elector seat", { name });
   let m = /^a(\d+)$/.exec(rest || "");
-  if (m) return `${name} space ${Number(m[1]) + 1}`;
+  if (m) return _("{name} space {v0}", { name, v0: Number(m[1]) + 1 });
   m = /^city(\d+)$/.exec(rest || "");
-  if (m) return `${name} city ${Number(m[1]) + 1}`;
+  if (m) return _("{name} city {v0}", { name, v0: Number(m[1]) + 1 });
   m = /^castle(\d+)$/.exec(rest || "");
-  if (m) return `${name} castle`;
+  if (m) return _("{name} castle", { name });
   return String(loc);
 }
 
@@ -95,8 +96,8 @@ function cardWords(card) { return CARD_NAMES[card] || card; }
 
 function effectWords(p) {
   const bits = [];
-  if (p.side) bits.push(`as a ${p.side}`);
-  if (p.target) bits.push(`on ${locWords(p.target)}`);
+  if (p.side) bits.push(_("as a {side}", { side: p.side }));
+  if (p.target) bits.push(_("on {v0}", { v0: locWords(p.target) }));
   if (p.space) bits.push(`${p.target ? "to" : "at"} ${locWords(p.space)}`);
   return bits.join(" ");
 }
@@ -106,36 +107,36 @@ export function describeAction(action, view) {
   switch (action.type) {
     case "place_start_piece": {
       const piece = view && view.awaiting ? view.awaiting.piece : null;
-      return `Place ${PIECE_WORDS[piece] || "your piece"} on ${locWords(p.space)}`;
+      return _("Place {v0} on {v1}", { v0: PIECE_WORDS[piece] || _("your piece"), v1: locWords(p.space) });
     }
-    case "enthrone": return `Put the noble on ${locWords(p.space)} on the throne`;
-    case "place_son": return `Place your son (baron 15) on ${locWords(p.space)}`;
-    case "decline_son": return "Do not place the son";
-    case "propose_marriage": return `Offer your daughter to the baron on ${locWords(p.target)}`;
-    case "send_to_convent": return "Send your daughter to the convent (+1 thaler)";
-    case "answer_marriage": return p.accept ? "Accept the marriage" : "Refuse the marriage";
+    case "enthrone": return _("Put the noble on {v0} on the throne", { v0: locWords(p.space) });
+    case "place_son": return _("Place your son (baron 15) on {v0}", { v0: locWords(p.space) });
+    case "decline_son": return _("Do not place the son");
+    case "propose_marriage": return _("Offer your daughter to the baron on {v0}", { v0: locWords(p.target) });
+    case "send_to_convent": return _("Send your daughter to the convent (+1 thaler)");
+    case "answer_marriage": return p.accept ? _("Accept the marriage") : _("Refuse the marriage");
     case "take_card":
       if (p.decline) return `Take ${cardWords(p.card)} without its action${p.side ? ` (${p.side} price)` : ""}`;
-      return `Take ${cardWords(p.card)} ${effectWords(p)}`.trim();
+      return _("Take {v0} {v1}", { v0: cardWords(p.card), v1: effectWords(p) }).trim();
     case "use_privilege":
-      if (p.electorate === "trier") return `Trier privilege: ${cardWords(p.card)} ${effectWords(p)}`.trim();
-      if (p.electorate === "koeln") return `Köln privilege: Doctor on ${locWords(p.target)}`;
-      if (p.electorate === "pfalz") return `Pfalz privilege: free baron 15 at ${locWords(p.space)}`;
-      return "Brandenburg privilege: take the Gray Eminence";
+      if (p.electorate === "trier") return _("Trier privilege: {v0} {v1}", { v0: cardWords(p.card), v1: effectWords(p) }).trim();
+      if (p.electorate === "koeln") return _("Köln privilege: Doctor on {v0}", { v0: locWords(p.target) });
+      if (p.electorate === "pfalz") return _("Pfalz privilege: free baron 15 at {v0}", { v0: locWords(p.space) });
+      return _("Brandenburg privilege: take the Gray Eminence");
     case "knight":
-      return p.source === "supply" ? `Knight from supply to ${locWords(p.space)} (1 thaler)` : `Move knight ${locWords(p.source)} → ${locWords(p.space)} (1 thaler)`;
-    case "pass": return "Pass (for the rest of the phase)";
-    case "place_gray_eminence": return `Place the gray eminence beside ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
-    case "decline_gray_eminence": return "Keep the gray eminence's baron in supply";
+      return p.source === "supply" ? _("Knight from supply to {v0} (1 thaler)", { v0: locWords(p.space) }) : _("Move knight {v0} → {v1} (1 thaler)", { v0: locWords(p.source), v1: locWords(p.space) });
+    case "pass": return _("Pass (for the rest of the phase)");
+    case "place_gray_eminence": return _("Place the gray eminence beside {v0}", { v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
+    case "decline_gray_eminence": return _("Keep the gray eminence's baron in supply");
     case "break_tie": return `Let ${view && view.names ? view.names[p.winner] : `seat ${p.winner}`} win the tie`;
-    case "choose_elector": return `Make the noble on ${locWords(p.space)} elector`;
-    case "place_displaced": return `Place the displaced noble on ${locWords(p.space)}`;
-    case "name_target": return `Name ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
-    case "decline_target": return "Name no electorate";
-    case "vote": return p.side === "rival" ? "Vote for the Rival (secret)" : "Vote for the Emperor (secret)";
-    case "place_empire_city": return `New empire city on ${locWords(p.space)}`;
-    case "move_empire_city": return `Move the empire city ${locWords(p.source)} → ${locWords(p.space)}`;
-    case "skip_empire_city": return "Leave the empire cities as they are";
+    case "choose_elector": return _("Make the noble on {v0} elector", { v0: locWords(p.space) });
+    case "place_displaced": return _("Place the displaced noble on {v0}", { v0: locWords(p.space) });
+    case "name_target": return _("Name {v0}", { v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
+    case "decline_target": return _("Name no electorate");
+    case "vote": return p.side === "rival" ? _("Vote for the Rival (secret)") : _("Vote for the Emperor (secret)");
+    case "place_empire_city": return _("New empire city on {v0}", { v0: locWords(p.space) });
+    case "move_empire_city": return _("Move the empire city {v0} → {v1}", { v0: locWords(p.source), v1: locWords(p.space) });
+    case "skip_empire_city": return _("Leave the empire cities as they are");
     default: return null;
   }
 }
@@ -143,32 +144,32 @@ export function describeAction(action, view) {
 export function describeEvent(event, names = []) {
   const a = event.actor || {};
   const seat = a.seat !== undefined ? a.seat : event.seat;
-  const who = seat !== undefined && seat !== null ? seatName(names, seat) : (a.role === "referee" ? "Referee" : "System");
+  const who = seat !== undefined && seat !== null ? seatName(names, seat) : (a.role === "referee" ? _("Referee") : _("System"));
   const p = event.payload || {};
   switch (localType(event.type)) {
-    case "place_start_piece": return `${who} placed a starting piece on ${locWords(p.space)}`;
-    case "enthrone": return `${who} put the noble on ${locWords(p.space)} on the throne`;
-    case "place_son": return `${who} placed a son on ${locWords(p.space)}`;
-    case "decline_son": return `${who} did not place a son`;
-    case "propose_marriage": return `${who} offered a daughter to the baron on ${locWords(p.target)}`;
-    case "send_to_convent": return `${who} sent a daughter to the convent`;
-    case "answer_marriage": return `${who} ${p.accept ? "accepted" : "refused"} the marriage`;
+    case "place_start_piece": return _("{who} placed a starting piece on {v0}", { who, v0: locWords(p.space) });
+    case "enthrone": return _("{who} put the noble on {v0} on the throne", { who, v0: locWords(p.space) });
+    case "place_son": return _("{who} placed a son on {v0}", { who, v0: locWords(p.space) });
+    case "decline_son": return _("{who} did not place a son", { who });
+    case "propose_marriage": return _("{who} offered a daughter to the baron on {v0}", { who, v0: locWords(p.target) });
+    case "send_to_convent": return _("{who} sent a daughter to the convent", { who });
+    case "answer_marriage": return _("{who} {v0} the marriage", { who, v0: p.accept ? "accepted" : "refused" });
     case "take_card":
-      return p.decline ? `${who} took ${cardWords(p.card)} without its action` : `${who} took ${cardWords(p.card)} ${effectWords(p)}`.trim();
+      return p.decline ? _("{who} took {v0} without its action", { who, v0: cardWords(p.card) }) : _("{who} took {v0} {v1}", { who, v0: cardWords(p.card), v1: effectWords(p) }).trim();
     case "use_privilege": return `${who} used the ${ELECTORATE_SHORT[p.electorate] || p.electorate} privilege ${p.card ? `(${cardWords(p.card)}) ` : ""}${effectWords(p)}`.trim();
-    case "knight": return p.source === "supply" ? `${who} placed a knight on ${locWords(p.space)}` : `${who} moved a knight from ${locWords(p.source)} to ${locWords(p.space)}`;
-    case "pass": return `${who} passed`;
-    case "place_gray_eminence": return `${who} placed the gray eminence beside ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
-    case "decline_gray_eminence": return `${who} placed no gray eminence`;
-    case "break_tie": return `${who} (emperor) gave the tie to ${seatName(names, p.winner)}`;
-    case "choose_elector": return `${who} seated the noble from ${locWords(p.space)} as elector`;
-    case "place_displaced": return `${who} placed a displaced noble on ${locWords(p.space)}`;
-    case "name_target": return `${who} named ${ELECTORATE_SHORT[p.electorate] || p.electorate}`;
-    case "decline_target": return `${who} named no electorate`;
-    case "vote": return p.side && !p.hidden ? `${who} voted for the ${p.side}` : `${who} cast a secret vote`;
-    case "place_empire_city": return `${who} placed an empire city on ${locWords(p.space)}`;
-    case "move_empire_city": return `${who} moved an empire city to ${locWords(p.space)}`;
-    case "skip_empire_city": return `${who} left the empire cities`;
+    case "knight": return p.source === "supply" ? _("{who} placed a knight on {v0}", { who, v0: locWords(p.space) }) : _("{who} moved a knight from {v0} to {v1}", { who, v0: locWords(p.source), v1: locWords(p.space) });
+    case "pass": return _("{who} passed", { who });
+    case "place_gray_eminence": return _("{who} placed the gray eminence beside {v0}", { who, v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
+    case "decline_gray_eminence": return _("{who} placed no gray eminence", { who });
+    case "break_tie": return _("{who} (emperor) gave the tie to {v0}", { who, v0: seatName(names, p.winner) });
+    case "choose_elector": return _("{who} seated the noble from {v0} as elector", { who, v0: locWords(p.space) });
+    case "place_displaced": return _("{who} placed a displaced noble on {v0}", { who, v0: locWords(p.space) });
+    case "name_target": return _("{who} named {v0}", { who, v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
+    case "decline_target": return _("{who} named no electorate", { who });
+    case "vote": return p.side && !p.hidden ? _("{who} voted for the {side}", { who, side: p.side }) : _("{who} cast a secret vote", { who });
+    case "place_empire_city": return _("{who} placed an empire city on {v0}", { who, v0: locWords(p.space) });
+    case "move_empire_city": return _("{who} moved an empire city to {v0}", { who, v0: locWords(p.space) });
+    case "skip_empire_city": return _("{who} left the empire cities", { who });
     default: return null;
   }
 }
@@ -177,14 +178,14 @@ export function describeEvent(event, names = []) {
 
 function pieceNode(piece) {
   if (piece === null || piece === undefined) return null;
-  if (piece === "empire") return el("span", { class: "soe-empire", title: "empire city" }, "E");
+  if (piece === "empire") return el("span", { class: "soe-empire", title: _("empire city") }, "E");
   if (typeof piece === "number") {
     return el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[piece]}` }, "■");
   }
   const colour = SEAT_COLOURS[piece.owner] || "#555";
   if (piece.knight) return el("span", { class: "soe-piece", style: `background:${colour}`, title: "knight" }, "K");
   const label = `${piece.couple ? "♥" : "B"}${piece.age}`;
-  return el("span", { class: "soe-piece", style: `background:${colour}`, title: `${piece.couple ? "couple" : "baron"} aged ${piece.age}` }, label);
+  return el("span", { class: "soe-piece", style: `background:${colour}`, title: _("{v0} aged {age}", { v0: piece.couple ? "couple" : "baron", age: piece.age }) }, label);
 }
 
 function actionsFor(ctx, loc) {
@@ -200,9 +201,9 @@ function clickable(node, actions, ctx, view, menu) {
   node.title = actions.map((a) => describeAction(a, view)).join("\n");
   node.addEventListener("click", () => {
     if (actions.length === 1) { ctx.act(actions[0]); return; }
-    menu.replaceChildren(el("span", null, "Choose: "));
+    menu.replaceChildren(el("span", null, _("Choose: ")));
     for (const a of actions) menu.append(el("button", { type: "button", onclick: () => { menu.hidden = true; ctx.act(a); } }, describeAction(a, view)));
-    menu.append(el("button", { type: "button", onclick: () => { menu.hidden = true; } }, "Cancel"));
+    menu.append(el("button", { type: "button", onclick: () => { menu.hidden = true; } }, _("Cancel")));
     menu.hidden = false;
   });
   return node;
@@ -215,11 +216,11 @@ function slot(cls, loc, piece, ctx, view, menu) {
 function electorate(area, ctx, view, menu) {
   const id = area.id;
   const box = el("div", { class: `soe-el${area.archdiocese ? " arch" : ""}${area.in_play ? "" : " out"}` },
-    el("div", { class: "name" }, area.name, area.in_play ? "" : " (out of play)"),
-    el("div", { class: "meta" }, `${area.votes} vote${area.votes > 1 ? "s" : ""} · ${PRIVILEGE_WORDS[area.privilege] || ""}${area.privilege_used ? " · used" : ""}`));
-  const elector = slot(`elector${area.privilege_used ? " used" : ""}`, `${id}/elector`, area.elector, ctx, view, menu);
-  const eminences = (area.gray_eminences || []).map((s) => el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[s]};opacity:.6`, title: "gray eminence" }, "GE"));
-  box.append(el("div", { class: "soe-spaces" }, "Elector ", elector, eminences));
+    el("div", { class: "name" }, area.name, area.in_play ? "" : _(" (out of play)")),
+    el("div", { class: "meta" }, _("{votes} vote{v0} · {v1}{v2}", { votes: area.votes, v0: area.votes > 1 ? "s" : "", v1: PRIVILEGE_WORDS[area.privilege] || "", v2: area.privilege_used ? _(" · used") : "" })));
+  const elector = slot(_("elector{v0}", { v0: area.privilege_used ? _(" used") : "" }), `${id}/elector`, area.elector, ctx, view, menu);
+  const eminences = (area.gray_eminences || []).map((s) => el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[s]};opacity:.6`, title: _("gray eminence") }, _("GE")));
+  box.append(el("div", { class: "soe-spaces" }, _("Elector "), elector, eminences));
   box.append(el("div", { class: "soe-spaces" }, area.aristocrat_spaces.map((p, i) => slot("", `${id}/a${i}`, p, ctx, view, menu))));
   box.append(el("div", { class: "soe-spaces" },
     area.city_spaces.map((p, i) => slot("city", `${id}/city${i}`, p, ctx, view, menu)),
@@ -230,21 +231,21 @@ function electorate(area, ctx, view, menu) {
 }
 
 function cards(view, ctx, menu) {
-  const wrap = el("div", { class: "soe-box" }, el("h4", null, "Action cards"));
+  const wrap = el("div", { class: "soe-box" }, el("h4", null, _("Action cards")));
   for (const c of view.cards) {
     const cost = typeof c.cost === "object" ? `${c.cost.baron}/${c.cost.couple}` : c.cost;
-    const node = el("span", { class: `soe-card ${c.color}${c.left ? "" : " empty"}`, title: `phase ${c.phase}` }, `${c.name} · ${cost}t · ×${c.left}`);
+    const node = el("span", { class: `soe-card ${c.color}${c.left ? "" : " empty"}`, title: _("phase {phase}", { phase: c.phase }) }, `${c.name} · ${cost}t · ×${c.left}`);
     const acts = (ctx.actions || []).filter((a) => (a.type === "take_card" && a.payload.card === c.id && !a.payload.target && !a.payload.space)
       || (a.type === "use_privilege" && a.payload.card === c.id && !a.payload.target && !a.payload.space));
     wrap.append(clickable(node, acts, ctx, view, menu));
   }
-  wrap.append(el("div", { class: "meta" }, `Knight: 1 thaler, any number of times. Empire cities in the box: ${view.empire_cities_in_box}`));
+  wrap.append(el("div", { class: "meta" }, _("Knight: 1 thaler, any number of times. Empire cities in the box: {empire_cities_in_box}", { empire_cities_in_box: view.empire_cities_in_box })));
   return wrap;
 }
 
 function families(view, ctx) {
   const names = ctx.names || [];
-  const table = el("table", null, el("tr", null, ["", "Thalers", "Chip", "VP", "Nobles", "Knights", "Cities", "Cards", ""].map((h) => el("th", null, h))));
+  const table = el("table", null, el("tr", null, ["", _("Thalers"), _("Chip"), _("VP"), _("Nobles"), _("Knights"), _("Cities"), _("Cards"), ""].map((h) => el("th", null, h))));
   for (const p of view.players) {
     table.append(el("tr", { class: ctx.seat === p.seat ? "me" : null },
       el("td", { style: `border-left:6px solid ${SEAT_COLOURS[p.seat]}` }, seatName(names, p.seat), view.emperor === p.seat ? " 👑" : ""),
@@ -253,19 +254,19 @@ function families(view, ctx) {
       el("td", null, p.display.map((c) => el("span", { class: `soe-card ${(view.cards.find((x) => x.id === c) || {}).color || ""}` }, cardWords(c)))),
       el("td", null, p.passed ? "passed" : "")));
   }
-  return el("div", { class: "soe-box" }, el("h4", null, "Families"), table);
+  return el("div", { class: "soe-box" }, el("h4", null, _("Families")), table);
 }
 
 function election(view, ctx) {
   const names = ctx.names || [];
-  const box = el("div", { class: "soe-box" }, el("h4", null, "Emperor election"));
+  const box = el("div", { class: "soe-box" }, el("h4", null, _("Emperor election")));
   const v = view.voting;
   if (v) {
-    box.append(el("div", null, `Rival ${seatName(names, v.rival)} against Emperor ${seatName(names, v.emperor)}. Votes: `,
+    box.append(el("div", null, _("Rival {v0} against Emperor {v1}. Votes: ", { v0: seatName(names, v.rival), v1: seatName(names, v.emperor) }),
       v.counts.map((n, s) => `${seatName(names, s)} ${n}`).join(", ")));
-    box.append(el("div", null, `Committed: ${v.committed.map((s) => seatName(names, s)).join(", ") || "nobody yet"}`));
-    if (v.own_vote) box.append(el("div", null, `Your vote: ${v.own_vote}`));
-    if (v.votes) box.append(el("div", null, `Votes (referee): ${JSON.stringify(v.votes)}`));
+    box.append(el("div", null, _("Committed: {v0}", { v0: v.committed.map((s) => seatName(names, s)).join(", ") || _("nobody yet") })));
+    if (v.own_vote) box.append(el("div", null, _("Your vote: {own_vote}", { own_vote: v.own_vote })));
+    if (v.votes) box.append(el("div", null, _("Votes (referee): {v0}", { v0: JSON.stringify(v.votes) })));
   }
   const last = view.last_election;
   if (last) {
@@ -275,7 +276,7 @@ function election(view, ctx) {
   }
   const t = view.targets || {};
   if (t.church_influence || t.excommunication) {
-    box.append(el("div", null, `Church Influence: ${ELECTORATE_SHORT[t.church_influence] || "—"} · Excommunication: ${ELECTORATE_SHORT[t.excommunication] || "—"}`));
+    box.append(el("div", null, _("Church Influence: {v0} · Excommunication: {v1}", { v0: ELECTORATE_SHORT[t.church_influence] || "—", v1: ELECTORATE_SHORT[t.excommunication] || "—" })));
   }
   return v || last || t.church_influence || t.excommunication ? box : null;
 }
@@ -285,11 +286,11 @@ export function render(root, view, ctx = {}) {
   const named = { ...view, names: ctx.names };
   const menu = el("div", { class: "soe-menu", hidden: true });
   const throne = slot("elector", "throne", view.throne, ctx, named, menu);
-  const track = el("div", { class: "soe-track" }, ROUND_TRACK.map((text, i) => el("div", { class: view.round === i + 1 ? "now" : null }, el("b", null, `Round ${i + 1}`), el("br"), text)));
+  const track = el("div", { class: "soe-track" }, ROUND_TRACK.map((text, i) => el("div", { class: view.round === i + 1 ? "now" : null }, el("b", null, _("Round {v0}", { v0: i + 1 })), el("br"), text)));
   const top = el("div", { class: "soe-top" },
-    el("div", { class: "soe-box" }, el("h4", null, "Throne"), throne, " ", seatName(ctx.names, view.emperor)),
-    el("div", { class: "soe-box" }, el("h4", null, "Round track"), track));
-  if (view.displaced) top.append(el("div", { class: "soe-box" }, el("h4", null, "Displaced"), pieceNode(view.displaced.noble)));
+    el("div", { class: "soe-box" }, el("h4", null, _("Throne")), throne, " ", seatName(ctx.names, view.emperor)),
+    el("div", { class: "soe-box" }, el("h4", null, _("Round track")), track));
+  if (view.displaced) top.append(el("div", { class: "soe-box" }, el("h4", null, _("Displaced")), pieceNode(view.displaced.noble)));
   const arch = view.electorates.filter((a) => a.archdiocese);
   const secular = view.electorates.filter((a) => !a.archdiocese);
   root.append(el("style", null, STYLE), el("div", { class: "soe" },

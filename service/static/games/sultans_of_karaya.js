@@ -1,15 +1,16 @@
 // Sultans of Karaya board: seats round a table, each with its card (face up, your own, or hidden),
 // status cards (crown, prison, capture, fatigue, faction), the spare in the centre, the awaited step,
 // your private notes and the round history. Seats and the spare are clickable for the actions they stand for.
+import { t as _, tn } from "/static/js/i18n.js";
 
 import { el } from "./dom.js";
 
 const ROLE = {
-  sultan: ["Sultan", "#2a62c9"], guard: ["Guard", "#2a62c9"], assassin: ["Assassin", "#c62f2f"],
-  slave: ["Slave", "#c62f2f"], slaver: ["Slaver", "#2f8f46"], dancer: ["Belly Dancer", "#2f8f46"],
-  vizier: ["Vizier", "#2f8f46"], oracle: ["Oracle", "#2f8f46"],
+  sultan: [_("Sultan"), "#2a62c9"], guard: [_("Guard"), "#2a62c9"], assassin: [_("Assassin"), "#c62f2f"],
+  slave: [_("Slave"), "#c62f2f"], slaver: [_("Slaver"), "#2f8f46"], dancer: [_("Belly Dancer"), "#2f8f46"],
+  vizier: [_("Vizier"), "#2f8f46"], oracle: [_("Oracle"), "#2f8f46"],
 };
-const SIDE = { loyalists: "Loyalists", rebels: "Rebels" };
+const SIDE = { loyalists: _("Loyalists"), rebels: _("Rebels") };
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs, text) {
@@ -19,8 +20,8 @@ function svg(tag, attrs, text) {
   return e;
 }
 
-const roleName = (r) => (r && ROLE[r] ? ROLE[r][0] : "hidden card");
-const seatName = (s, names) => (s === "spare" ? "the spare" : (names && names[s]) || `Seat ${s}`);
+const roleName = (r) => (r && ROLE[r] ? ROLE[r][0] : _("hidden card"));
+const seatName = (s, names) => (s === "spare" ? _("the spare") : (names && names[s]) || _("Seat {s}", { s }));
 
 function targetOf(action) {
   const p = action.payload || {};
@@ -34,54 +35,54 @@ export function describeAction(action, view) {
   const p = action.payload || {};
   const who = (s) => seatName(s, names);
   switch (action.type) {
-    case "investigate": return `Investigate ${who(p.target)}'s card`;
-    case "swap": return `Swap cards openly with ${who(p.with)}`;
-    case "hide": return p.with === null || p.with === undefined ? "Hide your card without swapping" : `Hide and secretly swap with ${who(p.with)}`;
-    case "execute": return `Execute ${who(p.target)}`;
-    case "detain": return `Detain ${who(p.target)}`;
-    case "assassinate": return `Assassinate ${who(p.target)}`;
+    case "investigate": return _("Investigate {v0}'s card", { v0: who(p.target) });
+    case "swap": return _("Swap cards openly with {v0}", { v0: who(p.with) });
+    case "hide": return p.with === null || p.with === undefined ? _("Hide your card without swapping") : _("Hide and secretly swap with {v0}", { v0: who(p.with) });
+    case "execute": return _("Execute {v0}", { v0: who(p.target) });
+    case "detain": return _("Detain {v0}", { v0: who(p.target) });
+    case "assassinate": return _("Assassinate {v0}", { v0: who(p.target) });
     case "call_revolt": {
       const mine = view && view.you ? view.you.seat : undefined;
       const awaited = view && Array.isArray(view.to_act) && view.to_act.includes(mine);
-      return awaited || mine === undefined ? "Reveal and call a revolt" : "Reveal and call a revolt now (out of turn)";
+      return awaited || mine === undefined ? _("Reveal and call a revolt") : _("Reveal and call a revolt now (out of turn)");
     }
-    case "capture": return `Capture ${who(p.target)}`;
-    case "dance": return "Reveal and dance";
+    case "capture": return _("Capture {v0}", { v0: who(p.target) });
+    case "dance": return _("Reveal and dance");
     case "manipulate": return `Manipulate ${who(p.target)}${p.side ? ` for the ${SIDE[p.side]}` : ""}`;
-    case "foretell": return "Reveal and foretell";
-    case "look": return `Look at ${who(p.target)}'s card`;
-    case "predict": return `Predict the ${SIDE[p.side] || p.side} win`;
-    case "respond": return { block: "Block the assassination", pass: "Pass", forbid: "Reveal and forbid the detention", accept: "Accept the detention", join: "Reveal and join the revolt" }[p.choice] || p.choice;
-    case "royal_claim": return "Reveal the Sultan (royal claim)";
-    case "window_timeout": return "Close the window (timeout)";
+    case "foretell": return _("Reveal and foretell");
+    case "look": return _("Look at {v0}'s card", { v0: who(p.target) });
+    case "predict": return _("Predict the {v0} win", { v0: SIDE[p.side] || p.side });
+    case "respond": return { block: _("Block the assassination"), pass: _("Pass"), forbid: "Reveal and forbid the detention", accept: "Accept the detention", join: _("Reveal and join the revolt") }[p.choice] || p.choice;
+    case "royal_claim": return _("Reveal the Sultan (royal claim)");
+    case "window_timeout": return _("Close the window (timeout)");
     default: return action.type;
   }
 }
 
 export function describeEvent(event, names = []) {
   const seat = event.actor ? event.actor.seat : event.seat;
-  const who = seat === null || seat === undefined ? "The system" : seatName(seat, names);
+  const who = seat === null || seat === undefined ? _("The system") : seatName(seat, names);
   const t = String(event.type || "");
   const type = t.includes(".") ? t.slice(t.indexOf(".") + 1) : t;
   const p = event.payload || {};
   const them = (s) => seatName(s, names);
   switch (type) {
-    case "investigate": return `${who} investigated ${them(p.target)}`;
-    case "swap": return `${who} swapped cards with ${them(p.with)}`;
-    case "hide": return p.with === undefined ? `${who} hid with a secret exchange` : (p.with === null ? `${who} hid without swapping` : `${who} hid and swapped with ${them(p.with)}`);
-    case "execute": return `${who} executed ${them(p.target)}`;
-    case "detain": return `${who} detained ${them(p.target)}`;
-    case "assassinate": return `${who} attacked ${them(p.target)}`;
-    case "call_revolt": return `${who} called a revolt`;
-    case "capture": return `${who} tried to capture ${them(p.target)}`;
-    case "dance": return `${who} danced`;
+    case "investigate": return _("{who} investigated {v0}", { who, v0: them(p.target) });
+    case "swap": return _("{who} swapped cards with {v0}", { who, v0: them(p.with) });
+    case "hide": return p.with === undefined ? _("{who} hid with a secret exchange", { who }) : (p.with === null ? _("{who} hid without swapping", { who }) : _("{who} hid and swapped with {v0}", { who, v0: them(p.with) }));
+    case "execute": return _("{who} executed {v0}", { who, v0: them(p.target) });
+    case "detain": return _("{who} detained {v0}", { who, v0: them(p.target) });
+    case "assassinate": return _("{who} attacked {v0}", { who, v0: them(p.target) });
+    case "call_revolt": return _("{who} called a revolt", { who });
+    case "capture": return _("{who} tried to capture {v0}", { who, v0: them(p.target) });
+    case "dance": return _("{who} danced", { who });
     case "manipulate": return `${who} manipulated ${them(p.target)}${p.side ? ` (for the ${SIDE[p.side]})` : ""}`;
-    case "foretell": return `${who} began to foretell`;
-    case "look": return `${who} looked at ${them(p.target)}'s card`;
-    case "predict": return `${who} predicted the ${SIDE[p.side] || p.side} would win`;
-    case "respond": return p.choice ? `${who} answered ${p.choice}` : `${who} answered (sealed)`;
-    case "royal_claim": return `${who} revealed the Sultan`;
-    case "window_timeout": return "The window closed on timeout";
+    case "foretell": return _("{who} began to foretell", { who });
+    case "look": return _("{who} looked at {v0}'s card", { who, v0: them(p.target) });
+    case "predict": return _("{who} predicted the {v0} would win", { who, v0: SIDE[p.side] || p.side });
+    case "respond": return p.choice ? _("{who} answered {choice}", { who, choice: p.choice }) : _("{who} answered (sealed)", { who });
+    case "royal_claim": return _("{who} revealed the Sultan", { who });
+    case "window_timeout": return _("The window closed on timeout");
     default: return `${who}: ${type}`;
   }
 }
@@ -89,21 +90,21 @@ export function describeEvent(event, names = []) {
 function noteText(n, names) {
   const s = (x) => seatName(x, names);
   switch (n.kind) {
-    case "revealed": return `${s(n.seat)} revealed: ${roleName(n.role)}`;
-    case "crowned": return `The crown is placed before ${s(n.seat)}`;
-    case "died": return `${s(n.seat)} died (${roleName(n.role)})`;
+    case "revealed": return _("{v0} revealed: {v1}", { v0: s(n.seat), v1: roleName(n.role) });
+    case "crowned": return _("The crown is placed before {v0}", { v0: s(n.seat) });
+    case "died": return _("{v0} died ({v1})", { v0: s(n.seat), v1: roleName(n.role) });
     case "blocked": return `${n.seats.map(s).join(", ")} blocked; the assassin dies`;
-    case "not_a_slave": return `${s(n.target)} is not a Slave`;
-    case "captured": return `${s(n.target)} was captured`;
-    case "detained": return `${s(n.seat)} is detained`;
-    case "detention_forbidden": return `${s(n.seat)} forbade the detention`;
-    case "revolt_called": return `${s(n.seat)} called a revolt${n.out_of_turn ? " out of turn" : ""}`;
-    case "revolt_joined": return n.seats.length ? `${n.seats.map(s).join(", ")} joined the revolt` : "Nobody joined the revolt";
-    case "fatigued": return `${s(n.seat)} is fatigued`;
-    case "turn_skipped": return `${s(n.seat)}'s turn is skipped`;
-    case "round_over": return `Round ${n.round} over: ${n.winner ? SIDE[n.winner] + " win" : "no winner"}`;
-    case "round_started": return `Round ${n.round} begins with ${s(n.seat)}`;
-    case "hid": return `${s(n.seat)} hid with a secret exchange`;
+    case "not_a_slave": return _("{v0} is not a Slave", { v0: s(n.target) });
+    case "captured": return _("{v0} was captured", { v0: s(n.target) });
+    case "detained": return _("{v0} is detained", { v0: s(n.seat) });
+    case "detention_forbidden": return _("{v0} forbade the detention", { v0: s(n.seat) });
+    case "revolt_called": return _("{v0} called a revolt{v1}", { v0: s(n.seat), v1: n.out_of_turn ? _(" out of turn") : "" });
+    case "revolt_joined": return n.seats.length ? _("{v0} joined the revolt", { v0: n.seats.map(s).join(", ") }) : _("Nobody joined the revolt");
+    case "fatigued": return _("{v0} is fatigued", { v0: s(n.seat) });
+    case "turn_skipped": return _("{v0}'s turn is skipped", { v0: s(n.seat) });
+    case "round_over": return _("Round {round} over: {v0}", { round: n.round, v0: n.winner ? SIDE[n.winner] + _(" win") : _("no winner") });
+    case "round_started": return _("Round {round} begins with {v0}", { round: n.round, v0: s(n.seat) });
+    case "hid": return _("{v0} hid with a secret exchange", { v0: s(n.seat) });
     default: return null;
   }
 }
@@ -119,7 +120,7 @@ function chooseAndAct(ctx, actions, view) {
   const menu = ctx.menu;
   if (!menu) { ctx.act(actions[0]); return; }
   menu.innerHTML = "";
-  menu.append(el("span", {}, "Choose: "));
+  menu.append(el("span", {}, _("Choose: ")));
   for (const a of actions) menu.append(el("button", { type: "button", onclick: () => ctx.act(a) }, describeAction(a, view)));
   menu.hidden = false;
 }
@@ -132,7 +133,7 @@ function drawTable(view, ctx) {
   const spareActs = clickable(ctx, "spare");
   const spare = svg("g", { style: spareActs.length ? "cursor:pointer" : "" });
   spare.append(svg("rect", { x: c - 24, y: c - 34, width: 48, height: 68, rx: 6, fill: view.spare ? ROLE[view.spare][1] : "#6b5a3a", stroke: spareActs.length ? "#e8b400" : "#333", "stroke-width": spareActs.length ? 4 : 1 }));
-  spare.append(svg("text", { x: c, y: c + 50, "text-anchor": "middle", "font-size": 12 }, view.spare ? `spare: ${roleName(view.spare)}` : "spare"));
+  spare.append(svg("text", { x: c, y: c + 50, "text-anchor": "middle", "font-size": 12 }, view.spare ? _("spare: {v0}", { v0: roleName(view.spare) }) : "spare"));
   if (spareActs.length) spare.addEventListener("click", () => chooseAndAct(ctx, spareActs, { ...view, names: ctx.names }));
   root.append(spare);
   view.seats.forEach((seat, i) => {
@@ -147,14 +148,14 @@ function drawTable(view, ctx) {
       "stroke-dasharray": seat.revealed || !seat.alive ? "" : "5 3",
     }));
     g.append(svg("text", { x, y: y - 2, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, seat.card ? roleName(seat.card) : "?"));
-    g.append(svg("text", { x, y: y + 12, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, seat.alive ? (seat.revealed ? "face up" : "face down") : "dead"));
+    g.append(svg("text", { x, y: y + 12, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, seat.alive ? (seat.revealed ? _("face up") : _("face down")) : "dead"));
     const marks = [];
     if (seat.crown) marks.push("👑");
-    if (seat.prison) marks.push("⛓ prison");
-    if (seat.captured) marks.push("⚑ captured");
-    if (seat.fatigue) marks.push("☾ fatigue");
+    if (seat.prison) marks.push(_("⛓ prison"));
+    if (seat.captured) marks.push(_("⚑ captured"));
+    if (seat.fatigue) marks.push(_("☾ fatigue"));
     if (seat.faction) marks.push(SIDE[seat.faction]);
-    if (seat.must_hide) marks.push("must hide");
+    if (seat.must_hide) marks.push(_("must hide"));
     const label = `${seatName(i, ctx.names)}${ctx.seat === i ? " (you)" : ""}`;
     g.append(svg("text", { x, y: y + 50, "text-anchor": "middle", "font-size": 11, "font-weight": ctx.seat === i ? "bold" : "normal" }, label));
     if (marks.length) g.append(svg("text", { x, y: y - 42, "text-anchor": "middle", "font-size": 10 }, marks.join(" · ")));
@@ -166,18 +167,18 @@ function drawTable(view, ctx) {
 
 function awaitingText(view, names) {
   const a = view.awaiting;
-  if (!a) return view.finished ? "The game is over." : "";
+  if (!a) return view.finished ? _("The game is over.") : "";
   const s = (x) => seatName(x, names);
   if (a.kind === "window") {
-    const ctxText = a.window === "block" ? `${s(a.context.assassin)} attacks ${s(a.context.target)}`
-      : a.window === "forbid" ? `${s(a.context.guard)} detains ${s(a.context.target)}` : `${s(a.context.caller)} calls a revolt`;
-    const mine = a.your_response ? ` — you answered ${a.your_response}` : "";
+    const ctxText = a.window === "block" ? _("{v0} attacks {v1}", { v0: s(a.context.assassin), v1: s(a.context.target) })
+      : a.window === "forbid" ? _("{v0} detains {v1}", { v0: s(a.context.guard), v1: s(a.context.target) }) : _("{v0} calls a revolt", { v0: s(a.context.caller) });
+    const mine = a.your_response ? _(" — you answered {your_response}", { your_response: a.your_response }) : "";
     return `${a.window.toUpperCase()} window: ${ctxText}. Asked: ${a.eligible.map(s).join(", ")}; answered: ${a.responded.map(s).join(", ") || "nobody"}${mine}`;
   }
-  if (a.kind === "forced") return `${s(a.seat)} must ${a.ability} (forced by the Vizier)`;
-  if (a.kind === "looks") return `${s(a.seat)} looks at ${a.left} more card(s)`;
-  if (a.kind === "prediction") return `${s(a.seat)} predicts the winners`;
-  return `${s(a.seat)} takes ${a.mode === "bonus" ? "a bonus action" : a.mode === "forced_hide" ? "the forced hide" : "an action"}`;
+  if (a.kind === "forced") return _("{v0} must {ability} (forced by the Vizier)", { v0: s(a.seat), ability: a.ability });
+  if (a.kind === "looks") return _("{v0} looks at {left} more card(s)", { v0: s(a.seat), left: a.left });
+  if (a.kind === "prediction") return _("{v0} predicts the winners", { v0: s(a.seat) });
+  return _("{v0} takes {v1}", { v0: s(a.seat), v1: a.mode === "bonus" ? _("a bonus action") : a.mode === "forced_hide" ? _("the forced hide") : _("an action") });
 }
 
 export function render(root, view, ctx) {
@@ -193,21 +194,21 @@ export function render(root, view, ctx) {
   if (view.you) {
     const notes = view.you.known || {};
     const items = Object.entries(notes).map(([at, n]) => el("li", {}, `${at === "spare" ? "The spare" : seatName(Number(at), names)}: ${roleName(n.role)}${n.status === "current" ? "" : " (may have moved)"}`));
-    (view.you.observations || []).forEach((o) => items.push(el("li", {}, `Turn ${o.turn}: ${o.at === "spare" ? "the spare" : seatName(Number(o.at), names)} held ${roleName(o.role)}`)));
-    root.append(el("div", { class: "sok-you" }, el("strong", {}, `Your card: ${roleName(view.you.card)}`), items.length ? el("ul", {}, ...items) : el("p", {}, "No notes on other cards.")));
+    (view.you.observations || []).forEach((o) => items.push(el("li", {}, _("Turn {turn}: {v0} held {v1}", { turn: o.turn, v0: o.at === "spare" ? _("the spare") : seatName(Number(o.at), names), v1: roleName(o.role) }))));
+    root.append(el("div", { class: "sok-you" }, el("strong", {}, _("Your card: {v0}", { v0: roleName(view.you.card) })), items.length ? el("ul", {}, ...items) : el("p", {}, _("No notes on other cards."))));
   }
   const facts = (view.notes || []).map((n) => noteText(n, names)).filter(Boolean);
   if (facts.length) root.append(el("ul", { class: "sok-notes" }, ...facts.map((f) => el("li", {}, f))));
   const comp = view.composition || {};
   root.append(el("p", { class: "sok-composition" },
-    `In play: ${comp.sultan} Sultan, ${comp.guard} Guard(s), ${comp.assassin} Assassin(s), ${comp.slave} Slaves, ${comp.neutrals} neutral(s). ` +
+    _("In play: {sultan} Sultan, {guard} Guard(s), {assassin} Assassin(s), {slave} Slaves, {neutrals} neutral(s). ", { sultan: comp.sultan, guard: comp.guard, assassin: comp.assassin, slave: comp.slave, neutrals: comp.neutrals }) +
     `Unseen: ${Object.entries(view.unaccounted || {}).map(([r, k]) => `${k} ${roleName(r)}`).join(", ")}. ` +
     `Supply: ${Object.entries(view.supply || {}).map(([k, v]) => `${k} ${v}`).join(", ")}.`));
   const table = el("table", { class: "sok-scores" });
-  const head = el("tr", {}, el("th", {}, "Seat"), ...(view.history || []).map((h) => el("th", {}, `R${h.round}`)), el("th", {}, "Total"));
+  const head = el("tr", {}, el("th", {}, _("Seat")), ...(view.history || []).map((h) => el("th", {}, `R${h.round}`)), el("th", {}, _("Total")));
   table.append(head);
   names.forEach((name, s) => {
-    table.append(el("tr", ctx.seat === s ? { style: "font-weight:bold" } : {}, el("td", {}, name || `Seat ${s}`),
+    table.append(el("tr", ctx.seat === s ? { style: "font-weight:bold" } : {}, el("td", {}, name || _("Seat {s}", { s })),
       ...(view.history || []).map((h) => el("td", { title: `${roleName(h.cards[s])}` }, h.points[s])), el("td", {}, view.scores[s])));
   });
   root.append(table);

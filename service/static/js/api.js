@@ -1,9 +1,10 @@
 // The HTTP API client: the only way the pages talk to the server (docs/API.md).
+import { LANG, t as _ } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
-    super(err.message || `Request failed (HTTP ${status})`);
+    super(err.message || _("Request failed (HTTP {status})", { status }));
     this.status = status;
     this.code = err.code || `http_${status}`;
     this.details = err.details || {};
@@ -12,7 +13,7 @@ export class ApiError extends Error {
 
 /** Call /api<path>. `token` becomes a Bearer header; `body` is sent as JSON unless `raw`. */
 export async function api(path, { method = "GET", body, token, raw, contentType, text } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": LANG };
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload;
   if (raw !== undefined) {
@@ -26,7 +27,7 @@ export async function api(path, { method = "GET", body, token, raw, contentType,
   try {
     response = await fetch(`/api${path}`, { method, headers, body: payload, cache: "no-store" });
   } catch (e) {
-    throw new ApiError(0, { error: { code: "network", message: "The server cannot be reached. Check your connection and try again." } });
+    throw new ApiError(0, { error: { code: "network", message: _("The server cannot be reached. Check your connection and try again.") } });
   }
   if (text && response.ok) return response.text();
   let data = null;

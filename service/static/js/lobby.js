@@ -1,4 +1,5 @@
 // Lobby: list and filter games, create a game, hand out seat / spectator / referee links.
+import { t as _, tn } from "./i18n.js";
 import { Api } from "./api.js";
 import { h, clear, $, flash, errorText, humanize, statusBadge, fmtTime, copyButton, seatName } from "./shell.js";
 
@@ -9,7 +10,7 @@ async function main() {
   try {
     types = await Api.gameTypes();
   } catch (e) {
-    flash(`Could not load the game types: ${errorText(e)}`, "error", { sticky: true });
+    flash(_("Could not load the game types: {v0}", { v0: errorText(e) }), "error", { sticky: true });
     types = [];
   }
   const gameSel = $("#create-game");
@@ -19,7 +20,7 @@ async function main() {
     filterSel.append(h("option", { value: t.name }, t.title || humanize(t.name)));
   }
   if (!types.length) {
-    gameSel.append(h("option", { value: "" }, "No games available"));
+    gameSel.append(h("option", { value: "" }, _("No games available")));
     $("#create-submit").disabled = true;
   }
   const params = new URLSearchParams(location.search);
@@ -43,18 +44,18 @@ function buildForm() {
   const t = currentType();
   const count = $("#create-count");
   clear(count);
-  clear($("#create-options"), h("legend", {}, "Options"));
+  clear($("#create-options"), h("legend", {}, _("Options")));
   if (!t) return;
   $("#create-game-info").textContent = [
     `${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} players`,
-    t.hidden_information ? "hidden information" : "open information",
+    t.hidden_information ? _("hidden information") : _("open information"),
     t.chance ? "chance" : "no chance",
   ].join(" · ");
-  for (let n = t.min_seats; n <= t.max_seats; n++) count.append(h("option", { value: n }, `${n} players`));
+  for (let n = t.min_seats; n <= t.max_seats; n++) count.append(h("option", { value: n }, _("{n} players", { n })));
   buildSeats();
   const opts = $("#create-options");
   const entries = Object.entries(t.options || {});
-  if (!entries.length) opts.append(h("p", { class: "muted small" }, "This game has no options."));
+  if (!entries.length) opts.append(h("p", { class: "muted small" }, _("This game has no options.")));
   for (const [name, spec] of entries) opts.append(optionField(name, spec || {}));
 }
 
@@ -80,10 +81,10 @@ function buildSeats() {
   const n = Number($("#create-count").value || 0);
   const box = $("#create-seats");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  clear(box, h("legend", {}, "Seat names"));
+  clear(box, h("legend", {}, _("Seat names")));
   for (let i = 0; i < n; i++) {
-    box.append(h("label", { class: "seat-name" }, h("span", { class: `seat-dot seat-${i}` }), `Seat ${i}`,
-      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || `Player ${i + 1}`, maxlength: 60, required: true })));
+    box.append(h("label", { class: "seat-name" }, h("span", { class: `seat-dot seat-${i}` }), _("Seat {i}", { i }),
+      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || _("Player {v0}", { v0: i + 1 }), maxlength: 60, required: true })));
   }
 }
 
@@ -106,7 +107,7 @@ async function onCreate(ev) {
   const t = currentType();
   if (!t) return;
   const seats = [...document.querySelectorAll("#create-seats input")].map((i) => i.value.trim());
-  if (seats.some((s) => !s)) { flash("Every seat needs a name.", "error"); return; }
+  if (seats.some((s) => !s)) { flash(_("Every seat needs a name."), "error"); return; }
   const body = { game: t.name, seats, options: readOptions() };
   body.ranked = form.ranked.checked;
   if (form.clock_base.value) body.clock = { base: Number(form.clock_base.value), increment: Number(form.clock_increment.value || 0) };
@@ -115,10 +116,10 @@ async function onCreate(ev) {
   try {
     const created = await Api.createGame(body);
     showCreated(created, t);
-    flash(`Game ${created.id} created.`, "ok");
+    flash(_("Game {id} created.", { id: created.id }), "ok");
     loadList(true);
   } catch (e) {
-    flash(`The game was not created: ${errorText(e)}`, "error");
+    flash(_("The game was not created: {v0}", { v0: errorText(e) }), "error");
   } finally {
     button.disabled = false;
   }
@@ -140,15 +141,15 @@ function showCreated(created, t) {
   const game = `/games/${encodeURIComponent(created.id)}`;
   clear(box,
     h("h3", {}, `${t.title || humanize(t.name)} · ${created.id}`),
-    h("p", { class: "warn small" }, "Each seat link is that player's key: send it to them privately. The links are shown only now."),
+    h("p", { class: "warn small" }, _("Each seat link is that player's key: send it to them privately. The links are shown only now.")),
     h("ul", { class: "links-list", id: "seat-links" },
-      created.seats.map((s) => linkRow(`${s.name} (seat ${s.seat})`, link(game, s.token), "seat-link", null))),
+      created.seats.map((s) => linkRow(_("{name} (seat {seat})", { name: s.name, seat: s.seat }), link(game, s.token), "seat-link", null))),
     h("ul", { class: "links-list" },
-      linkRow("Spectators", `${location.origin}${game}#spectator`, "spectator-link"),
-      linkRow("Referee", link(`${game}/referee`, created.referee_token), "referee-link"),
-      linkRow("Replay", `${location.origin}${game}/replay`, "replay-link")),
-    h("p", { class: "muted small" }, "Seed commitment ", h("code", {}, created.seed_commitment || "—")),
-    h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Done"));
+      linkRow(_("Spectators"), `${location.origin}${game}#spectator`, "spectator-link"),
+      linkRow(_("Referee"), link(`${game}/referee`, created.referee_token), "referee-link"),
+      linkRow(_("Replay"), `${location.origin}${game}/replay`, "replay-link")),
+    h("p", { class: "muted small" }, _("Seed commitment "), h("code", {}, created.seed_commitment || "—")),
+    h("button", { type: "button", onclick: () => { box.hidden = true; } }, _("Done")));
   box.hidden = false;
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
@@ -166,27 +167,27 @@ async function loadList(quiet = false) {
   try {
     data = await Api.listGames({ game: $("#filter-game").value, status: $("#filter-status").value });
   } catch (e) {
-    if (!quiet) clear(box, h("p", { class: "error" }, `Could not list the games: ${errorText(e)}`));
+    if (!quiet) clear(box, h("p", { class: "error" }, _("Could not list the games: {v0}", { v0: errorText(e) })));
     return;
   }
   const games = (data && data.games) || [];
-  if (!games.length) { clear(box, h("p", { class: "muted" }, "No games match.")); return; }
+  if (!games.length) { clear(box, h("p", { class: "muted" }, _("No games match."))); return; }
   const title = (name) => (types.find((t) => t.name === name) || {}).title || humanize(name);
   clear(box, h("table", { class: "games", id: "games-table" },
-    h("thead", {}, h("tr", {}, ["Game", "Players", "Status", "Step", "Waiting for", "Created", ""].map((c) => h("th", {}, c)))),
+    h("thead", {}, h("tr", {}, [_("Game"), _("Players"), _("Status"), _("Step"), _("Waiting for"), _("Created"), ""].map((c) => h("th", {}, c)))),
     h("tbody", {}, games.map((g) => {
       const names = (g.seats || []).map((s) => s.name);
       return h("tr", { dataset: { gameId: g.id } },
         h("td", {}, h("strong", {}, g.title || title(g.game)), h("div", { class: "muted small" }, g.id,
-          g.ranked ? " · ranked" : "", g.forked_from ? " · fork" : "", g.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(g.tournament)}` }, "tournament")] : "")),
+          g.ranked ? _(" · ranked") : "", g.forked_from ? _(" · fork") : "", g.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(g.tournament)}` }, "tournament")] : "")),
         h("td", {}, names.join(", ")),
         h("td", {}, statusBadge(g.status)),
         h("td", {}, String(g.seq ?? "")),
         h("td", {}, g.status === "finished" ? resultText(g, names) : (g.to_act || []).map((s) => seatName(s, names)).join(", ")),
         h("td", { class: "small" }, fmtTime(g.created_at)),
         h("td", { class: "actions" },
-          h("a", { href: `/games/${encodeURIComponent(g.id)}#spectator`, class: "button small" }, g.status === "finished" ? "Final board" : "Watch"),
-          h("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, class: "button small" }, "Replay")));
+          h("a", { href: `/games/${encodeURIComponent(g.id)}#spectator`, class: "button small" }, g.status === "finished" ? _("Final board") : _("Watch")),
+          h("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, class: "button small" }, _("Replay"))));
     }))));
 }
 
@@ -194,7 +195,7 @@ function resultText(g, names) {
   const r = g.result;
   if (!r || !r.ranking) return "finished";
   const winners = r.ranking.map((rank, s) => (rank === 1 ? seatName(s, names) : null)).filter(Boolean);
-  return `Won by ${winners.join(" & ")}`;
+  return _("Won by {v0}", { v0: winners.join(" & ") });
 }
 
 main();

@@ -1,4 +1,5 @@
 // Referee console: /games/<id>/referee#token=<referee token>.
+import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
@@ -12,31 +13,31 @@ const S = { token: null, meta: null, view: null, events: [], annotations: [], re
 async function main() {
   const t = takeToken(gameId, "referee");
   S.token = t.token;
-  const back = [["Open the table as a spectator", `/games/${encodeURIComponent(gameId)}#spectator`], ["Back to the lobby", "/"]];
+  const back = [[_("Open the table as a spectator"), `/games/${encodeURIComponent(gameId)}#spectator`], [_("Back to the lobby"), "/"]];
   if (!S.token) {
-    return fatal(root, "The referee link is needed",
-      "The referee console only opens from the game's referee link (it carries the referee's token). Ask the organiser who created the game.", back);
+    return fatal(root, _("The referee link is needed"),
+      _("The referee console only opens from the game's referee link (it carries the referee's token). Ask the organiser who created the game."), back);
   }
   try {
     S.meta = await Api.meta(gameId);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return fatal(root, "No such game", `There is no game with the id “${gameId}”.`, [["Back to the lobby", "/"]]);
-    return fatal(root, "The console could not be opened", errorText(e), back);
+    if (e instanceof ApiError && e.status === 404) return fatal(root, _("No such game"), _("There is no game with the id “{gameId}”.", { gameId }), [[_("Back to the lobby"), "/"]]);
+    return fatal(root, _("The console could not be opened"), errorText(e), back);
   }
   try {
     S.view = await Api.view(gameId, S.token);
   } catch (e) {
     t.forget();
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
-      return fatal(root, "This referee link is not valid", "The token in this link is not this game's referee token.", back);
+      return fatal(root, _("This referee link is not valid"), _("The token in this link is not this game's referee token."), back);
     }
-    return fatal(root, "The console could not be opened", errorText(e), back);
+    return fatal(root, _("The console could not be opened"), errorText(e), back);
   }
   if (!S.view.viewer || S.view.viewer.role !== "referee") {
     t.forget();
-    return fatal(root, "This is not a referee link",
-      "The token in this link belongs to a player's seat, not to the referee. Players play at the table.",
-      [["Go to the table", `/games/${encodeURIComponent(gameId)}`], ["Back to the lobby", "/"]]);
+    return fatal(root, _("This is not a referee link"),
+      _("The token in this link belongs to a player's seat, not to the referee. Players play at the table."),
+      [[_("Go to the table"), `/games/${encodeURIComponent(gameId)}`], [_("Back to the lobby"), "/"]]);
   }
   try { sessionStorage.setItem(`boardroom:referee:${gameId}`, S.token); } catch (e) { /* none */ }
   S.names = (S.meta.seats || []).map((s) => s.name);
@@ -47,59 +48,59 @@ async function main() {
 }
 
 function seatSelect(name) {
-  return h("select", { name, required: true }, S.meta.seats.map((s) => h("option", { value: s.seat }, `${s.name} (seat ${s.seat})`)));
+  return h("select", { name, required: true }, S.meta.seats.map((s) => h("option", { value: s.seat }, _("{name} (seat {seat})", { name: s.name, seat: s.seat }))));
 }
 
 function disputeSelect() {
-  return h("select", { name: "dispute", class: "dispute-select" }, h("option", { value: "" }, "— no dispute —"));
+  return h("select", { name: "dispute", class: "dispute-select" }, h("option", { value: "" }, _("— no dispute —")));
 }
 
 function layout() {
   clear(root,
     h("header", { class: "game-head" },
       h("div", {},
-        h("h1", {}, `${S.meta.title || humanize(S.meta.game)} — referee`),
-        h("div", { class: "muted small" }, `Game ${gameId} · `, S.names.join(", "))),
-      h("div", { class: "head-right" }, h("span", { class: "you" }, "Referee"), h("span", { id: "status" }),
-        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay` }, "Replay"),
-        h("a", { class: "button small", href: "/verify" }, "Verify"))),
+        h("h1", {}, _("{v0} — referee", { v0: S.meta.title || humanize(S.meta.game) })),
+        h("div", { class: "muted small" }, _("Game {gameId} · ", { gameId }), S.names.join(", "))),
+      h("div", { class: "head-right" }, h("span", { class: "you" }, _("Referee")), h("span", { id: "status" }),
+        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay` }, _("Replay")),
+        h("a", { class: "button small", href: "/verify" }, _("Verify")))),
     h("div", { id: "turn", class: "turn-banner" }),
     h("div", { class: "table-cols" },
       h("div", { class: "main-col" },
         h("section", { class: "board-wrap panel" }, h("div", { id: "board", class: "board" })),
-        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Log (click a step to rewind to it)"),
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Log (click a step to rewind to it)")),
           h("ol", { id: "referee-log", class: "log replay-log" }))),
       h("aside", { class: "side" },
-        h("section", { class: "panel", id: "pause-panel" }, h("h3", {}, "Game flow"),
+        h("section", { class: "panel", id: "pause-panel" }, h("h3", {}, _("Game flow")),
           h("form", { id: "pause-form", onsubmit: onPause },
-            h("label", {}, "Reason (optional)", h("input", { type: "text", name: "reason", maxlength: 500 })),
-            h("button", { type: "submit", id: "pause-btn", class: "primary" }, "Pause"))),
-        h("section", { class: "panel", id: "rewind-panel" }, h("h3", {}, "Rewind"),
+            h("label", {}, _("Reason (optional)"), h("input", { type: "text", name: "reason", maxlength: 500 })),
+            h("button", { type: "submit", id: "pause-btn", class: "primary" }, _("Pause")))),
+        h("section", { class: "panel", id: "rewind-panel" }, h("h3", {}, _("Rewind")),
           h("form", { id: "rewind-form", onsubmit: (ev) => send(ev, "rewind", (f) => ({ to_seq: int(f.to_seq.value), reason: f.reason.value.trim() })) },
-            h("label", {}, "Back to step", h("input", { type: "number", name: "to_seq", min: 1, required: true, id: "rewind-to" })),
-            h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500, id: "rewind-reason" })),
-            h("label", {}, "Settles dispute", disputeSelect()),
-            h("button", { type: "submit", id: "rewind-btn" }, "Rewind"))),
-        h("section", { class: "panel", id: "adjust-panel" }, h("h3", {}, "Adjust a score"),
+            h("label", {}, _("Back to step"), h("input", { type: "number", name: "to_seq", min: 1, required: true, id: "rewind-to" })),
+            h("label", {}, _("Reason"), h("input", { type: "text", name: "reason", required: true, maxlength: 500, id: "rewind-reason" })),
+            h("label", {}, _("Settles dispute"), disputeSelect()),
+            h("button", { type: "submit", id: "rewind-btn" }, _("Rewind")))),
+        h("section", { class: "panel", id: "adjust-panel" }, h("h3", {}, _("Adjust a score")),
           h("form", { id: "adjust-form", onsubmit: (ev) => send(ev, "adjust", (f) => ({ seat: int(f.seat.value), points: int(f.points.value), reason: f.reason.value.trim() })) },
-            h("label", {}, "Player", seatSelect("seat")),
-            h("label", {}, "Points (+/−)", h("input", { type: "number", name: "points", required: true, step: 1 })),
-            h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
-            h("label", {}, "Settles dispute", disputeSelect()),
-            h("button", { type: "submit", id: "adjust-btn" }, "Adjust"))),
-        h("section", { class: "panel", id: "forfeit-panel" }, h("h3", {}, "Forfeit"),
+            h("label", {}, _("Player"), seatSelect("seat")),
+            h("label", {}, _("Points (+/−)"), h("input", { type: "number", name: "points", required: true, step: 1 })),
+            h("label", {}, _("Reason"), h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
+            h("label", {}, _("Settles dispute"), disputeSelect()),
+            h("button", { type: "submit", id: "adjust-btn" }, _("Adjust")))),
+        h("section", { class: "panel", id: "forfeit-panel" }, h("h3", {}, _("Forfeit")),
           h("form", { id: "forfeit-form", onsubmit: (ev) => send(ev, "forfeit", (f) => ({ seat: int(f.seat.value), reason: f.reason.value.trim() })) },
-            h("label", {}, "Player", seatSelect("seat")),
-            h("label", {}, "Reason", h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
-            h("label", {}, "Settles dispute", disputeSelect()),
-            h("button", { type: "submit", id: "forfeit-btn", class: "danger" }, "Declare forfeit"))),
-        h("section", { class: "panel", id: "undo-panel", hidden: true }, h("h3", {}, "Undo request"), h("div", { id: "undo" })),
-        h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, "Disputes"), h("div", { id: "disputes" })),
-        h("section", { class: "panel", id: "export-panel" }, h("h3", {}, "Export"),
+            h("label", {}, _("Player"), seatSelect("seat")),
+            h("label", {}, _("Reason"), h("input", { type: "text", name: "reason", required: true, maxlength: 500 })),
+            h("label", {}, _("Settles dispute"), disputeSelect()),
+            h("button", { type: "submit", id: "forfeit-btn", class: "danger" }, _("Declare forfeit")))),
+        h("section", { class: "panel", id: "undo-panel", hidden: true }, h("h3", {}, _("Undo request")), h("div", { id: "undo" })),
+        h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, _("Disputes")), h("div", { id: "disputes" })),
+        h("section", { class: "panel", id: "export-panel" }, h("h3", {}, _("Export")),
           h("p", { class: "small" }, "The whole log as JSON Lines, hash-chained; once the game is finished it carries the seed."),
           h("div", { class: "row" },
-            h("button", { type: "button", id: "export-btn", onclick: onExport }, "Download the log"),
-            h("a", { href: "/verify", class: "button" }, "Verify an export"))),
+            h("button", { type: "button", id: "export-btn", onclick: onExport }, _("Download the log")),
+            h("a", { href: "/verify", class: "button" }, _("Verify an export")))),
         h("div", { id: "audit-slot" }))));
 }
 
@@ -112,7 +113,7 @@ const refresh = serial(async () => {
     ]);
     Object.assign(S, { meta, view, events: ev.events || [], annotations: ann.annotations || [] });
   } catch (e) {
-    flash(`Could not refresh: ${errorText(e)}`, "error");
+    flash(_("Could not refresh: {v0}", { v0: errorText(e) }), "error");
     return;
   }
   draw();
@@ -122,15 +123,15 @@ function draw() {
   const { meta, view } = S;
   clear($("#status"), statusBadge(view.status));
   const toAct = view.to_act || [];
-  clear($("#turn"), view.status === "finished" ? h("strong", {}, "The game is over.")
-    : [view.status === "paused" ? h("strong", {}, "Paused. ") : null,
-      toAct.length ? `Waiting for ${toAct.map((s) => seatName(s, S.names)).join(", ")}. ` : "",
+  clear($("#turn"), view.status === "finished" ? h("strong", {}, _("The game is over."))
+    : [view.status === "paused" ? h("strong", {}, _("Paused. ")) : null,
+      toAct.length ? _("Waiting for {v0}. ", { v0: toAct.map((s) => seatName(s, S.names)).join(", ") }) : "",
       view.view && view.view.summary ? view.view.summary : ""]);
   const board = $("#board");
   S.renderer.render(board, view.view, { seat: null, names: S.names, actions: [], act: async () => { throw new Error("The referee does not play"); }, referee: true });
   // pause / resume
   const pb = $("#pause-btn");
-  pb.textContent = view.status === "paused" ? "Resume" : "Pause";
+  pb.textContent = view.status === "paused" ? _("Resume") : _("Pause");
   pb.disabled = view.status === "finished";
   $("#rewind-to").max = String(meta.seq);
   // log
@@ -153,18 +154,18 @@ function drawUndo() {
   if (!p) return;
   const waiting = (p.needed || []).filter((s) => !(p.approvals || []).includes(s));
   clear($("#undo"),
-    h("p", {}, `${seatName(p.seat, S.names)} asked to undo back to step ${p.to_seq}.`),
+    h("p", {}, _("{v0} asked to undo back to step {to_seq}.", { v0: seatName(p.seat, S.names), to_seq: p.to_seq })),
     waiting.length ? h("p", { class: "muted small" }, `Still waiting for ${waiting.map((s) => seatName(s, S.names)).join(", ")}; the referee may answer for everyone.`) : null,
     h("div", { class: "row" },
-      h("button", { type: "button", class: "primary", onclick: () => answerUndo(p.id, "approve") }, "Approve for everyone"),
-      h("button", { type: "button", onclick: () => answerUndo(p.id, "decline") }, "Decline")));
+      h("button", { type: "button", class: "primary", onclick: () => answerUndo(p.id, "approve") }, _("Approve for everyone")),
+      h("button", { type: "button", onclick: () => answerUndo(p.id, "decline") }, _("Decline"))));
 }
 
 async function answerUndo(id, answer) {
   try {
     await Api.undoAnswer(gameId, S.token, id, answer);
-    flash(answer === "approve" ? "Undo approved." : "Undo declined.", "ok");
-  } catch (e) { flash(`Could not ${answer}: ${errorText(e)}`, "error"); }
+    flash(answer === "approve" ? _("Undo approved.") : _("Undo declined."), "ok");
+  } catch (e) { flash(_("Could not {answer}: {v0}", { answer, v0: errorText(e) }), "error"); }
   await refresh();
 }
 
@@ -173,20 +174,20 @@ function drawDisputes() {
   const open = disputes.filter((a) => !a.resolution);
   for (const sel of document.querySelectorAll(".dispute-select")) {
     const keep = sel.value;
-    clear(sel, h("option", { value: "" }, "— no dispute —"),
+    clear(sel, h("option", { value: "" }, _("— no dispute —")),
       open.map((a) => h("option", { value: a.id }, `#${a.id} · step ${a.seq}: ${String(a.text).slice(0, 40)}`)));
     sel.value = open.some((a) => String(a.id) === keep) ? keep : "";
   }
   clear($("#disputes"), disputes.length ? h("ul", { class: "annotations" }, disputes.map((a) => h("li", { class: "annotation kind-dispute", dataset: { id: a.id } },
-    h("div", { class: "ann-head" }, h("strong", {}, a.author || "a player"), ` on step ${a.seq}`, h("span", { class: "muted small" }, ` · ${fmtTime(a.ts)}`)),
+    h("div", { class: "ann-head" }, h("strong", {}, a.author || _("a player")), _(" on step {seq}", { seq: a.seq }), h("span", { class: "muted small" }, ` · ${fmtTime(a.ts)}`)),
     h("p", { class: "ann-text" }, a.text),
     a.resolution
-      ? h("p", { class: "resolution done" }, `Resolved: ${humanize(String(a.resolution.type).replace(/^referee\./, ""))} at step ${a.resolution.seq}`, a.resolution.reason ? ` — “${a.resolution.reason}”` : "")
+      ? h("p", { class: "resolution done" }, _("Resolved: {v0} at step {seq}", { v0: humanize(String(a.resolution.type).replace(/^referee\./, "")), seq: a.resolution.seq }), a.resolution.reason ? ` — “${a.resolution.reason}”` : "")
       : h("form", { class: "row dismiss-form", onsubmit: (ev) => dismiss(ev, a.id) },
         h("input", { type: "text", name: "reason", placeholder: "Reason to dismiss", required: true, maxlength: 500 }),
-        h("button", { type: "submit" }, "Dismiss"),
-        h("button", { type: "button", onclick: () => { for (const s of document.querySelectorAll(".dispute-select")) s.value = String(a.id); $("#rewind-to").value = String(Math.max(1, a.seq - 1)); flash("Dispute selected in the forms: rewind, adjust or forfeit to settle it.", "info"); } }, "Settle…"))))) 
-    : h("p", { class: "muted small" }, "No disputes raised."));
+        h("button", { type: "submit" }, _("Dismiss")),
+        h("button", { type: "button", onclick: () => { for (const s of document.querySelectorAll(".dispute-select")) s.value = String(a.id); $("#rewind-to").value = String(Math.max(1, a.seq - 1)); flash(_("Dispute selected in the forms: rewind, adjust or forfeit to settle it."), "info"); } }, _("Settle…")))))) 
+    : h("p", { class: "muted small" }, _("No disputes raised.")));
 }
 
 async function onPause(ev) {
@@ -196,8 +197,8 @@ async function onPause(ev) {
   try {
     await Api.referee(gameId, S.token, what, reason ? { reason } : {});
     ev.target.reset();
-    flash(what === "pause" ? "Game paused." : "Game resumed.", "ok");
-  } catch (e) { flash(`Could not ${what}: ${errorText(e)}`, "error"); }
+    flash(what === "pause" ? _("Game paused.") : _("Game resumed."), "ok");
+  } catch (e) { flash(_("Could not {what}: {v0}", { what, v0: errorText(e) }), "error"); }
   await refresh();
 }
 
@@ -206,13 +207,13 @@ async function send(ev, what, build) {
   const form = ev.target;
   const body = build(form);
   if (form.dispute && form.dispute.value) body.dispute = /^\d+$/.test(form.dispute.value) ? int(form.dispute.value) : form.dispute.value;
-  if ("reason" in body && !body.reason) { flash("A reason is required.", "error"); return; }
+  if ("reason" in body && !body.reason) { flash(_("A reason is required."), "error"); return; }
   try {
     const r = await Api.referee(gameId, S.token, what, body);
     form.reset();
-    flash(`${humanize(what)} recorded as step ${r.seq}.`, "ok");
+    flash(_("{v0} recorded as step {seq}.", { v0: humanize(what), seq: r.seq }), "ok");
   } catch (e) {
-    flash(`${humanize(what)} refused: ${errorText(e)}`, "error");
+    flash(_("{v0} refused: {v1}", { v0: humanize(what), v1: errorText(e) }), "error");
   }
   await refresh();
 }
@@ -222,8 +223,8 @@ async function dismiss(ev, id) {
   const reason = ev.target.reason.value.trim();
   try {
     await Api.referee(gameId, S.token, "dismiss", { dispute: id, reason });
-    flash("Dispute dismissed.", "ok");
-  } catch (e) { flash(`Dismiss refused: ${errorText(e)}`, "error"); }
+    flash(_("Dispute dismissed."), "ok");
+  } catch (e) { flash(_("Dismiss refused: {v0}", { v0: errorText(e) }), "error"); }
   await refresh();
 }
 
@@ -236,11 +237,11 @@ async function onExport() {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 5000);
-    flash("Log exported.", "ok");
-  } catch (e) { flash(`Export failed: ${errorText(e)}`, "error"); }
+    flash(_("Log exported."), "ok");
+  } catch (e) { flash(_("Export failed: {v0}", { v0: errorText(e) }), "error"); }
 }
 
 main().catch((e) => {
   console.error(e);
-  fatal(root, "Something went wrong", `The console could not be drawn: ${e.message || e}`, [["Back to the lobby", "/"]]);
+  fatal(root, _("Something went wrong"), _("The console could not be drawn: {v0}", { v0: e.message || e }), [[_("Back to the lobby"), "/"]]);
 });

@@ -1,4 +1,5 @@
 // Replay viewer: /games/<id>/replay[?at=N] — step through the log, annotate steps, see disputes.
+import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
@@ -22,8 +23,8 @@ async function main() {
   try {
     S.meta = await Api.meta(gameId);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return fatal(root, "No such game", `There is no game with the id “${gameId}”.`, [["Back to the lobby", "/"]]);
-    return fatal(root, "The replay could not be opened", errorText(e), [["Back to the lobby", "/"]]);
+    if (e instanceof ApiError && e.status === 404) return fatal(root, _("No such game"), _("There is no game with the id “{gameId}”.", { gameId }), [[_("Back to the lobby"), "/"]]);
+    return fatal(root, _("The replay could not be opened"), errorText(e), [[_("Back to the lobby"), "/"]]);
   }
   S.names = (S.meta.seats || []).map((s) => s.name);
   S.renderer = await loadRenderer(S.meta.game);
@@ -37,8 +38,8 @@ async function main() {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       t.forget();
       S.token = null;
-      flash("The token of this link is not valid for this game: showing the replay as a spectator.", "error", { sticky: true });
-    } else return fatal(root, "The replay could not be opened", errorText(e));
+      flash(_("The token of this link is not valid for this game: showing the replay as a spectator."), "error", { sticky: true });
+    } else return fatal(root, _("The replay could not be opened"), errorText(e));
   }
   layout();
   await loadLog();
@@ -60,21 +61,21 @@ function layout() {
   clear(root,
     h("header", { class: "game-head" },
       h("div", {},
-        h("h1", {}, `${S.meta.title || humanize(S.meta.game)} — replay`),
-        h("div", { class: "muted small" }, `Game ${gameId} · `, S.meta.seats.map((s) => s.name).join(", "))),
+        h("h1", {}, _("{v0} — replay", { v0: S.meta.title || humanize(S.meta.game) })),
+        h("div", { class: "muted small" }, _("Game {gameId} · ", { gameId }), S.meta.seats.map((s) => s.name).join(", "))),
       h("div", { class: "head-right" },
-        h("span", { class: "you" }, S.role === "seat" ? `As ${seatName(S.seat, S.names)}` : S.role === "referee" ? "Referee" : "Spectator"),
+        h("span", { class: "you" }, S.role === "seat" ? _("As {v0}", { v0: seatName(S.seat, S.names) }) : S.role === "referee" ? _("Referee") : _("Spectator")),
         h("span", { id: "status" }, statusBadge(S.meta.status)),
-        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}` }, "Table"))),
+        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}` }, _("Table")))),
     h("div", { id: "clamp-note", class: "notice", hidden: true }),
     h("section", { class: "panel controls", id: "controls" },
       h("div", { class: "row" },
-        h("button", { type: "button", id: "first", title: "First step (Home)", onclick: () => goto(1) }, "« First"),
-        h("button", { type: "button", id: "prev", title: "Previous step (←)", onclick: () => goto(S.at - 1) }, "◀ Prev"),
+        h("button", { type: "button", id: "first", title: _("First step (Home)"), onclick: () => goto(1) }, _("« First")),
+        h("button", { type: "button", id: "prev", title: _("Previous step (←)"), onclick: () => goto(S.at - 1) }, _("◀ Prev")),
         h("span", { id: "step-label", class: "step-label" }),
-        h("button", { type: "button", id: "next", title: "Next step (→)", onclick: () => goto(S.at + 1) }, "Next ▶"),
-        h("button", { type: "button", id: "last", title: "Last step (End)", onclick: () => goto(S.max) }, "Last »"),
-        h("a", { id: "permalink", class: "permalink small", href: "#" }, "Link to this step")),
+        h("button", { type: "button", id: "next", title: _("Next step (→)"), onclick: () => goto(S.at + 1) }, _("Next ▶")),
+        h("button", { type: "button", id: "last", title: _("Last step (End)"), onclick: () => goto(S.max) }, _("Last »")),
+        h("a", { id: "permalink", class: "permalink small", href: "#" }, _("Link to this step"))),
       h("div", { class: "timeline" },
         h("div", { id: "markers", class: "markers" }),
         h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1, "aria-label": "Step",
@@ -84,32 +85,32 @@ function layout() {
         h("p", { id: "step-event", class: "step-event" }),
         h("div", { id: "board", class: "board" })),
       h("aside", { class: "side" },
-        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Event log"), h("ol", { id: "replay-log", class: "log replay-log" })),
-        h("section", { class: "panel", id: "annotations-panel" }, h("h3", {}, "Annotations on this step"),
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Event log")), h("ol", { id: "replay-log", class: "log replay-log" })),
+        h("section", { class: "panel", id: "annotations-panel" }, h("h3", {}, _("Annotations on this step")),
           h("div", { id: "step-annotations" }), annotationForm()),
-        h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, "Disputes"), h("div", { id: "disputes" })),
+        h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, _("Disputes")), h("div", { id: "disputes" })),
         h("div", { id: "seed-slot" }),
         h("section", { class: "panel", id: "fork-panel", hidden: !(S.meta.status === "finished" || S.role === "referee") },
-          h("h3", {}, "What if?"),
-          h("p", { class: "small" }, "Start a new, unranked game from the step shown, with fresh seat links."),
-          h("button", { type: "button", id: "fork-btn", onclick: onFork }, "Fork from this step"),
+          h("h3", {}, _("What if?")),
+          h("p", { class: "small" }, _("Start a new, unranked game from the step shown, with fresh seat links.")),
+          h("button", { type: "button", id: "fork-btn", onclick: onFork }, _("Fork from this step")),
           h("div", { id: "fork-result" })),
         h("div", { id: "audit-slot" }))));
 }
 
 function annotationForm() {
-  const kinds = [h("option", { value: "comment" }, "Comment")];
-  if (S.role === "seat") kinds.push(h("option", { value: "dispute" }, "Dispute (asks the referee to rule)"));
+  const kinds = [h("option", { value: "comment" }, _("Comment"))];
+  if (S.role === "seat") kinds.push(h("option", { value: "dispute" }, _("Dispute (asks the referee to rule)")));
   return h("form", { id: "annotation-form", class: "annotation-form", onsubmit: onAnnotate },
-    h("label", {}, "Note", h("textarea", { name: "text", id: "annotation-text", rows: 3, placeholder: "What happened here?" })),
+    h("label", {}, _("Note"), h("textarea", { name: "text", id: "annotation-text", rows: 3, placeholder: "What happened here?" })),
     h("div", { class: "row" },
       h("select", { name: "kind", id: "annotation-kind" }, kinds),
       h("input", { type: "text", name: "author", id: "annotation-author", placeholder: "Your name (optional)", maxlength: 80,
         value: S.role === "seat" ? S.names[S.seat] || "" : S.role === "referee" ? "referee" : "",
-        readonly: S.role !== "spectator", title: S.role !== "spectator" ? "Notes from a seat or the referee are signed with its name" : null }),
-      h("button", { type: "submit", class: "primary", id: "annotation-submit" }, "Add")),
+        readonly: S.role !== "spectator", title: S.role !== "spectator" ? _("Notes from a seat or the referee are signed with its name") : null }),
+      h("button", { type: "submit", class: "primary", id: "annotation-submit" }, _("Add"))),
     h("p", { id: "annotation-error", class: "action-error", role: "alert", hidden: true }),
-    h("p", { class: "muted small", id: "annotation-count" }, `Up to ${MAX_TEXT} characters.`));
+    h("p", { class: "muted small", id: "annotation-count" }, _("Up to {MAX_TEXT} characters.", { MAX_TEXT })));
 }
 
 async function loadLog() {
@@ -122,7 +123,7 @@ async function loadLog() {
     S.annotations = ann.annotations || [];
     S.max = Math.max(1, meta.seq || S.events.reduce((m, e) => Math.max(m, e.seq), 1));
   } catch (e) {
-    flash(`Could not load the log: ${errorText(e)}`, "error");
+    flash(_("Could not load the log: {v0}", { v0: errorText(e) }), "error");
   }
   drawLog();
   drawMarkers();
@@ -151,7 +152,7 @@ async function goto(n, { requested = null, fromSlider = false } = {}) {
   try {
     resp = await Api.view(gameId, S.token, target);
   } catch (e) {
-    if (id === S.loadId) flash(`Could not load step ${target}: ${errorText(e)}`, "error");
+    if (id === S.loadId) flash(_("Could not load step {target}: {v0}", { target, v0: errorText(e) }), "error");
     return;
   }
   if (id !== S.loadId) return; // a later step was asked for meanwhile
@@ -173,8 +174,8 @@ function drawControls(fromSlider = false) {
   $("#permalink").href = `${location.origin}${location.pathname}?at=${S.at}`;
   $("#first").disabled = $("#prev").disabled = S.at <= 1;
   $("#next").disabled = $("#last").disabled = S.at >= S.max;
-  clear($("#step-event"), ev ? [h("span", { class: "seq" }, `Step ${ev.seq}`), " ", S.renderer.describeEvent(ev, S.names),
-    h("span", { class: "muted small" }, ` · ${fmtTime(ev.ts)}`)] : h("span", { class: "muted" }, `Step ${S.at}`));
+  clear($("#step-event"), ev ? [h("span", { class: "seq" }, _("Step {seq}", { seq: ev.seq })), " ", S.renderer.describeEvent(ev, S.names),
+    h("span", { class: "muted small" }, ` · ${fmtTime(ev.ts)}`)] : h("span", { class: "muted" }, _("Step {at}", { at: S.at })));
   for (const li of document.querySelectorAll("#replay-log li")) {
     const cur = Number(li.dataset.seq) === S.at;
     li.classList.toggle("current", cur);
@@ -208,7 +209,7 @@ function drawMarkers() {
     const dispute = list.some((a) => a.kind === "dispute");
     return h("button", {
       type: "button", class: `marker${dispute ? " dispute" : ""}`, style: `left: ${left}%`, dataset: { seq },
-      title: `Step ${seq}: ${list.map((a) => a.text).join(" · ").slice(0, 200)}`, onclick: () => goto(seq),
+      title: _("Step {seq}: {v0}", { seq, v0: list.map((a) => a.text).join(" · ").slice(0, 200) }), onclick: () => goto(seq),
       "aria-label": `Annotation on step ${seq}`,
     }, dispute ? "⚑" : "●");
   }));
@@ -218,7 +219,7 @@ function annotationItem(a) {
   return h("li", { class: `annotation kind-${a.kind}`, dataset: { id: a.id, seq: a.seq } },
     h("div", { class: "ann-head" }, h("strong", {}, a.author || "anonymous"), " ",
       h("span", { class: `badge kind-${a.kind}` }, humanize(a.kind)), " ",
-      h("a", { href: `?at=${a.seq}`, onclick: (ev) => { ev.preventDefault(); goto(a.seq); } }, `step ${a.seq}`),
+      h("a", { href: `?at=${a.seq}`, onclick: (ev) => { ev.preventDefault(); goto(a.seq); } }, _("step {seq}", { seq: a.seq })),
       h("span", { class: "muted small" }, ` · ${fmtTime(a.ts)}`)),
     h("p", { class: "ann-text" }, a.text),
     a.kind === "dispute" ? resolutionLine(a) : null);
@@ -226,9 +227,9 @@ function annotationItem(a) {
 
 function resolutionLine(a) {
   const r = a.resolution;
-  if (!r) return h("p", { class: "resolution open" }, "Open: awaiting the referee.");
-  return h("p", { class: "resolution done" }, "Resolved by the referee: ", humanize(localName(r.type)),
-    " at ", h("a", { href: `?at=${r.seq}`, onclick: (ev) => { ev.preventDefault(); goto(r.seq); } }, `step ${r.seq}`),
+  if (!r) return h("p", { class: "resolution open" }, _("Open: awaiting the referee."));
+  return h("p", { class: "resolution done" }, _("Resolved by the referee: "), humanize(localName(r.type)),
+    _(" at "), h("a", { href: `?at=${r.seq}`, onclick: (ev) => { ev.preventDefault(); goto(r.seq); } }, _("step {seq}", { seq: r.seq })),
     r.reason ? ` — “${r.reason}”` : "");
 }
 
@@ -238,14 +239,14 @@ function drawStepAnnotations() {
   const list = annotationsAt(S.at);
   clear($("#step-annotations"), list.length
     ? h("ul", { class: "annotations", id: "annotations-list" }, list.map(annotationItem))
-    : h("p", { class: "muted small", id: "annotations-list" }, "No annotations on this step yet."));
+    : h("p", { class: "muted small", id: "annotations-list" }, _("No annotations on this step yet.")));
 }
 
 function drawDisputes() {
   const disputes = S.annotations.filter((a) => a.kind === "dispute");
   clear($("#disputes"), disputes.length
     ? h("ul", { class: "annotations" }, disputes.map(annotationItem))
-    : h("p", { class: "muted small" }, "No disputes."));
+    : h("p", { class: "muted small" }, _("No disputes.")));
 }
 
 async function onAnnotate(ev) {
@@ -254,7 +255,7 @@ async function onAnnotate(ev) {
   const err = $("#annotation-error");
   const text = form.text.value.trim();
   const fail = (m) => { err.hidden = false; err.textContent = m; };
-  if (!text) return fail("An annotation needs some text.");
+  if (!text) return fail(_("An annotation needs some text."));
   if (text.length > MAX_TEXT) return fail(`An annotation is at most ${MAX_TEXT} characters; this one has ${text.length}.`);
   const body = { seq: S.at, text, kind: form.kind.value };
   if (form.author.value.trim()) body.author = form.author.value.trim();
@@ -263,12 +264,12 @@ async function onAnnotate(ev) {
     await Api.annotate(gameId, S.token, body);
     err.hidden = true;
     form.text.value = "";
-    flash(body.kind === "dispute" ? "Dispute raised: the referee has been asked to rule." : "Annotation added.", "ok");
+    flash(body.kind === "dispute" ? _("Dispute raised: the referee has been asked to rule.") : _("Annotation added."), "ok");
     await loadLog();
     drawControls();
     drawStepAnnotations();
   } catch (e) {
-    fail(`The annotation was refused: ${errorText(e)}`);
+    fail(_("The annotation was refused: {v0}", { v0: errorText(e) }));
   } finally {
     $("#annotation-submit").disabled = false;
   }
@@ -280,11 +281,11 @@ async function onFork() {
     const url = (path, token) => `${location.origin}${path}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
     const game = `/games/${encodeURIComponent(f.id)}`;
     clear($("#fork-result"), h("ul", { class: "links-list small", id: "fork-links" },
-      f.seats.map((s) => h("li", {}, h("span", { class: "link-label" }, s.name), h("a", { href: url(game, s.token), target: "_blank", rel: "noopener noreferrer" }, "seat link"))),
-      h("li", {}, h("span", { class: "link-label" }, "Referee"), h("a", { href: url(`${game}/referee`, f.referee_token), target: "_blank", rel: "noopener noreferrer" }, "referee link"))));
-    flash(`Fork ${f.id} created from step ${S.at}.`, "ok");
+      f.seats.map((s) => h("li", {}, h("span", { class: "link-label" }, s.name), h("a", { href: url(game, s.token), target: "_blank", rel: "noopener noreferrer" }, _("seat link")))),
+      h("li", {}, h("span", { class: "link-label" }, _("Referee")), h("a", { href: url(`${game}/referee`, f.referee_token), target: "_blank", rel: "noopener noreferrer" }, _("referee link")))));
+    flash(_("Fork {id} created from step {at}.", { id: f.id, at: S.at }), "ok");
   } catch (e) {
-    flash(`The fork was refused: ${errorText(e)}`, "error");
+    flash(_("The fork was refused: {v0}", { v0: errorText(e) }), "error");
   }
 }
 
@@ -294,17 +295,17 @@ async function drawSeed() {
   if (S.meta.status !== "finished" || !finished) { clear(slot); return; }
   const p = finished.payload || {};
   const seed = p.seed ?? p.revealed_seed;
-  const box = h("section", { class: "panel", id: "seed" }, h("h3", {}, "Revealed seed"),
-    seed ? h("p", {}, h("code", { id: "seed-value", class: "wrap" }, String(seed))) : h("p", { class: "muted" }, "The seed is not in the log."),
-    h("p", { class: "muted small", id: "seed-check" }, "Checking it against the commitment…"));
+  const box = h("section", { class: "panel", id: "seed" }, h("h3", {}, _("Revealed seed")),
+    seed ? h("p", {}, h("code", { id: "seed-value", class: "wrap" }, String(seed))) : h("p", { class: "muted" }, _("The seed is not in the log.")),
+    h("p", { class: "muted small", id: "seed-check" }, _("Checking it against the commitment…")));
   clear(slot, box);
   if (!seed) return;
   const verdict = await checkSeed(String(seed), S.meta.seed_commitment);
   $("#seed-check").textContent = verdict === true
-    ? "sha256(seed) equals the seed commitment published when the game was created."
+    ? _("sha256(seed) equals the seed commitment published when the game was created.")
     : verdict === false
       ? "This browser could not match the seed to the commitment; export the log and run the verify page for the server's check."
-      : "Export the log and use the verify page to check the seed against the commitment.";
+      : _("Export the log and use the verify page to check the seed against the commitment.");
 }
 
 async function checkSeed(seed, commitment) {
@@ -329,5 +330,5 @@ function onKey(ev) {
 
 main().catch((e) => {
   console.error(e);
-  fatal(root, "Something went wrong", `The replay could not be drawn: ${e.message || e}`, [["Back to the lobby", "/"]]);
+  fatal(root, _("Something went wrong"), _("The replay could not be drawn: {v0}", { v0: e.message || e }), [[_("Back to the lobby"), "/"]]);
 });

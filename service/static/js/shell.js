@@ -1,4 +1,5 @@
 // Shared helpers of every page: DOM building, messages, tokens, renderers, formatting.
+import { t as _ } from "./i18n.js";
 import { ApiError } from "./api.js";
 
 /** h("div", {class: "x", onclick: fn}, child, "text", [more]) -> Element */
@@ -104,9 +105,9 @@ export async function loadRenderer(game) {
   if (/^[a-z0-9_]+$/.test(game || "")) {
     try {
       mod = await import(`/static/games/${game}.js`);
-      if (typeof mod.render !== "function") { problem = "has no render()"; mod = null; }
+      if (typeof mod.render !== "function") { problem = _("has no render()"); mod = null; }
     } catch (e) {
-      problem = `could not be loaded (${e.message || e})`;
+      problem = _("could not be loaded ({v0})", { v0: e.message || e });
       console.warn(`renderer for ${game}`, e);
     }
   }
@@ -142,7 +143,7 @@ export async function loadRenderer(game) {
       const platform = describePlatformEvent(event, names);
       if (platform) return platform;
       if (event.payload && event.payload.hidden) {
-        return `${actorName(event.actor, names)}: ${humanize(localType(event.type))} (hidden)`;
+        return _("{v0}: {v1} (hidden)", { v0: actorName(event.actor, names), v1: humanize(localType(event.type)) });
       }
       if (mod && typeof mod.describeEvent === "function") {
         try { const s = mod.describeEvent(event, names); if (s) return String(s); } catch (e) { console.warn(e); }
@@ -205,14 +206,14 @@ export function localType(type) {
 export function seatName(seat, names) {
   if (seat === null || seat === undefined) return "—";
   const n = names && names[seat];
-  return n ? `${n}` : `Seat ${seat}`;
+  return n ? `${n}` : _("Seat {seat}", { seat });
 }
 
 export function actorName(actor, names) {
-  if (!actor) return "System";
+  if (!actor) return _("System");
   if (actor.seat !== undefined && actor.seat !== null) return seatName(actor.seat, names);
-  if (actor.role === "referee") return actor.name && String(actor.name).toLowerCase() !== "referee" ? `Referee ${actor.name}` : "Referee";
-  if (actor.role === "system") return "System";
+  if (actor.role === "referee") return actor.name && String(actor.name).toLowerCase() !== "referee" ? _("Referee {name}", { name: actor.name }) : _("Referee");
+  if (actor.role === "system") return _("System");
   return humanize(actor.role || "someone");
 }
 
@@ -222,18 +223,18 @@ export function describePlatformEvent(e, names) {
   const who = actorName(e.actor, names);
   const why = p.reason ? ` — “${p.reason}”` : "";
   switch (e.type) {
-    case "game.created": return `Game created for ${(p.seats || names || []).length || "?"} players`;
+    case "game.created": return _("Game created for {v0} players", { v0: (p.seats || names || []).length || "?" });
     case "game.finished": return `Game finished${p.result && p.result.scores ? ` — scores ${p.result.scores.join(" / ")}` : ""}`;
-    case "game.undo": return `${who} undid back to step ${p.to_seq}`;
-    case "game.undo_requested": return `${who} asked to undo back to step ${p.to_seq}`;
-    case "game.undo_approved": return `${who} approved the undo`;
-    case "game.undo_declined": return `${who} declined the undo`;
-    case "referee.pause": return `${who} paused the game${why}`;
-    case "referee.resume": return `${who} resumed the game${why}`;
-    case "referee.rewind": return `${who} rewound to step ${p.to_seq}${why}`;
-    case "referee.adjust": return `${who} adjusted ${seatName(p.seat, names)} by ${p.points > 0 ? "+" : ""}${p.points}${why}`;
-    case "referee.forfeit": return `${who} declared ${seatName(p.seat, names)} forfeited${why}`;
-    case "referee.dismiss": return `${who} dismissed a dispute${why}`;
+    case "game.undo": return _("{who} undid back to step {to_seq}", { who, to_seq: p.to_seq });
+    case "game.undo_requested": return _("{who} asked to undo back to step {to_seq}", { who, to_seq: p.to_seq });
+    case "game.undo_approved": return _("{who} approved the undo", { who });
+    case "game.undo_declined": return _("{who} declined the undo", { who });
+    case "referee.pause": return _("{who} paused the game{why}", { who, why });
+    case "referee.resume": return _("{who} resumed the game{why}", { who, why });
+    case "referee.rewind": return _("{who} rewound to step {to_seq}{why}", { who, to_seq: p.to_seq, why });
+    case "referee.adjust": return _("{who} adjusted {v0} by {v1}{points}{why}", { who, v0: seatName(p.seat, names), v1: p.points > 0 ? "+" : "", points: p.points, why });
+    case "referee.forfeit": return _("{who} declared {v0} forfeited{why}", { who, v0: seatName(p.seat, names), why });
+    case "referee.dismiss": return _("{who} dismissed a dispute{why}", { who, why });
     default:
       if (String(e.type).startsWith("game.") || String(e.type).startsWith("referee.")) {
         return `${who}: ${humanize(localType(e.type))}${why}`;
@@ -260,20 +261,20 @@ export function statusBadge(status) {
 /** An audit line: the chain head hash and the seed commitment, copyable. */
 export function auditBox(meta, extra = []) {
   return h("section", { class: "panel audit", id: "audit" },
-    h("h3", {}, "Audit"),
+    h("h3", {}, _("Audit")),
     h("dl", {},
-      h("dt", {}, "Chain head"), h("dd", {}, h("code", { id: "head-hash", title: meta.head_hash || "" }, meta.head_hash || "—")),
-      h("dt", {}, "Seed commitment"), h("dd", {}, h("code", { id: "seed-commitment", title: meta.seed_commitment || "" }, meta.seed_commitment || "—")),
-      h("dt", {}, "Events"), h("dd", {}, String(meta.seq ?? "—")),
+      h("dt", {}, _("Chain head")), h("dd", {}, h("code", { id: "head-hash", title: meta.head_hash || "" }, meta.head_hash || "—")),
+      h("dt", {}, _("Seed commitment")), h("dd", {}, h("code", { id: "seed-commitment", title: meta.seed_commitment || "" }, meta.seed_commitment || "—")),
+      h("dt", {}, _("Events")), h("dd", {}, String(meta.seq ?? "—")),
       extra),
-    h("p", { class: "muted small" }, "Anyone can check a finished game: export its log and ", h("a", { href: "/verify" }, "verify it"), "."));
+    h("p", { class: "muted small" }, _("Anyone can check a finished game: export its log and "), h("a", { href: "/verify" }, _("verify it")), "."));
 }
 
-export function copyButton(text, label = "Copy") {
+export function copyButton(text, label = _("Copy")) {
   return h("button", {
     type: "button", class: "small", onclick: async (ev) => {
-      try { await navigator.clipboard.writeText(text); ev.target.textContent = "Copied"; }
-      catch (e) { ev.target.textContent = "Select and copy"; }
+      try { await navigator.clipboard.writeText(text); ev.target.textContent = _("Copied"); }
+      catch (e) { ev.target.textContent = _("Select and copy"); }
       setTimeout(() => { ev.target.textContent = label; }, 1500);
     },
   }, label);

@@ -1,4 +1,5 @@
 // Play table and spectator view: /games/<id> (seat token in the fragment, or none to watch).
+import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
@@ -18,8 +19,8 @@ async function main() {
   try {
     S.meta = await Api.meta(gameId);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return fatal(root, "No such game", `There is no game with the id “${gameId}”.`, [["Back to the lobby", "/"]]);
-    return fatal(root, "The table could not be opened", errorText(e), [["Back to the lobby", "/"]]);
+    if (e instanceof ApiError && e.status === 404) return fatal(root, _("No such game"), _("There is no game with the id “{gameId}”.", { gameId }), [[_("Back to the lobby"), "/"]]);
+    return fatal(root, _("The table could not be opened"), errorText(e), [[_("Back to the lobby"), "/"]]);
   }
   S.names = (S.meta.seats || []).map((s) => s.name);
   try {
@@ -27,11 +28,11 @@ async function main() {
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       t.forget();
-      return fatal(root, "This seat link is not valid",
-        "The token in this link is not a seat of this game (it may be mistyped or belong to another game). Ask the organiser for your seat link, or watch as a spectator.",
-        [["Watch as a spectator", `/games/${encodeURIComponent(gameId)}#spectator`], ["Back to the lobby", "/"]]);
+      return fatal(root, _("This seat link is not valid"),
+        _("The token in this link is not a seat of this game (it may be mistyped or belong to another game). Ask the organiser for your seat link, or watch as a spectator."),
+        [[_("Watch as a spectator"), `/games/${encodeURIComponent(gameId)}#spectator`], [_("Back to the lobby"), "/"]]);
     }
-    return fatal(root, "The table could not be opened", errorText(e), [["Back to the lobby", "/"]]);
+    return fatal(root, _("The table could not be opened"), errorText(e), [[_("Back to the lobby"), "/"]]);
   }
   const v = S.view.viewer || {};
   if (v.seat !== undefined && v.seat !== null) { S.seat = v.seat; S.role = "seat"; }
@@ -48,35 +49,35 @@ async function main() {
 
 function layout() {
   const who = S.role === "seat"
-    ? h("span", { class: `you seat-${S.seat}`, id: "you" }, `You are ${seatName(S.seat, S.names)} · seat ${S.seat}`)
-    : S.role === "referee" ? h("span", { class: "you", id: "you" }, "Referee view")
-      : h("span", { class: "you spectator", id: "you" }, "Spectating");
+    ? h("span", { class: `you seat-${S.seat}`, id: "you" }, _("You are {v0} · seat {seat}", { v0: seatName(S.seat, S.names), seat: S.seat }))
+    : S.role === "referee" ? h("span", { class: "you", id: "you" }, _("Referee view"))
+      : h("span", { class: "you spectator", id: "you" }, _("Spectating"));
   clear(root,
     h("header", { class: "game-head" },
       h("div", {},
         h("h1", {}, S.meta.title || humanize(S.meta.game)),
-        h("div", { class: "muted small" }, `Game ${gameId}`, S.meta.ranked ? " · ranked" : "", S.meta.forked_from ? [" · fork of ", h("a", { href: `/games/${encodeURIComponent(forkSource(S.meta.forked_from))}/replay` }, forkSource(S.meta.forked_from))] : "",
-          S.meta.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(S.meta.tournament)}` }, "tournament game")] : "")),
+        h("div", { class: "muted small" }, _("Game {gameId}", { gameId }), S.meta.ranked ? _(" · ranked") : "", S.meta.forked_from ? [_(" · fork of "), h("a", { href: `/games/${encodeURIComponent(forkSource(S.meta.forked_from))}/replay` }, forkSource(S.meta.forked_from))] : "",
+          S.meta.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(S.meta.tournament)}` }, _("tournament game"))] : "")),
       h("div", { class: "head-right" }, who, h("span", { id: "status" }), h("span", { id: "live", class: "live" }),
-        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay`, id: "replay-link" }, "Replay"),
-        S.role === "referee" ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/referee` }, "Console") : null)),
+        h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay`, id: "replay-link" }, _("Replay")),
+        S.role === "referee" ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/referee` }, _("Console")) : null)),
     h("div", { id: "turn", class: "turn-banner", "aria-live": "polite" }),
     h("div", { class: "table-cols" },
       h("section", { class: "board-wrap panel" }, h("div", { id: "board", class: "board" })),
       h("aside", { class: "side" },
         S.role === "seat" ? h("section", { class: "panel", id: "actions-panel" },
-          h("h3", {}, "Your moves"),
+          h("h3", {}, _("Your moves")),
           h("div", { id: "action-error", class: "action-error", role: "alert", hidden: true }),
           h("div", { id: "actions" }),
           h("details", { class: "manual", id: "manual" },
-            h("summary", {}, "Enter a move by hand"),
+            h("summary", {}, _("Enter a move by hand")),
             h("form", { id: "manual-form", onsubmit: onManual },
-              h("label", {}, "Move as JSON", h("textarea", { name: "move", id: "manual-move", rows: 3, spellcheck: "false",
+              h("label", {}, _("Move as JSON"), h("textarea", { name: "move", id: "manual-move", rows: 3, spellcheck: "false",
                 placeholder: '{"type": "...", "payload": {...}}' })),
-              h("button", { type: "submit", id: "manual-submit" }, "Send")))) : null,
-        S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h3", {}, "Undo"), h("div", { id: "undo" })) : null,
-        h("section", { class: "panel", id: "scores-panel" }, h("h3", {}, "Players & scores"), h("div", { id: "scores" })),
-        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, "Log"), h("ol", { id: "log", class: "log", reversed: true })),
+              h("button", { type: "submit", id: "manual-submit" }, _("Send"))))) : null,
+        S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h3", {}, _("Undo")), h("div", { id: "undo" })) : null,
+        h("section", { class: "panel", id: "scores-panel" }, h("h3", {}, _("Players & scores")), h("div", { id: "scores" })),
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Log")), h("ol", { id: "log", class: "log", reversed: true })),
         h("div", { id: "audit-slot" }))));
 }
 
@@ -100,7 +101,7 @@ const refresh = serial(async () => {
       for (const e of ev.events || []) { S.events.push(e); S.lastSeq = Math.max(S.lastSeq, e.seq); }
     } catch (e) { /* the log is a nicety; the board still draws */ }
   } catch (e) {
-    flash(`Could not refresh the table: ${errorText(e)}`, "error");
+    flash(_("Could not refresh the table: {v0}", { v0: errorText(e) }), "error");
     return;
   }
   draw();
@@ -130,8 +131,8 @@ function drawLive() {
   const el = $("#live");
   if (!el) return;
   el.className = `live live-${S.live}`;
-  el.textContent = S.live === "live" ? "● live" : S.live === "connecting" ? "○ connecting" : "○ reconnecting";
-  el.title = "Live updates from the server";
+  el.textContent = S.live === "live" ? _("● live") : S.live === "connecting" ? _("○ connecting") : _("○ reconnecting");
+  el.title = _("Live updates from the server");
 }
 
 function drawTurn() {
@@ -144,24 +145,24 @@ function drawTurn() {
     el.classList.add("finished");
     const r = view.result || S.meta.result || {};
     const winners = (r.ranking || []).map((rank, s) => (rank === 1 ? seatName(s, S.names) : null)).filter(Boolean);
-    clear(el, h("strong", {}, "Game over. "), winners.length ? `Won by ${winners.join(" & ")}. ` : "",
-      r.tiebreak ? h("span", { class: "muted" }, `Tie broken by ${r.tiebreak}. `) : "",
-      h("a", { href: `/games/${encodeURIComponent(gameId)}/replay` }, "Replay the game and see the revealed seed"));
+    clear(el, h("strong", {}, _("Game over. ")), winners.length ? _("Won by {v0}. ", { v0: winners.join(" & ") }) : "",
+      r.tiebreak ? h("span", { class: "muted" }, _("Tie broken by {tiebreak}. ", { tiebreak: r.tiebreak })) : "",
+      h("a", { href: `/games/${encodeURIComponent(gameId)}/replay` }, _("Replay the game and see the revealed seed")));
     return;
   }
   if (view.status === "paused") {
     el.classList.add("paused");
-    clear(el, h("strong", {}, "Paused by the referee. "), "No moves are accepted until the game resumes. ", summary);
+    clear(el, h("strong", {}, _("Paused by the referee. ")), _("No moves are accepted until the game resumes. "), summary);
     return;
   }
   const mine = S.seat !== null && toAct.includes(S.seat);
   if (mine) el.classList.add("mine");
   clear(el,
-    mine ? h("strong", { id: "your-turn" }, "Your move. ") : null,
+    mine ? h("strong", { id: "your-turn" }, _("Your move. ")) : null,
     (() => {
       const others = mine ? toAct.filter((s) => s !== S.seat) : toAct;
       if (!others.length) return null;
-      return h("span", {}, mine ? "Also waiting for " : "Waiting for ",
+      return h("span", {}, mine ? _("Also waiting for ") : _("Waiting for "),
         others.map((s, i) => [i ? ", " : "", h("span", { class: `who seat-${s}` }, seatName(s, S.names))]), ". ");
     })(),
     summary ? h("span", { class: "summary" }, summary) : null);
@@ -179,11 +180,11 @@ function drawActions() {
   if (key === drawnActions) return;
   drawnActions = key;
   if (view.status !== "active") {
-    clear(box, h("p", { class: "muted" }, view.status === "paused" ? "The game is paused." : "The game is over."));
+    clear(box, h("p", { class: "muted" }, view.status === "paused" ? _("The game is paused.") : _("The game is over.")));
     return;
   }
   if (!S.actions.length) {
-    clear(box, h("p", { class: "muted", id: "no-actions" }, "Nothing to do now — waiting for the others."));
+    clear(box, h("p", { class: "muted", id: "no-actions" }, _("Nothing to do now — waiting for the others.")));
     return;
   }
   const groups = new Map();
@@ -224,9 +225,9 @@ async function act(action) {
     showError(null);
     return r;
   } catch (e) {
-    if (e instanceof ApiError && e.status === 409) showError(`Not accepted: ${errorText(e)} The table has been refreshed.`);
-    else if (e instanceof ApiError && e.status === 422) showError(`Illegal move: ${errorText(e)}`);
-    else showError(`Not accepted: ${errorText(e)}`);
+    if (e instanceof ApiError && e.status === 409) showError(_("Not accepted: {v0} The table has been refreshed.", { v0: errorText(e) }));
+    else if (e instanceof ApiError && e.status === 422) showError(_("Illegal move: {v0}", { v0: errorText(e) }));
+    else showError(_("Not accepted: {v0}", { v0: errorText(e) }));
     throw e;
   } finally {
     S.busy = false;
@@ -242,7 +243,7 @@ async function onManual(ev) {
     action = JSON.parse(ev.target.move.value);
     if (!action || typeof action !== "object" || typeof action.type !== "string") throw new Error("a move is {\"type\": ..., \"payload\": {...}}");
   } catch (e) {
-    showError(`That is not a move: ${e.message}`);
+    showError(_("That is not a move: {message}", { message: e.message }));
     return;
   }
   try { await act({ type: action.type, payload: action.payload || {} }); ev.target.reset(); } catch (e) { /* shown by act */ }
@@ -279,29 +280,29 @@ function drawUndo() {
     const answered = [].concat(p.approvals).includes(S.seat);
     const waiting = p.waiting ? [].concat(p.waiting) : null;
     parts.push(h("div", { class: "undo-request", id: "undo-request" },
-      h("p", {}, `${mineReq ? "You" : seatName(p.seat, S.names)} asked to undo back to step ${p.toSeq}.`),
-      waiting && waiting.length ? h("p", { class: "muted small" }, `Waiting for ${waiting.map((s) => seatName(s, S.names)).join(", ")}.`) : null,
+      h("p", {}, _("{v0} asked to undo back to step {toSeq}.", { v0: mineReq ? _("You") : seatName(p.seat, S.names), toSeq: p.toSeq })),
+      waiting && waiting.length ? h("p", { class: "muted small" }, _("Waiting for {v0}.", { v0: waiting.map((s) => seatName(s, S.names)).join(", ") })) : null,
       !mineReq && !answered && (!waiting || waiting.includes(S.seat)) ? h("div", { class: "row" },
-        h("button", { type: "button", id: "undo-approve", class: "primary", onclick: () => answerUndo(p.id, "approve") }, "Approve undo"),
-        h("button", { type: "button", id: "undo-decline", onclick: () => answerUndo(p.id, "decline") }, "Decline")) : null));
+        h("button", { type: "button", id: "undo-approve", class: "primary", onclick: () => answerUndo(p.id, "approve") }, _("Approve undo")),
+        h("button", { type: "button", id: "undo-decline", onclick: () => answerUndo(p.id, "decline") }, _("Decline"))) : null));
   }
   const target = undoTarget();
   if (S.view.status === "active" && target && !p) {
     parts.push(h("button", { type: "button", id: "undo-request-btn", dataset: { to: target.to }, onclick: () => requestUndo(target.to) },
-      `Undo my last move (step ${target.move})`));
+      _("Undo my last move (step {move})", { move: target.move })));
     parts.push(h("p", { class: "muted small" }, "Immediate if nobody has moved since and nothing hidden was revealed; otherwise the other players are asked."));
   }
-  if (!parts.length) parts.push(h("p", { class: "muted small" }, "Nothing to undo."));
+  if (!parts.length) parts.push(h("p", { class: "muted small" }, _("Nothing to undo.")));
   clear(box, parts);
 }
 
 async function requestUndo(toSeq) {
   try {
     const r = await Api.undo(gameId, S.token, toSeq);
-    flash(r.status === "done" ? "Undone." : "Undo requested: waiting for the other players.", "ok");
+    flash(r.status === "done" ? _("Undone.") : _("Undo requested: waiting for the other players."), "ok");
     showError(null);
   } catch (e) {
-    showError(`Undo refused: ${errorText(e)}`);
+    showError(_("Undo refused: {v0}", { v0: errorText(e) }));
   }
   await refresh();
 }
@@ -309,9 +310,9 @@ async function requestUndo(toSeq) {
 async function answerUndo(req, answer) {
   try {
     await Api.undoAnswer(gameId, S.token, req, answer);
-    flash(answer === "approve" ? "You approved the undo." : "You declined the undo.", "ok");
+    flash(answer === "approve" ? _("You approved the undo.") : _("You declined the undo."), "ok");
   } catch (e) {
-    showError(`Could not ${answer} the undo: ${errorText(e)}`);
+    showError(_("Could not {answer} the undo: {v0}", { answer, v0: errorText(e) }));
   }
   await refresh();
 }
@@ -324,12 +325,12 @@ function drawScores() {
   const toAct = view.to_act || [];
   const clocks = meta.clocks;
   clear($("#scores"), h("table", { class: "scores", id: "scores-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Score"), result ? h("th", {}, "Rank") : null, clocks ? h("th", {}, "Clock") : null)),
+    h("thead", {}, h("tr", {}, h("th", {}, _("Player")), h("th", {}, _("Score")), result ? h("th", {}, _("Rank")) : null, clocks ? h("th", {}, _("Clock")) : null)),
     h("tbody", {}, (meta.seats || []).map((s) => {
       const sc = result && result.scores ? result.scores[s.seat] : scores ? scores[s.seat] : null;
       return h("tr", { class: [s.seat === S.seat ? "me" : "", toAct.includes(s.seat) ? "to-act" : ""].join(" "), dataset: { seat: s.seat } },
-        h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: "to act" }, " ◀") : null,
-          result && (result.forfeited || []).includes(s.seat) ? h("span", { class: "muted small" }, " (forfeited)") : null),
+        h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: _("to act") }, " ◀") : null,
+          result && (result.forfeited || []).includes(s.seat) ? h("span", { class: "muted small" }, _(" (forfeited)")) : null),
         h("td", { class: "num" }, sc === null || sc === undefined ? h("span", { class: "muted" }, scores ? "hidden" : "—") : String(sc)),
         result ? h("td", { class: "num" }, result.ranking ? String(result.ranking[s.seat]) : "") : null,
         clocks ? h("td", { class: `num clock${(clocks.running || []).includes(s.seat) ? " running" : ""}`, dataset: { seat: s.seat } }, clockText(clocks, s.seat)) : null);
@@ -366,11 +367,11 @@ function drawLog() {
   const list = $("#log");
   const { reverted } = foldMoves(S.events, S.meta.game, S.names.length);
   const recent = S.events.slice(-60).reverse();
-  clear(list, recent.map((e) => h("li", { value: e.seq, title: reverted.has(e.seq) ? "taken back" : fmtTime(e.ts), dataset: { seq: e.seq }, class: reverted.has(e.seq) ? "reverted" : null },
+  clear(list, recent.map((e) => h("li", { value: e.seq, title: reverted.has(e.seq) ? _("taken back") : fmtTime(e.ts), dataset: { seq: e.seq }, class: reverted.has(e.seq) ? "reverted" : null },
     h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
 }
 
 main().catch((e) => {
   console.error(e);
-  fatal(root, "Something went wrong", `The table could not be drawn: ${e.message || e}`, [["Back to the lobby", "/"]]);
+  fatal(root, _("Something went wrong"), _("The table could not be drawn: {v0}", { v0: e.message || e }), [[_("Back to the lobby"), "/"]]);
 });

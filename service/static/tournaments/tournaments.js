@@ -2,6 +2,7 @@
 // controls, pairings per round, standings, links to each game and its replay).
 // They use the public HTTP API only (docs/TOURNAMENTS.md). Tokens travel in the link
 // fragment (#director=... / #player=...&pid=...), never in a URL the server sees.
+import { t as _, tn } from "/static/js/i18n.js";
 import { api } from "/static/js/api.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -51,7 +52,7 @@ async function listPage() {
     sizeInput.max = t.max_seats;
     if (+sizeInput.value < +sizeInput.min || +sizeInput.value > t.max_seats) sizeInput.value = sizeInput.min;
     $("#create-game-info").textContent = t.max_seats === 2 || +sizeInput.value === 2
-      ? "Two players per game: Swiss pairing." : "Tables of several players: seated to meet new opponents.";
+      ? _("Two players per game: Swiss pairing.") : _("Tables of several players: seated to meet new opponents.");
   };
   select.addEventListener("change", describe);
   sizeInput.addEventListener("input", describe);
@@ -61,7 +62,7 @@ async function listPage() {
     event.preventDefault();
     const f = new FormData(event.target);
     let gameOptions = {};
-    try { gameOptions = JSON.parse(f.get("game_options") || "{}"); } catch (e) { flash("Game options must be JSON"); return; }
+    try { gameOptions = JSON.parse(f.get("game_options") || "{}"); } catch (e) { flash(_("Game options must be JSON")); return; }
     const options = { table_size: +f.get("table_size"), rounds: +f.get("rounds"), game_options: gameOptions };
     if (f.get("clock_base")) options.clock = { base: +f.get("clock_base"), increment: +(f.get("clock_increment") || 0) };
     if (f.get("points")) options.points = f.get("points").split(",").map((x) => +x.trim());
@@ -70,7 +71,7 @@ async function listPage() {
       const link = absolute(`/tournaments/${made.id}#director=${made.director_token}`);
       const box = $("#created");
       box.replaceChildren(el("div", { class: "token-box" },
-        el("strong", {}, "Tournament created. "), "Keep the director link private: it is the only way to pair rounds.",
+        el("strong", {}, _("Tournament created. ")), _("Keep the director link private: it is the only way to pair rounds."),
         el("p", {}, el("a", { href: link, class: "link-url" }, link))));
       box.hidden = false;
       loadList();
@@ -84,9 +85,9 @@ async function loadList() {
   try {
     const { tournaments } = await api("/tournaments");
     const box = $("#tournaments-list");
-    if (!tournaments.length) { box.replaceChildren(el("p", { class: "muted" }, "No tournament yet.")); return; }
+    if (!tournaments.length) { box.replaceChildren(el("p", { class: "muted" }, _("No tournament yet."))); return; }
     box.replaceChildren(el("table", { class: "grid" },
-      el("thead", {}, el("tr", {}, ["Name", "Game", "Format", "Players", "Round", "Status"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, [_("Name"), _("Game"), _("Format"), _("Players"), _("Round"), _("Status")].map((h) => el("th", {}, h)))),
       el("tbody", {}, tournaments.map((t) => el("tr", {},
         el("td", {}, el("a", { href: `/tournaments/${t.id}` }, t.name)), el("td", {}, t.game), el("td", {}, t.format),
         el("td", {}, t.players), el("td", {}, `${t.round} / ${t.rounds_planned}`),
@@ -117,8 +118,8 @@ async function detailPage() {
       Object.assign(ctx, { player: me.player_token, pid: me.pid });
       sessionStorage.setItem(`tournament:${ctx.tid}`, JSON.stringify({ director: ctx.director, player: ctx.player, pid: ctx.pid }));
       const box = $("#registered");
-      box.replaceChildren(el("div", { class: "token-box" }, el("strong", {}, `Registered as ${me.name}. `),
-        "Bookmark your player link: it opens your seat in each round's game.",
+      box.replaceChildren(el("div", { class: "token-box" }, el("strong", {}, _("Registered as {name}. ", { name: me.name })),
+        _("Bookmark your player link: it opens your seat in each round's game."),
         el("p", {}, el("a", { href: link, class: "link-url" }, link))));
       box.hidden = false;
       event.target.reset();
@@ -128,12 +129,12 @@ async function detailPage() {
   $("#pair-round").addEventListener("click", async () => {
     try {
       const r = await api(`/tournaments/${ctx.tid}/rounds`, { method: "POST", token: ctx.director });
-      flash(`Round ${r.round} paired: ${r.tables.length} games created.`, "ok");
+      flash(_("Round {round} paired: {length} games created.", { round: r.round, length: r.tables.length }), "ok");
       refresh();
     } catch (e) { fail(e); }
   });
   $("#finish").addEventListener("click", async () => {
-    if (!confirm("End the tournament now? No further round can be paired.")) return;
+    if (!confirm(_("End the tournament now? No further round can be paired."))) return;
     try {
       await api(`/tournaments/${ctx.tid}/finish`, { method: "POST", token: ctx.director, body: {} });
       refresh();
@@ -156,14 +157,14 @@ async function refresh() {
 }
 
 function renderHeader(t) {
-  document.title = `${t.name} · Boardroom`;
+  document.title = _("{name} · Boardroom", { name: t.name });
   $("#t-name").textContent = t.name;
   const badge = $("#t-status");
   badge.textContent = t.status;
   badge.className = `badge status-${t.status === "finished" ? "finished" : "active"}`;
-  const clock = t.options.clock ? `, clock ${t.options.clock.base}s + ${t.options.clock.increment}s` : "";
+  const clock = t.options.clock ? _(", clock {base}s + {increment}s", { base: t.options.clock.base, increment: t.options.clock.increment }) : "";
   $("#t-info").textContent = `${t.game} · ${t.format === "swiss" ? "Swiss pairing" : `tables of ${t.options.table_size}`}`
-    + ` · round ${t.rounds.length} of ${t.rounds_planned}${clock}`;
+    + _(" · round {length} of {rounds_planned}{clock}", { length: t.rounds.length, rounds_planned: t.rounds_planned, clock });
   $("#t-head").textContent = (t.head_hash || "").slice(0, 16);
   $("#register-panel").hidden = t.status === "finished";
   $("#director-panel").hidden = !ctx.director || t.status === "finished";
@@ -173,11 +174,11 @@ function renderPlayers(t) {
   $("#players").replaceChildren(...t.players.map((p) => el("li", { class: p.withdrawn ? "withdrawn" : "" },
     el("span", {}, `${p.name} `, el("span", { class: "muted small" }, p.pid)),
     ctx.director && !p.withdrawn && t.status !== "finished"
-      ? el("button", { type: "button", class: "small danger", onclick: () => withdraw(p) }, "Withdraw") : null)));
+      ? el("button", { type: "button", class: "small danger", onclick: () => withdraw(p) }, _("Withdraw")) : null)));
 }
 
 async function withdraw(p) {
-  const reason = prompt(`Withdraw ${p.name}? Reason:`, "");
+  const reason = prompt(_("Withdraw {name}? Reason:", { name: p.name }), "");
   if (reason === null) return;
   try {
     await api(`/tournaments/${ctx.tid}/players/${p.pid}`, { method: "DELETE", token: ctx.director, body: { reason } });
@@ -213,36 +214,36 @@ async function renderRounds(t) {
     const r = ctx.director || ctx.player
       ? await api(`/tournaments/${ctx.tid}/rounds/${summary.round}`, { token: ctx.director || ctx.player }) : summary;
     rounds.push(el("div", { class: "round" },
-      el("h3", {}, `Round ${r.round}`, el("span", { class: `badge status-${r.status === "finished" ? "finished" : "active"}` }, r.status)),
+      el("h3", {}, _("Round {round}", { round: r.round }), el("span", { class: `badge status-${r.status === "finished" ? "finished" : "active"}` }, r.status)),
       el("table", { class: "grid" },
-        el("thead", {}, el("tr", {}, ["Table", "Seats (first player first)", "Result", "Game"].map((h) => el("th", {}, h)))),
+        el("thead", {}, el("tr", {}, [_("Table"), _("Seats (first player first)"), _("Result"), _("Game")].map((h) => el("th", {}, h)))),
         el("tbody", {}, r.tables.map((table) => el("tr", {},
           el("td", {}, table.table),
           el("td", {}, el("ol", { class: "seat-list", start: 0 }, table.seats.map((s) => el("li", {},
             s.name,
             clocks[table.game_id] ? el("span", { class: "muted small clock" }, ` ⏱ ${timeLeft(clocks[table.game_id], s.seat)}`) : null,
-            s.link && s.token ? [" ", el("a", { href: s.link, class: "small" }, "seat link")] : null)))),
+            s.link && s.token ? [" ", el("a", { href: s.link, class: "small" }, _("seat link"))] : null)))),
           el("td", {}, resultText(table)),
           el("td", {}, el("a", { href: table.links.game }, "watch"), " · ",
             el("a", { href: table.links.replay }, "replay"),
             table.links.referee ? [" · ", el("a", { href: table.links.referee }, "referee")] : null))))),
-      r.byes.length ? el("p", { class: "muted small" }, `Bye: ${r.byes.map((b) => b.name).join(", ")}`) : null));
+      r.byes.length ? el("p", { class: "muted small" }, _("Bye: {v0}", { v0: r.byes.map((b) => b.name).join(", ") })) : null));
   }
-  $("#rounds").replaceChildren(...(rounds.length ? rounds : [el("p", { class: "muted" }, "No round paired yet.")]));
+  $("#rounds").replaceChildren(...(rounds.length ? rounds : [el("p", { class: "muted" }, _("No round paired yet."))]));
 }
 
 function resultText(table) {
-  if (!table.result) return el("span", { class: "muted" }, "in play");
+  if (!table.result) return el("span", { class: "muted" }, _("in play"));
   const parts = table.seats.map((s, i) => `${s.name}: #${table.result.ranking[i]} (${table.result.scores[i]})`);
   const forfeits = (table.result.forfeited || []).map((i) => table.seats[i].name);
-  return [parts.join(", "), forfeits.length ? el("div", { class: "warn small" }, `forfeited: ${forfeits.join(", ")}`) : null];
+  return [parts.join(", "), forfeits.length ? el("div", { class: "warn small" }, _("forfeited: {v0}", { v0: forfeits.join(", ") })) : null];
 }
 
 function renderStandings(s) {
   const swiss = s.format === "swiss";
-  const heads = ["#", "Player", "Points", ...(swiss ? ["Buchholz"] : []), "Game score", "Head-to-head", "Games", "Byes"];
+  const heads = ["#", _("Player"), _("Points"), ...(swiss ? [_("Buchholz")] : []), _("Game score"), "Head-to-head", _("Games"), _("Byes")];
   $("#standings").replaceChildren(
-    el("p", { class: "muted small" }, s.after_round ? `After round ${s.after_round}` : "Before the first round"),
+    el("p", { class: "muted small" }, s.after_round ? _("After round {after_round}", { after_round: s.after_round }) : _("Before the first round")),
     el("table", { class: "grid" },
       el("thead", {}, el("tr", {}, heads.map((h) => el("th", {}, h)))),
       el("tbody", {}, s.standings.map((row) => el("tr", { class: row.withdrawn ? "withdrawn" : "" },
@@ -256,9 +257,9 @@ function renderMine(mine) {
   $("#my-panel").hidden = false;
   $("#my-games").replaceChildren(mine.games.length
     ? el("ul", { class: "plain-list" }, mine.games.map((g) => el("li", {},
-      el("span", {}, `Round ${g.round}, table ${g.table}, seat ${g.seat}`),
+      el("span", {}, _("Round {round}, table {table}, seat {seat}", { round: g.round, table: g.table, seat: g.seat })),
       el("a", { href: g.link }, g.result ? "view" : "play"))))
-    : el("p", { class: "muted" }, "No game yet: wait for the director to pair the round."));
+    : el("p", { class: "muted" }, _("No game yet: wait for the director to pair the round.")));
 }
 
 const page = document.body.dataset.page;
