@@ -4,6 +4,7 @@
 // Board elements are clickable for the actions they stand for; when one element stands for
 // several actions a small menu lists them.
 import { t as _, tn } from "/static/js/i18n.js";
+import { sentence } from "/static/js/sentences.js";
 
 import { el } from "./dom.js";
 
@@ -23,7 +24,7 @@ const STYLE = `
 .aor-table { display: grid; grid-template-columns: 1fr 1.1fr 1fr; grid-template-areas: ". top ." "left senate right" ". bottom ."; gap: .45rem; align-items: center; }
 .aor-prov { border: 2px solid #7a5c2e; border-radius: 10px; padding: .35rem .45rem; background: #f6ecd6; min-width: 13rem; }
 .aor-prov.mine { box-shadow: 0 0 0 3px #2e86de; }
-.aor-prov.empty { opacity: .7; }
+.aor-prov.empty { border-style: dashed; }
 .aor-prov .who { font-size: .78rem; color: #444; }
 .aor-slot { display: flex; align-items: center; gap: .3rem; font-size: .8rem; padding: 1px 3px; border-radius: 4px; }
 .aor-slot .lvl { display: inline-block; min-width: 3.2em; }
@@ -31,7 +32,7 @@ const STYLE = `
 .aor-plot { min-width: 2.4em; padding: 0 .15rem; height: 1.5em; border: 1px dashed #7a5c2e; border-radius: 4px; text-align: center; font-size: .75rem; }
 .aor-senate { grid-area: senate; display: grid; justify-items: center; gap: .2rem; }
 .aor-vote { width: 4.5rem; height: 1.35rem; border: 1px solid #555; border-radius: 4px; text-align: center; font-size: .75rem; color: #fff; background: #ddd; }
-.aor-vote.emptyv { color: #888; background: #f3f3f3; }
+.aor-vote.emptyv { color: #555; background: #f3f3f3; }
 .aor-dot { display: inline-block; width: .85em; height: .85em; border-radius: 50%; border: 1px solid #0006; vertical-align: middle; margin: 0 .08rem; }
 .aor-areas { display: flex; gap: .5rem; flex-wrap: wrap; }
 .aor-area { min-width: 9rem; }
@@ -47,7 +48,7 @@ const STYLE = `
 .aor-menu { border: 1px solid #2e86de; border-radius: 6px; padding: .4rem; background: #f4f9ff; display: flex; flex-wrap: wrap; gap: .3rem; }
 .aor-menu[hidden] { display: none; }
 .aor-menu button { font-size: .8rem; }
-.aor-muted { color: #777; font-size: .8rem; }
+.aor-muted { color: #595959; font-size: .8rem; }
 `;
 
 const words = (s) => String(s ?? "").replace(/_/g, " ");
@@ -263,7 +264,7 @@ export function render(root, view, ctx = {}) {
   if (!root.querySelector("style[data-aor]")) root.append(el("style", { "data-aor": "1" }, STYLE));
   const menu = el("div", { class: "aor-menu", hidden: true });
   const board = el("div", { class: "aor" });
-  board.append(el("div", { class: "aor-summary" }, view.summary));
+  board.append(el("div", { class: "aor-summary" }, sentence(view.summary)));
   board.append(menu);
   board.append(el("div", { class: "aor-top" }, roundBox(view), eventBox(view), medalsBox(view, ctx)));
   const table = el("div", { class: "aor-table" });

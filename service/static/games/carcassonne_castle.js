@@ -5,6 +5,7 @@
 // the drawn tile fits are clickable (with the rotation chosen beside the board); the
 // features of the tile just placed are clickable during the follower step.
 import { t as _, tn } from "/static/js/i18n.js";
+import { sentence } from "/static/js/sentences.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 44; // pixels per cell
@@ -267,7 +268,7 @@ function drawnTilePanel(view, ctx) {
   const places = (ctx.actions || []).filter((a) => a.type === "place_tile");
   const rotations = [...new Set(places.map((a) => a.payload.rotation))].sort((a, b) => a - b);
   if (rotations.length && !rotations.includes(chosenRotation)) chosenRotation = rotations[0];
-  const preview = svg("svg", { width: S * 2, height: S * 2, viewBox: `0 0 ${S} ${S}` });
+  const preview = svg("svg", { width: S * 2, height: S * 2, viewBox: `0 0 ${S} ${S}`, role: "img", "aria-label": _("The drawn tile") });
   const shown = { ...view.tile };
   if (places.length) {
     // show the tile turned: rotate the port strings by 3 per quarter turn
@@ -302,12 +303,12 @@ export function render(root, view, ctx) {
   redraw = () => { root.replaceChildren(); render(root, view, ctx); };
   const width = 11 * S;
   const height = 14 * S;
-  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "cc-board", role: "img", "aria-label": "castle board" });
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "cc-board", role: "group", "aria-label": _("castle board") });
   drawFrame(board, view);
   const byCell = drawInterior(board, view, ctx);
   drawPieces(board, view, ctx, byCell);
   const panel = html("div", { class: "cc-panel" },
-    html("p", {}, view.summary),
+    html("p", {}, sentence(view.summary)),
     ...view.scores.map((_score, seat) => seatPanel(view, ctx, seat)),
     drawnTilePanel(view, ctx),
     html("p", {}, `Draw pile: ${view.pile_count} tiles; removed as unplaceable: ${view.removed.length}`),

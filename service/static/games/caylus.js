@@ -5,6 +5,7 @@
 // for several actions (a tile that can be built with different cubes), a small menu
 // offers them.
 import { t as _, tn } from "/static/js/i18n.js";
+import { sentence } from "/static/js/sentences.js";
 
 import { el } from "./dom.js";
 
@@ -32,12 +33,12 @@ const STYLE = `
 .cay-summary { font-weight: 600; }
 .cay-row { display: flex; flex-wrap: wrap; gap: .35rem; align-items: stretch; }
 .cay-tile { position: relative; min-width: 5.6rem; max-width: 7.5rem; padding: .3rem .35rem; border: 2px solid #5553; border-radius: 6px; background: #fff; font-size: .8rem; }
-.cay-tile .num { font-size: .7rem; color: #555; }
+.cay-tile .num { font-size: .7rem; color: #444; }
 .cay-tile .name { font-weight: 600; display: block; }
 .cay-tile.owned { border-width: 3px; }
 .cay-tile.clickable { cursor: pointer; box-shadow: 0 0 0 3px #2e86de88; }
 .cay-tile.clickable:hover { box-shadow: 0 0 0 3px #2e86de; }
-.cay-tile.beyond { opacity: .6; }
+.cay-tile.beyond { border-style: dashed; background-image: repeating-linear-gradient(45deg, #0000 0 6px, #0000000a 6px 8px); }
 .cay-mark { display: inline-block; font-size: .68rem; font-weight: 700; border-radius: 3px; padding: 0 .25rem; margin-right: .15rem; color: #fff; }
 .cay-mark.provost { background: #555; } .cay-mark.bailiff { background: #111; } .cay-mark.trigger { background: #a04000; }
 .cay-dot { display: inline-block; width: .85em; height: .85em; border-radius: 50%; border: 1px solid #0006; vertical-align: middle; margin: 0 .1rem; }
@@ -46,7 +47,7 @@ const STYLE = `
 .cay-cube { display: inline-block; min-width: 1.5em; text-align: center; border-radius: 3px; color: #fff; font-size: .75rem; padding: 0 .2rem; margin-right: .15rem; }
 .cay table { border-collapse: collapse; }
 .cay td, .cay th { border: 1px solid #ccc; padding: .15rem .35rem; font-size: .8rem; text-align: center; }
-.cay td.open { background: #fffbe6; } .cay td.locked { background: #eee; color: #999; }
+.cay td.open { background: #fffbe6; } .cay td.locked { background: #eee; color: #555; text-decoration: line-through; }
 .cay td.clickable { cursor: pointer; box-shadow: inset 0 0 0 2px #2e86de; }
 .cay tr.me td, .cay tr.me th { font-weight: 700; }
 .cay-menu { border: 1px solid #2e86de; border-radius: 6px; padding: .4rem; background: #f4f9ff; display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
@@ -123,8 +124,8 @@ function roadSection(view, ctx, menu) {
       style: `background:${COLOURS[sp.colour] || "#fff"};${owned ? `border-color:${seatColour(sp.owner)}` : ""}`,
     },
     el("span", { class: "num" }, `${sp.space} `),
-    sp.space === view.provost ? el("span", { class: "cay-mark provost", title: "provost" }, "P") : null,
-    sp.space === view.bailiff ? el("span", { class: "cay-mark bailiff", title: "bailiff" }, "B") : null,
+    sp.space === view.provost ? el("span", { class: "cay-mark provost", title: _("provost") }, "P") : null,
+    sp.space === view.bailiff ? el("span", { class: "cay-mark bailiff", title: _("bailiff") }, "B") : null,
     triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: _("{v0} scoring", { v0: triggers[sp.space] }) }, triggers[sp.space][0].toUpperCase()) : null,
     el("span", { class: "name" }, sp.building ? sp.name : "·"),
     owned ? el("span", null, _("owner "), dot(sp.owner, ctx.names)) : null,
@@ -218,7 +219,7 @@ export function render(root, view, ctx = {}) {
   menu.hidden = true;
   root.append(el("div", { class: "cay" },
     el("style", null, STYLE),
-    el("div", { class: "cay-summary" }, view.summary || ""),
+    el("div", { class: "cay-summary" }, sentence(view.summary)),
     menu,
     playersSection(view, ctx),
     specialBuildings(view, ctx, menu),

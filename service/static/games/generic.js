@@ -2,6 +2,7 @@
 // Used when a game's own module (/static/games/<game>.js) is missing or throws.
 // Same contract as every renderer: render(root, view, ctx), describeAction, describeEvent.
 import { t as _, tn } from "/static/js/i18n.js";
+import { sentence } from "/static/js/sentences.js";
 
 const SKIP = new Set(["summary", "scores"]);
 
@@ -108,7 +109,7 @@ export function render(root, view, ctx = {}) {
     root.append(board);
     return;
   }
-  if (view.summary) board.append(el("p", "g-summary", String(view.summary)));
+  if (view.summary) board.append(el("p", "g-summary", sentence(String(view.summary))));
   if (Array.isArray(view.scores)) {
     board.append(el("section", "g-section", el("h4", null, _("Scores")), scoresTable(view.scores, ctx)));
   }

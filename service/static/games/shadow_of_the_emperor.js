@@ -5,6 +5,7 @@
 // Every space is clickable for the actions that name it (as space, target or source);
 // when one space stands for several actions, a small menu offers them.
 import { t as _, tn } from "/static/js/i18n.js";
+import { sentence } from "/static/js/sentences.js";
 
 import { el } from "./dom.js";
 
@@ -41,13 +42,13 @@ const STYLE = `
 .soe-row { display: grid; grid-template-columns: repeat(auto-fill, minmax(11.5rem, 1fr)); gap: .45rem; }
 .soe-el { border: 2px solid #8884; border-radius: 7px; padding: .35rem; background: #fbfaf6; }
 .soe-el.arch { background: #fbeff4; }
-.soe-el.out { opacity: .35; }
+.soe-el.out { border-style: dashed; background: #ecebe6; color: #4a4944; }
 .soe-el .name { font-weight: 700; }
 .soe-el .meta { font-size: .72rem; color: #555; }
 .soe-spaces { display: flex; flex-wrap: wrap; gap: .2rem; margin-top: .2rem; align-items: center; }
 .soe-slot { min-width: 2.5rem; height: 1.75rem; border: 1px dashed #999; border-radius: 4px; display: inline-flex; align-items: center; justify-content: center; font-size: .72rem; background: #fff; }
 .soe-slot.elector { border: 2px solid #444; min-width: 3.3rem; }
-.soe-slot.castle { border-style: solid; border-color: #777; background: #eee; }
+.soe-slot.castle { border-style: solid; border-color: #595959; background: #eee; }
 .soe-slot.city { border-radius: 50%; min-width: 1.75rem; }
 .soe-slot.used { box-shadow: inset 0 0 0 2px #999; }
 .soe-slot.clickable { cursor: pointer; box-shadow: 0 0 0 3px #2e86de88; }
@@ -59,7 +60,7 @@ const STYLE = `
 .soe tr.me td { font-weight: 700; }
 .soe-card { display: inline-block; border-radius: 4px; padding: .1rem .3rem; margin: .1rem; font-size: .75rem; border: 1px solid #0003; }
 .soe-card.blue { background: #d6e6fa; } .soe-card.pink { background: #fad6e6; }
-.soe-card.empty { opacity: .45; }
+.soe-card.empty { border-style: dashed; color: #4a4944; }
 .soe-card.clickable { cursor: pointer; box-shadow: 0 0 0 2px #2e86de; }
 .soe-menu { border: 1px solid #2e86de; border-radius: 6px; padding: .4rem; background: #f4f9ff; display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; }
 .soe-menu[hidden] { display: none; }
@@ -183,7 +184,7 @@ function pieceNode(piece) {
     return el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[piece]}` }, "■");
   }
   const colour = SEAT_COLOURS[piece.owner] || "#555";
-  if (piece.knight) return el("span", { class: "soe-piece", style: `background:${colour}`, title: "knight" }, "K");
+  if (piece.knight) return el("span", { class: "soe-piece", style: `background:${colour}`, title: _("knight") }, "K");
   const label = `${piece.couple ? "♥" : "B"}${piece.age}`;
   return el("span", { class: "soe-piece", style: `background:${colour}`, title: _("{v0} aged {age}", { v0: piece.couple ? "couple" : "baron", age: piece.age }) }, label);
 }
@@ -294,7 +295,7 @@ export function render(root, view, ctx = {}) {
   const arch = view.electorates.filter((a) => a.archdiocese);
   const secular = view.electorates.filter((a) => !a.archdiocese);
   root.append(el("style", null, STYLE), el("div", { class: "soe" },
-    el("div", { class: "soe-summary" }, view.summary),
+    el("div", { class: "soe-summary" }, sentence(view.summary)),
     top,
     el("div", { class: "soe-row" }, arch.map((a) => electorate(a, ctx, named, menu))),
     el("div", { class: "soe-row" }, secular.map((a) => electorate(a, ctx, named, menu))),

@@ -2,6 +2,7 @@
 // status cards (crown, prison, capture, fatigue, faction), the spare in the centre, the awaited step,
 // your private notes and the round history. Seats and the spare are clickable for the actions they stand for.
 import { t as _, tn } from "/static/js/i18n.js";
+import { sentence } from "/static/js/sentences.js";
 
 import { el } from "./dom.js";
 
@@ -128,7 +129,7 @@ function chooseAndAct(ctx, actions, view) {
 function drawTable(view, ctx) {
   const n = view.seats.length;
   const size = 460, c = size / 2, r = size / 2 - 62;
-  const root = svg("svg", { viewBox: `0 0 ${size} ${size}`, width: "100%", style: "max-width:560px", role: "img" });
+  const root = svg("svg", { viewBox: `0 0 ${size} ${size}`, width: "100%", style: "max-width:560px", role: "group", "aria-label": _("The table: each seat's card") });
   root.append(svg("circle", { cx: c, cy: c, r: r - 40, fill: "#f3e6c4", stroke: "#b99a5b" }));
   const spareActs = clickable(ctx, "spare");
   const spare = svg("g", { style: spareActs.length ? "cursor:pointer" : "" });
@@ -188,7 +189,7 @@ export function render(root, view, ctx) {
   const menu = el("div", { class: "sok-menu" });
   menu.hidden = true;
   const ctxNamed = { ...ctx, actions: ctx.actions || [], menu };
-  root.append(el("p", { class: "sok-summary" }, view.summary));
+  root.append(el("p", { class: "sok-summary" }, sentence(view.summary)));
   root.append(el("p", { class: "sok-awaiting" }, awaitingText(view, names)));
   root.append(drawTable(view, ctxNamed));
   if (view.you) {

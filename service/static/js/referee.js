@@ -1,6 +1,7 @@
 // Referee console: /games/<id>/referee#token=<referee token>.
 import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
+import { sentence } from "./sentences.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
   auditBox, follow, serial, humanize, fmtTime, shortHash, foldMoves,
@@ -52,7 +53,7 @@ function seatSelect(name) {
 }
 
 function disputeSelect() {
-  return h("select", { name: "dispute", class: "dispute-select" }, h("option", { value: "" }, _("— no dispute —")));
+  return h("select", { name: "dispute", class: "dispute-select", "aria-label": _("Settles dispute") }, h("option", { value: "" }, _("— no dispute —")));
 }
 
 function layout() {
@@ -69,7 +70,7 @@ function layout() {
       h("div", { class: "main-col" },
         h("section", { class: "board-wrap panel" }, h("div", { id: "board", class: "board" })),
         h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Log (click a step to rewind to it)")),
-          h("ol", { id: "referee-log", class: "log replay-log" }))),
+          h("ol", { id: "referee-log", class: "log replay-log", tabindex: 0, "aria-label": _("Log") }))),
       h("aside", { class: "side" },
         h("section", { class: "panel", id: "pause-panel" }, h("h3", {}, _("Game flow")),
           h("form", { id: "pause-form", onsubmit: onPause },
@@ -126,7 +127,7 @@ function draw() {
   clear($("#turn"), view.status === "finished" ? h("strong", {}, _("The game is over."))
     : [view.status === "paused" ? h("strong", {}, _("Paused. ")) : null,
       toAct.length ? _("Waiting for {v0}. ", { v0: toAct.map((s) => seatName(s, S.names)).join(", ") }) : "",
-      view.view && view.view.summary ? view.view.summary : ""]);
+      view.view && view.view.summary ? sentence(view.view.summary) : ""]);
   const board = $("#board");
   S.renderer.render(board, view.view, { seat: null, names: S.names, actions: [], act: async () => { throw new Error("The referee does not play"); }, referee: true });
   // pause / resume
@@ -184,7 +185,7 @@ function drawDisputes() {
     a.resolution
       ? h("p", { class: "resolution done" }, _("Resolved: {v0} at step {seq}", { v0: humanize(String(a.resolution.type).replace(/^referee\./, "")), seq: a.resolution.seq }), a.resolution.reason ? ` — “${a.resolution.reason}”` : "")
       : h("form", { class: "row dismiss-form", onsubmit: (ev) => dismiss(ev, a.id) },
-        h("input", { type: "text", name: "reason", placeholder: "Reason to dismiss", required: true, maxlength: 500 }),
+        h("input", { type: "text", name: "reason", placeholder: _("Reason to dismiss"), "aria-label": _("Reason to dismiss"), required: true, maxlength: 500 }),
         h("button", { type: "submit" }, _("Dismiss")),
         h("button", { type: "button", onclick: () => { for (const s of document.querySelectorAll(".dispute-select")) s.value = String(a.id); $("#rewind-to").value = String(Math.max(1, a.seq - 1)); flash(_("Dispute selected in the forms: rewind, adjust or forfeit to settle it."), "info"); } }, _("Settle…")))))) 
     : h("p", { class: "muted small" }, _("No disputes raised.")));

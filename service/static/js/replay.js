@@ -78,14 +78,14 @@ function layout() {
         h("a", { id: "permalink", class: "permalink small", href: "#" }, _("Link to this step"))),
       h("div", { class: "timeline" },
         h("div", { id: "markers", class: "markers" }),
-        h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1, "aria-label": "Step",
+        h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1, "aria-label": _("Step"),
           oninput: (ev) => goto(parseInt(ev.target.value, 10), { fromSlider: true }) }))),
     h("div", { class: "table-cols" },
       h("section", { class: "board-wrap panel" },
         h("p", { id: "step-event", class: "step-event" }),
         h("div", { id: "board", class: "board" })),
       h("aside", { class: "side" },
-        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Event log")), h("ol", { id: "replay-log", class: "log replay-log" })),
+        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Event log")), h("ol", { id: "replay-log", class: "log replay-log", tabindex: 0, "aria-label": _("Event log") })),
         h("section", { class: "panel", id: "annotations-panel" }, h("h3", {}, _("Annotations on this step")),
           h("div", { id: "step-annotations" }), annotationForm()),
         h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, _("Disputes")), h("div", { id: "disputes" })),
@@ -102,10 +102,10 @@ function annotationForm() {
   const kinds = [h("option", { value: "comment" }, _("Comment"))];
   if (S.role === "seat") kinds.push(h("option", { value: "dispute" }, _("Dispute (asks the referee to rule)")));
   return h("form", { id: "annotation-form", class: "annotation-form", onsubmit: onAnnotate },
-    h("label", {}, _("Note"), h("textarea", { name: "text", id: "annotation-text", rows: 3, placeholder: "What happened here?" })),
+    h("label", {}, _("Note"), h("textarea", { name: "text", id: "annotation-text", rows: 3, placeholder: _("What happened here?") })),
     h("div", { class: "row" },
-      h("select", { name: "kind", id: "annotation-kind" }, kinds),
-      h("input", { type: "text", name: "author", id: "annotation-author", placeholder: "Your name (optional)", maxlength: 80,
+      h("select", { name: "kind", id: "annotation-kind", "aria-label": _("Kind of note") }, kinds),
+      h("input", { type: "text", name: "author", id: "annotation-author", placeholder: _("Your name (optional)"), "aria-label": _("Your name (optional)"), maxlength: 80,
         value: S.role === "seat" ? S.names[S.seat] || "" : S.role === "referee" ? "referee" : "",
         readonly: S.role !== "spectator", title: S.role !== "spectator" ? _("Notes from a seat or the referee are signed with its name") : null }),
       h("button", { type: "submit", class: "primary", id: "annotation-submit" }, _("Add"))),
@@ -195,8 +195,8 @@ function drawLog() {
       title: `${reverted.has(e.seq) ? "taken back later · " : ""}${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
       onclick: () => goto(e.seq), onkeydown: (k) => { if (k.key === "Enter") goto(e.seq); } },
       h("span", { class: "seq" }, e.seq), " ", h("span", { class: "text" }, S.renderer.describeEvent(e, S.names)),
-      anns.length - disputes.length ? h("span", { class: "ann-badge", title: "comments" }, `💬 ${anns.length - disputes.length}`) : null,
-      disputes.length ? h("span", { class: "ann-badge dispute", title: "disputes" }, `⚑ ${disputes.length}`) : null);
+      anns.length - disputes.length ? h("span", { class: "ann-badge", title: _("comments") }, `💬 ${anns.length - disputes.length}`) : null,
+      disputes.length ? h("span", { class: "ann-badge dispute", title: _("disputes") }, `⚑ ${disputes.length}`) : null);
   }));
 }
 

@@ -1,5 +1,6 @@
 // Shared helpers of every page: DOM building, messages, tokens, renderers, formatting.
-import { t as _ } from "./i18n.js";
+import { t as _, tn } from "./i18n.js";
+import { enhanceBoard, hasFocus } from "./board_keys.js";
 import { ApiError } from "./api.js";
 
 /** h("div", {class: "x", onclick: fn}, child, "text", [more]) -> Element */
@@ -116,6 +117,12 @@ export async function loadRenderer(game) {
     custom: !!mod,
     problem,
     render(root, view, ctx) {
+      const refocus = hasFocus(root);
+      const drawn = this.draw(root, view, ctx);
+      enhanceBoard(root, { refocus });
+      return drawn;
+    },
+    draw(root, view, ctx) {
       if (mod) {
         try {
           root.replaceChildren();
@@ -125,13 +132,20 @@ export async function loadRenderer(game) {
           console.error(`renderer ${game} failed`, e);
           root.replaceChildren();
           generic.render(root, view, ctx);
-          root.prepend(h("p", { class: "renderer-note" }, `The ${game} board could not be drawn (${e.message}); showing the generic view.`));
+          root.prepend(h("p", { class: "renderer-note" }, _("The {game} board could not be drawn ({message}); showing the generic view.", { game, message: e.message })));
           return false;
         }
       }
       root.replaceChildren();
       generic.render(root, view, ctx);
       return false;
+    },
+    /** Lines of words about the viewer's own things (hand, stock), from the game's module. */
+    describePosition(view, ctx) {
+      if (mod && typeof mod.describePosition === "function") {
+        try { return [].concat(mod.describePosition(view, ctx) || []).map(String); } catch (e) { console.warn(e); }
+      }
+      return ownThings(view, ctx);
     },
     describeAction(action, view) {
       if (mod && typeof mod.describeAction === "function") {
@@ -153,6 +167,28 @@ export async function loadRenderer(game) {
   };
   renderers[game] = renderer;
   return renderer;
+}
+
+/** The viewer's own stock and hidden hand in words, read from the usual places of a
+ * view (players[] or seats[] entry of the seat, `you`): numbers and short lists. */
+function ownThings(view, ctx) {
+  if (!view || ctx.seat === null || ctx.seat === undefined) return [];
+  const lists = [view.players, view.seats].filter(Array.isArray);
+  let mine = null;
+  for (const l of lists) {
+    mine = l.find((p) => p && typeof p === "object" && p.seat === ctx.seat) || (l[ctx.seat] && typeof l[ctx.seat] === "object" ? l[ctx.seat] : null);
+    if (mine) break;
+  }
+  const parts = [];
+  const say = (k, v) => {
+    if (["seat", "name", "character", "passed"].includes(k)) return;
+    if (typeof v === "number") parts.push(_("{what} {n}", { what: _(humanize(k)), n: v }));
+    else if (typeof v === "string" && v.length < 40) parts.push(_("{what}: {value}", { what: _(humanize(k)), value: tn(humanize(v)) }));
+    else if (Array.isArray(v) && v.length && v.every((x) => typeof x === "string")) parts.push(_("{what}: {value}", { what: _(humanize(k)), value: v.map((x) => tn(humanize(x))).join(", ") }));
+  };
+  if (mine) for (const [k, v] of Object.entries(mine)) say(k, v);
+  if (view.you && typeof view.you === "object") for (const [k, v] of Object.entries(view.you)) say(k, v);
+  return parts.length ? [_("Yours: {things}", { things: parts.join(", ") })] : [];
 }
 
 // -- the effective history ---------------------------------------------------------

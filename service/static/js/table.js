@@ -1,6 +1,7 @@
 // Play table and spectator view: /games/<id> (seat token in the fragment, or none to watch).
 import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
+import { sentence } from "./sentences.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
   auditBox, follow, serial, humanize, fmtTime, foldMoves,
@@ -55,18 +56,24 @@ function layout() {
   clear(root,
     h("header", { class: "game-head" },
       h("div", {},
-        h("h1", {}, S.meta.title || humanize(S.meta.game)),
+        h("h1", {}, tn(S.meta.title) || humanize(S.meta.game)),
         h("div", { class: "muted small" }, _("Game {gameId}", { gameId }), S.meta.ranked ? _(" · ranked") : "", S.meta.forked_from ? [_(" · fork of "), h("a", { href: `/games/${encodeURIComponent(forkSource(S.meta.forked_from))}/replay` }, forkSource(S.meta.forked_from))] : "",
           S.meta.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(S.meta.tournament)}` }, _("tournament game"))] : "")),
       h("div", { class: "head-right" }, who, h("span", { id: "status" }), h("span", { id: "live", class: "live" }),
         h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay`, id: "replay-link" }, _("Replay")),
         S.role === "referee" ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/referee` }, _("Console")) : null)),
     h("div", { id: "turn", class: "turn-banner", "aria-live": "polite" }),
+    h("div", { id: "announce", class: "visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" }),
     h("div", { class: "table-cols" },
-      h("section", { class: "board-wrap panel" }, h("div", { id: "board", class: "board" })),
+      h("section", { class: "board-wrap panel", "aria-labelledby": "board-heading" },
+        h("h2", { id: "board-heading", class: "visually-hidden" }, _("Board")),
+        h("details", { class: "board-text", id: "board-text-box" },
+          h("summary", {}, _("The position in words")),
+          h("div", { id: "board-text" })),
+        h("div", { id: "board", class: "board", role: "region", "aria-label": _("Board (arrow keys move between the places you can play, Enter plays)") })),
       h("aside", { class: "side" },
         S.role === "seat" ? h("section", { class: "panel", id: "actions-panel" },
-          h("h3", {}, _("Your moves")),
+          h("h2", {}, _("Your moves")),
           h("div", { id: "action-error", class: "action-error", role: "alert", hidden: true }),
           h("div", { id: "actions" }),
           h("details", { class: "manual", id: "manual" },
@@ -75,9 +82,9 @@ function layout() {
               h("label", {}, _("Move as JSON"), h("textarea", { name: "move", id: "manual-move", rows: 3, spellcheck: "false",
                 placeholder: '{"type": "...", "payload": {...}}' })),
               h("button", { type: "submit", id: "manual-submit" }, _("Send"))))) : null,
-        S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h3", {}, _("Undo")), h("div", { id: "undo" })) : null,
-        h("section", { class: "panel", id: "scores-panel" }, h("h3", {}, _("Players & scores")), h("div", { id: "scores" })),
-        h("section", { class: "panel", id: "log-panel" }, h("h3", {}, _("Log")), h("ol", { id: "log", class: "log", reversed: true })),
+        S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h2", {}, _("Undo")), h("div", { id: "undo" })) : null,
+        h("section", { class: "panel", id: "scores-panel" }, h("h2", {}, _("Players & scores")), h("div", { id: "scores" })),
+        h("section", { class: "panel", id: "log-panel" }, h("h2", {}, _("Log")), h("ol", { id: "log", class: "log", reversed: true, tabindex: 0, "aria-label": _("Log, newest first") })),
         h("div", { id: "audit-slot" }))));
 }
 
@@ -121,10 +128,75 @@ function draw() {
   if (S.role === "seat") { drawActions(); drawUndo(); }
   drawScores();
   drawLog();
+  drawBoardText();
+  announce();
   clear($("#audit-slot"), auditBox(meta));
   drawLive();
   root.dataset.seq = String(view.seq);
   root.dataset.status = String(view.status);
+}
+
+/** The position in words: the game's summary, whose turn, the scores (with the
+ * referee's adjustments and forfeits) and what the renderer says of the viewer's own
+ * things (hand, stock). Screen readers read it; everyone may open it. */
+function drawBoardText() {
+  const box = $("#board-text");
+  if (!box) return;
+  const { view } = S;
+  const lines = [];
+  const summary = view.view && view.view.summary;
+  if (summary) lines.push(sentence(summary));
+  lines.push(turnWords());
+  const scores = (view.view && Array.isArray(view.view.scores)) ? view.view.scores : null;
+  const ref = refereeMarks();
+  (S.meta.seats || []).forEach((s) => {
+    const sc = scores ? scores[s.seat] : null;
+    const bits = [sc === null || sc === undefined ? _("score hidden") : _("{n} points", { n: sc })];
+    if (ref.adjust[s.seat]) bits.push(_("referee adjustment {points}", { points: signed(ref.adjust[s.seat]) }));
+    if (ref.forfeits.has(s.seat)) bits.push(_("forfeited"));
+    lines.push(_("{name}: {what}", { name: seatName(s.seat, S.names), what: bits.join(", ") }));
+  });
+  for (const line of S.renderer.describePosition(view.view, { seat: S.seat, names: S.names })) lines.push(line);
+  clear(box, h("ul", {}, lines.filter(Boolean).map((l) => h("li", {}, l))));
+}
+
+function turnWords() {
+  const { view } = S;
+  if (view.status === "finished") return _("The game is over.");
+  if (view.status === "paused") return _("The game is paused.");
+  const toAct = view.to_act || [];
+  if (S.seat !== null && toAct.includes(S.seat)) return _("It is your move.");
+  if (!toAct.length) return "";
+  return _("Waiting for {v0}.", { v0: toAct.map((s) => seatName(s, S.names)).join(", ") });
+}
+
+let announcedUpTo = null;
+/** Speak the moves others made since the last drawing (a polite live region). */
+function announce() {
+  const el = $("#announce");
+  if (!el) return;
+  if (announcedUpTo === null) { announcedUpTo = S.lastSeq; return; }
+  const fresh = S.events.filter((e) => e.seq > announcedUpTo && !(S.seat !== null && e.actor && e.actor.seat === S.seat));
+  announcedUpTo = S.lastSeq;
+  if (!fresh.length) return;
+  el.textContent = fresh.slice(-3).map((e) => S.renderer.describeEvent(e, S.names)).join(" · ");
+}
+
+function signed(n) { return `${n > 0 ? "+" : ""}${n}`; }
+
+/** The referee's adjustments (summed per seat) and the forfeits, from the log: they
+ * outlast undo and rewind, as in the server's fold. */
+function refereeMarks() {
+  const adjust = {};
+  const forfeits = new Set();
+  for (const e of S.events) {
+    const p = e.payload || {};
+    if (e.type === "referee.adjust") adjust[p.seat] = (adjust[p.seat] || 0) + Number(p.points || 0);
+    else if (e.type === "referee.forfeit" || e.type === "clock.expired") forfeits.add(p.seat);
+  }
+  const result = S.view.result || S.meta.result;
+  for (const s of (result && result.forfeited) || []) forfeits.add(s);
+  return { adjust, forfeits };
 }
 
 function drawLive() {
@@ -139,7 +211,7 @@ function drawTurn() {
   const { view } = S;
   const el = $("#turn");
   const toAct = view.to_act || [];
-  const summary = view.view && view.view.summary ? view.view.summary : "";
+  const summary = view.view && view.view.summary ? sentence(view.view.summary) : "";
   el.className = "turn-banner";
   if (view.status === "finished") {
     el.classList.add("finished");
@@ -147,12 +219,12 @@ function drawTurn() {
     const winners = (r.ranking || []).map((rank, s) => (rank === 1 ? seatName(s, S.names) : null)).filter(Boolean);
     clear(el, h("strong", {}, _("Game over. ")), winners.length ? _("Won by {v0}. ", { v0: winners.join(" & ") }) : "",
       r.tiebreak ? h("span", { class: "muted" }, _("Tie broken by {tiebreak}. ", { tiebreak: r.tiebreak })) : "",
-      h("a", { href: `/games/${encodeURIComponent(gameId)}/replay` }, _("Replay the game and see the revealed seed")));
+      h("a", { href: `/games/${encodeURIComponent(gameId)}/replay` }, _("Replay the game and see the revealed seed")), refereeNote());
     return;
   }
   if (view.status === "paused") {
     el.classList.add("paused");
-    clear(el, h("strong", {}, _("Paused by the referee. ")), _("No moves are accepted until the game resumes. "), summary);
+    clear(el, h("strong", {}, _("Paused by the referee. ")), _("No moves are accepted until the game resumes. "), summary, refereeNote());
     return;
   }
   const mine = S.seat !== null && toAct.includes(S.seat);
@@ -165,7 +237,17 @@ function drawTurn() {
       return h("span", {}, mine ? _("Also waiting for ") : _("Waiting for "),
         others.map((s, i) => [i ? ", " : "", h("span", { class: `who seat-${s}` }, seatName(s, S.names))]), ". ");
     })(),
-    summary ? h("span", { class: "summary" }, summary) : null);
+    summary ? h("span", { class: "summary" }, summary) : null,
+    refereeNote());
+}
+
+/** A line under the turn banner when the referee has changed the game: forfeits, adjustments. */
+function refereeNote() {
+  const ref = refereeMarks();
+  const bits = [];
+  for (const s of ref.forfeits) bits.push(_("{name} has forfeited.", { name: seatName(s, S.names) }));
+  for (const [s, n] of Object.entries(ref.adjust)) if (n) bits.push(_("The referee adjusted {name}'s score by {points}.", { name: seatName(Number(s), S.names), points: signed(n) }));
+  return bits.length ? h("span", { class: "referee-note", id: "referee-note" }, " ", bits.join(" ")) : null;
 }
 
 const openGroups = new Set();
@@ -324,14 +406,24 @@ function drawScores() {
   const result = view.result || meta.result;
   const toAct = view.to_act || [];
   const clocks = meta.clocks;
+  const ref = refereeMarks();
+  const anyAdjust = Object.keys(ref.adjust).length > 0;
   clear($("#scores"), h("table", { class: "scores", id: "scores-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, _("Player")), h("th", {}, _("Score")), result ? h("th", {}, _("Rank")) : null, clocks ? h("th", {}, _("Clock")) : null)),
+    h("caption", { class: "visually-hidden" }, _("Players & scores")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, _("Player")), h("th", { scope: "col" }, _("Score")),
+      anyAdjust ? h("th", { scope: "col" }, _("Referee")) : null,
+      result ? h("th", { scope: "col" }, _("Rank")) : null, clocks ? h("th", { scope: "col" }, _("Clock")) : null)),
     h("tbody", {}, (meta.seats || []).map((s) => {
       const sc = result && result.scores ? result.scores[s.seat] : scores ? scores[s.seat] : null;
-      return h("tr", { class: [s.seat === S.seat ? "me" : "", toAct.includes(s.seat) ? "to-act" : ""].join(" "), dataset: { seat: s.seat } },
-        h("td", {}, h("span", { class: `seat-dot seat-${s.seat}` }), s.name, toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: _("to act") }, " ◀") : null,
-          result && (result.forfeited || []).includes(s.seat) ? h("span", { class: "muted small" }, _(" (forfeited)")) : null),
-        h("td", { class: "num" }, sc === null || sc === undefined ? h("span", { class: "muted" }, scores ? "hidden" : "—") : String(sc)),
+      const adj = ref.adjust[s.seat] || 0;
+      const forfeited = ref.forfeits.has(s.seat);
+      return h("tr", { class: [s.seat === S.seat ? "me" : "", toAct.includes(s.seat) ? "to-act" : "", forfeited ? "forfeited" : ""].join(" "), dataset: { seat: s.seat } },
+        h("th", { scope: "row" }, h("span", { class: `seat-dot seat-${s.seat}`, "aria-hidden": "true" }), s.name,
+          toAct.includes(s.seat) ? h("span", { class: "turn-mark", title: _("to act") }, " ◀", h("span", { class: "visually-hidden" }, _("to act"))) : null,
+          forfeited ? h("span", { class: "badge forfeit-badge" }, _("Forfeited")) : null),
+        h("td", { class: "num" }, sc === null || sc === undefined ? h("span", { class: "muted" }, scores ? _("hidden") : "—")
+          : [String(!result && adj ? sc + adj : sc), !result && adj ? h("span", { class: "muted small" }, " ", _("({score} {adjust})", { score: sc, adjust: signed(adj) })) : null]),
+        anyAdjust ? h("td", { class: "num adjust", dataset: { adjust: adj } }, adj ? signed(adj) : "") : null,
         result ? h("td", { class: "num" }, result.ranking ? String(result.ranking[s.seat]) : "") : null,
         clocks ? h("td", { class: `num clock${(clocks.running || []).includes(s.seat) ? " running" : ""}`, dataset: { seat: s.seat } }, clockText(clocks, s.seat)) : null);
     }))));
