@@ -52,7 +52,7 @@ const STYLE = `
 `;
 
 const words = (s) => String(s ?? "").replace(/_/g, " ");
-const cap = (s) => { const w = words(s); return w ? w[0].toUpperCase() + w.slice(1) : w; };
+const cap = (s) => { const w = words(s); return w ? tn(w[0].toUpperCase() + w.slice(1)) : w; };
 function seatColour(owner) { return `var(--seat${owner}, hsl(${owner * 83 + 10}, 60%, 42%))`; }
 function ownerName(view, names, owner) {
   if (view && view.solo && owner === 1) return _("the Rival");
@@ -63,13 +63,13 @@ function dot(view, names, owner) {
 }
 function cardName(view, id) {
   const c = view && view.catalogue && view.catalogue.commerce[id];
-  return c ? c.name : id;
+  return tn(c ? c.name : id);
 }
 function cardChip(view, id) {
   const c = view && view.catalogue && view.catalogue.commerce[id];
   if (!c) return el("span", { class: "aor-card" }, id);
   const when = c.trigger ? `${words(c.trigger)}${Object.keys(c.filter || {}).length ? ` (${Object.values(c.filter).join(", ")})` : ""}: ` : "";
-  return el("span", { class: `aor-card ${c.type}`, title: `${when}${c.text}` }, c.name);
+  return el("span", { class: `aor-card ${c.type}`, title: tn(`${when}${c.text}`) }, tn(c.name));
 }
 
 // -- clicks: an element stands for the actions matching a predicate ---------------------
@@ -100,8 +100,8 @@ function eventBox(view) {
   const e = view.event && view.catalogue.events[view.event.id];
   if (!e) return el("div", { class: "aor-box" }, el("h4", {}, _("Event")), el("span", { class: "aor-muted" }, _("not yet revealed")));
   const arrows = (view.event.direction === "cw" ? "↻" : "↺").repeat(view.event.steps);
-  return el("div", { class: "aor-box" }, el("h4", {}, _("Event: {name} {arrows}", { name: e.name, arrows })),
-    el("div", {}, `${cap(e.condition)} → ${e.bonus}`),
+  return el("div", { class: "aor-box" }, el("h4", {}, _("Event: {name} {arrows}", { name: tn(e.name), arrows })),
+    el("div", {}, `${cap(e.condition)} → ${tn(e.bonus)}`),
     e.fallback ? el("div", { class: "aor-muted" }, _("otherwise {fallback}", { fallback: e.fallback })) : null,
     el("div", { class: "aor-muted" }, _("{event_deck_count} events left", { event_deck_count: view.event_deck_count })));
 }
@@ -114,7 +114,7 @@ function province(view, ctx, menu, name, tableSeat) {
   const who = owner === null ? _("faces nobody") : _("faces {v0}", { v0: ownerName(view, ctx.names, owner) });
   const start = view.start_province === name ? _(" · ★ start marker") : "";
   const box = el("div", { class: `aor-prov${mine ? " mine" : ""}${owner === null ? " empty" : ""}`, style: `grid-area:${SIDE[tableSeat]}` },
-    el("div", {}, el("strong", {}, info.name), _(" · population {population}", { population: p.population })),
+    el("div", {}, el("strong", {}, tn(info.name)), _(" · population {population}", { population: p.population })),
     el("div", { class: "who" }, who + start));
   for (const t of TYPES) {
     const level = p.levels[t];
@@ -165,7 +165,7 @@ function battleAreas(view, ctx, menu) {
     const counts = view.areas[a];
     const total = counts.reduce((x, y) => x + y, 0);
     const box = el("div", { class: "aor-box aor-area" },
-      el("h4", {}, `${spec.name} ${total >= spec.minimum ? "✓" : ""}`),
+      el("h4", {}, `${tn(spec.name)} ${total >= spec.minimum ? "✓" : ""}`),
       el("div", { class: "aor-muted" }, _("min {minimum} · 1st {first} · 2nd {second}", { minimum: spec.minimum, first: spec.first, second: spec.second })),
       el("div", {}, ...counts.map((n, o) => (n ? el("span", {}, dot(view, ctx.names, o), `×${n} `) : null))));
     clickable(box, ctx, view, menu, (x) => (x.type === "deploy_legion" && x.payload.area === a)
@@ -206,7 +206,7 @@ function playerBox(view, ctx, menu, p) {
   const me = ctx.seat === p.seat;
   const glory = `${p.glory}${p.glory_track.flipped ? ` (+30 side, at ${p.glory_track.position})` : ""}`;
   const box = el("div", { class: `aor-box aor-player${me ? " me" : ""}` },
-    el("h4", {}, dot(view, ctx.names, p.seat), ` ${ownerName(view, ctx.names, p.seat)} — ${p.name}`),
+    el("h4", {}, dot(view, ctx.names, p.seat), ` ${ownerName(view, ctx.names, p.seat)} — ${tn(p.name)}`),
     el("div", {}, _("Glory {glory} · {denarii} denarii · faces {v0}", { glory, denarii: p.denarii, v0: cap(p.faces) })),
     el("div", {}, _("Legions {legions} (+{legion_reserve} reserve) · votes {votes} (+{vote_reserve}) · followers {followers_free}/{followers}", { legions: p.legions, legion_reserve: p.legion_reserve, votes: p.votes, vote_reserve: p.vote_reserve, followers_free: p.followers_free, followers: p.followers })),
     el("div", {}, _("Vendetta "), vendettaTrack(p), _(" · plot markers {plot_markers}", { plot_markers: p.plot_markers })),
@@ -242,7 +242,7 @@ function medalsBox(view, ctx) {
   return el("div", { class: "aor-box" }, el("h4", {}, _("Medals & milestones")),
     el("div", {}, ...TYPES.map((t) => el("span", { style: "margin-right:.5rem" }, TYPE_ICON[t], " ",
       view.medals[t] === null ? "—" : ownerName(view, ctx.names, view.medals[t])))),
-    el("div", { class: "aor-muted" }, `Milestones at ${view.milestones.map((m) => m.pos).join(", ")} · tiles left ${TYPES.map((t) => `${TYPE_ICON[t]}${view.tiles[t].join("/")}`).join(" ")}`),
+    el("div", { class: "aor-muted" }, _("Milestones at {at} · tiles left {tiles}", { at: view.milestones.map((m) => m.pos).join(", "), tiles: TYPES.map((t) => `${TYPE_ICON[t]}${view.tiles[t].join("/")}`).join(" ") })),
     el("div", { class: "aor-muted" }, _("Commerce deck {commerce_deck_count} · discards {length} · vendetta pool {vendetta_pool}", { commerce_deck_count: view.commerce_deck_count, length: view.commerce_discard.length, vendetta_pool: view.vendetta_pool })));
 }
 
@@ -297,7 +297,7 @@ export function describeAction(action, view) {
   const names = (view && view.players || []).map((x) => x.name);
   const victim = (v) => (view && view.solo && v === 1 ? _("the Rival") : names[v] || _("seat {v}", { v }));
   switch (action.type) {
-    case "keep_missions": return `Keep missions ${p.keep.map((m) => (view && view.catalogue.missions[m] || {}).name || m).join(" and ")}`;
+    case "keep_missions": return _("Keep missions {list}", { list: p.keep.map((m) => tn((view && view.catalogue.missions[m] || {}).name || m)).join(_(" and ")) });
     case "deploy_legion": return _("Deploy a legion to {v0}", { v0: cap(p.area) });
     case "launch_plot": return _("Launch the plot in {v0}: {v1} against {v2}", { v0: cap(p.province), v1: cap(p.action), v2: victim(p.victim) });
     case "end_plot_turn": return _("End the plot turn");

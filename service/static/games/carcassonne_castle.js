@@ -283,7 +283,7 @@ function drawnTilePanel(view, ctx) {
     onclick: () => { chosenRotation = r; redraw(); },
   }, `${r}°`));
   return html("div", { class: "cc-drawn" },
-    html("div", {}, _("Drawn tile {tile}: {name}", { tile: view.tile.tile, name: view.tile.name })), preview,
+    html("div", {}, _("Drawn tile {tile}: {name}", { tile: view.tile.tile, name: tn(view.tile.name) })), preview,
     places.length ? html("div", {}, _("Turn: "), ...buttons) : null);
 }
 
@@ -311,9 +311,9 @@ export function render(root, view, ctx) {
     html("p", {}, sentence(view.summary)),
     ...view.scores.map((_score, seat) => seatPanel(view, ctx, seat)),
     drawnTilePanel(view, ctx),
-    html("p", {}, `Draw pile: ${view.pile_count} tiles; removed as unplaceable: ${view.removed.length}`),
+    html("p", {}, _("Draw pile: {count} tiles; removed as unplaceable: {removed}", { count: view.pile_count, removed: view.removed.length })),
     (view.pending || []).length ? html("p", {}, _("To score: "), view.pending.map((p) => _("{type} of {size} at ({x},{y}) for {v0}", { type: p.type, size: p.size, x: p.x, y: p.y, v0: nameOf(p.scorer, ctx.names) })).join("; ")) : null,
-    view.breakdown ? html("p", {}, `Final scoring: largest empty area ${view.breakdown.largest_empty_area}; `
+    view.breakdown ? html("p", {}, _("Final scoring: largest empty area {area}; ", { area: view.breakdown.largest_empty_area })
       + view.scores.map((_score, s) => _("{v0}: keep {v1}, unfinished {v2}, courts {v3}, tiles {v4}", { v0: nameOf(s, ctx.names), v1: view.breakdown.keep[s], v2: view.breakdown.unfinished[s], v3: view.breakdown.courts[s], v4: view.breakdown.five_points[s] })).join("; ")) : null,
   );
   root.append(html("div", { class: "cc-layout", style: "display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start" }, board, panel));

@@ -62,11 +62,11 @@ function dot(seat, names) { return el("span", { class: `cay-dot seat-${seat}`, s
 function tileName(view, id) {
   if (!id) return _("empty lot");
   const c = view && view.catalogue && view.catalogue[id];
-  return c ? c.name : String(id).replace(/_/g, " ");
+  return tn(c ? c.name : String(id).replace(/_/g, " "));
 }
 
 function costText(cost) {
-  return Object.entries(cost || {}).map(([k, v]) => `${v} ${k}`).join(" + ");
+  return Object.entries(cost || {}).map(([k, v]) => `${v} ${tn(k)}`).join(" + ");
 }
 
 // -- actions attached to board elements ----------------------------------------------
@@ -127,7 +127,7 @@ function roadSection(view, ctx, menu) {
     sp.space === view.provost ? el("span", { class: "cay-mark provost", title: _("provost") }, "P") : null,
     sp.space === view.bailiff ? el("span", { class: "cay-mark bailiff", title: _("bailiff") }, "B") : null,
     triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: _("{v0} scoring", { v0: triggers[sp.space] }) }, triggers[sp.space][0].toUpperCase()) : null,
-    el("span", { class: "name" }, sp.building ? sp.name : "·"),
+    el("span", { class: "name" }, sp.building ? tn(sp.name) : "·"),
     owned ? el("span", null, _("owner "), dot(sp.owner, ctx.names)) : null,
     sp.worker !== null && sp.worker !== undefined ? el("span", null, _(" worker "), dot(sp.worker, ctx.names)) : null,
     sp.convert_to !== null && sp.convert_to !== undefined ? el("span", null, _(" → residence "), dot(sp.convert_to, ctx.names)) : null);
@@ -194,7 +194,7 @@ function supplySection(view, ctx, menu) {
   const tiles = (view.supply || []).filter((id) => (seen.has(id) ? false : seen.add(id))).map((id) => {
     const c = (view.catalogue || {})[id] || {};
     const tile = el("div", { class: "cay-tile", style: `background:${COLOURS[c.colour] || "#fff"}` },
-      el("span", { class: "name" }, c.name || id), el("span", null, costText(c.cost)), el("br"), el("span", null, _("{v0} PP", { v0: c.prestige || 0 })));
+      el("span", { class: "name" }, tn(c.name || id)), el("span", null, costText(c.cost)), el("br"), el("span", null, _("{v0} PP", { v0: c.prestige || 0 })));
     const acts = matching(ctx, (a) => (a.type === "build" || a.type === "build_prestige" ||
       (a.type === "choose_favour" && a.payload.row === "buildings")) && a.payload.building === id);
     return makeClickable(tile, acts, ctx, view, menu);
@@ -236,17 +236,17 @@ function targetWords(target, view) {
   if (target.startsWith("road:")) {
     const n = Number(target.slice(5));
     const sp = view && view.road && view.road[n - 1];
-    return sp && sp.name ? _("{name} (space {n})", { name: sp.name, n }) : _("road space {n}", { n });
+    return sp && sp.name ? _("{name} (space {n})", { name: tn(sp.name), n }) : _("road space {n}", { n });
   }
   return _("the {v0}", { v0: SPECIAL_NAMES[target] || target });
 }
 
 function spaceWords(space, view) {
   const sp = view && view.road && view.road[space - 1];
-  return _("{v0} (space {space})", { v0: sp && sp.name ? sp.name : "space", space });
+  return _("{v0} (space {space})", { v0: sp && sp.name ? tn(sp.name) : _("space"), space });
 }
 
-function list(cubes) { return (cubes || []).join(" + "); }
+function list(cubes) { return (cubes || []).map((c) => tn(c)).join(" + "); }
 
 function favourWords(p, view) {
   const label = (ROW_LABELS[p.row] || [])[p.column - 1] || "";
@@ -271,10 +271,10 @@ export function describeAction(action, view) {
     case "move_provost": return p.delta ? _("Pay {v0} to move the provost {v1} {v2}", { v0: Math.abs(p.delta), v1: p.delta > 0 ? "forward" : "back", v2: Math.abs(p.delta) }) : _("Leave the provost");
     case "produce": return _("Produce option {v0}", { v0: p.option + 1 });
     case "owner_bonus": return _("Take 1 {cube} as the owner", { cube: p.cube });
-    case "build": return `Build the ${tileName(view, p.building)}${p.any ? ` (paying ${p.any} as the any cube)` : ""}`;
+    case "build": return _("Build the {building}{extra}", { building: tileName(view, p.building), extra: p.any ? _(" (paying {cube} as the any cube)", { cube: tn(p.any) }) : "" });
     case "convert": return _("Convert {v0} into a residence", { v0: spaceWords(p.space, view) });
     case "build_prestige": return _("Build the {v0} on your residence at space {space}", { v0: tileName(view, p.building), space: p.space });
-    case "trade": return `Exchange, tier ${p.option + 1}${(p.cubes || []).length ? `: ${list(p.cubes)}` : ""}`;
+    case "trade": return _("Exchange, tier {tier}{extra}", { tier: p.option + 1, extra: (p.cubes || []).length ? `: ${list(p.cubes)}` : "" });
     case "decline": return _("Do not use the building");
     case "give_batch": return _("Give a batch: food + {v0}", { v0: list(p.cubes) });
     case "castle_done": return _("Give no more batches");

@@ -117,7 +117,7 @@ export function describeAction(action, view) {
     case "send_to_convent": return _("Send your daughter to the convent (+1 thaler)");
     case "answer_marriage": return p.accept ? _("Accept the marriage") : _("Refuse the marriage");
     case "take_card":
-      if (p.decline) return `Take ${cardWords(p.card)} without its action${p.side ? ` (${p.side} price)` : ""}`;
+      if (p.decline) return _("Take {card} without its action{extra}", { card: cardWords(p.card), extra: p.side ? _(" ({side} price)", { side: tn(p.side) }) : "" });
       return _("Take {v0} {v1}", { v0: cardWords(p.card), v1: effectWords(p) }).trim();
     case "use_privilege":
       if (p.electorate === "trier") return _("Trier privilege: {v0} {v1}", { v0: cardWords(p.card), v1: effectWords(p) }).trim();
@@ -129,7 +129,7 @@ export function describeAction(action, view) {
     case "pass": return _("Pass (for the rest of the phase)");
     case "place_gray_eminence": return _("Place the gray eminence beside {v0}", { v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
     case "decline_gray_eminence": return _("Keep the gray eminence's baron in supply");
-    case "break_tie": return `Let ${view && view.names ? view.names[p.winner] : `seat ${p.winner}`} win the tie`;
+    case "break_tie": return _("Let {who} win the tie", { who: view && view.names ? view.names[p.winner] : _("seat {n}", { n: p.winner }) });
     case "choose_elector": return _("Make the noble on {v0} elector", { v0: locWords(p.space) });
     case "place_displaced": return _("Place the displaced noble on {v0}", { v0: locWords(p.space) });
     case "name_target": return _("Name {v0}", { v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
@@ -217,7 +217,7 @@ function slot(cls, loc, piece, ctx, view, menu) {
 function electorate(area, ctx, view, menu) {
   const id = area.id;
   const box = el("div", { class: `soe-el${area.archdiocese ? " arch" : ""}${area.in_play ? "" : " out"}` },
-    el("div", { class: "name" }, area.name, area.in_play ? "" : _(" (out of play)")),
+    el("div", { class: "name" }, tn(area.name), area.in_play ? "" : _(" (out of play)")),
     el("div", { class: "meta" }, _("{votes} vote{v0} · {v1}{v2}", { votes: area.votes, v0: area.votes > 1 ? "s" : "", v1: PRIVILEGE_WORDS[area.privilege] || "", v2: area.privilege_used ? _(" · used") : "" })));
   const elector = slot(_("elector{v0}", { v0: area.privilege_used ? _(" used") : "" }), `${id}/elector`, area.elector, ctx, view, menu);
   const eminences = (area.gray_eminences || []).map((s) => el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[s]};opacity:.6`, title: _("gray eminence") }, _("GE")));
@@ -235,7 +235,7 @@ function cards(view, ctx, menu) {
   const wrap = el("div", { class: "soe-box" }, el("h4", null, _("Action cards")));
   for (const c of view.cards) {
     const cost = typeof c.cost === "object" ? `${c.cost.baron}/${c.cost.couple}` : c.cost;
-    const node = el("span", { class: `soe-card ${c.color}${c.left ? "" : " empty"}`, title: _("phase {phase}", { phase: c.phase }) }, `${c.name} · ${cost}t · ×${c.left}`);
+    const node = el("span", { class: `soe-card ${c.color}${c.left ? "" : " empty"}`, title: _("phase {phase}", { phase: c.phase }) }, `${tn(c.name)} · ${cost}t · ×${c.left}`);
     const acts = (ctx.actions || []).filter((a) => (a.type === "take_card" && a.payload.card === c.id && !a.payload.target && !a.payload.space)
       || (a.type === "use_privilege" && a.payload.card === c.id && !a.payload.target && !a.payload.space));
     wrap.append(clickable(node, acts, ctx, view, menu));
@@ -271,7 +271,7 @@ function election(view, ctx) {
   }
   const last = view.last_election;
   if (last) {
-    box.append(el("div", null, `Round ${last.round}: ${last.winner === "rival" ? `${seatName(names, last.rival)} won` : `${seatName(names, last.emperor)} kept the throne`} `,
+    box.append(el("div", null, _("Round {round}: {what} ", { round: last.round, what: last.winner === "rival" ? _("{who} won", { who: seatName(names, last.rival) }) : _("{who} kept the throne", { who: seatName(names, last.emperor) }) }),
       `(${last.totals.rival} : ${last.totals.emperor}) — `,
       Object.entries(last.choices).map(([s, side]) => `${seatName(names, Number(s))} → ${side}`).join(", ")));
   }

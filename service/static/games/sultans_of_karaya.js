@@ -49,7 +49,7 @@ export function describeAction(action, view) {
     }
     case "capture": return _("Capture {v0}", { v0: who(p.target) });
     case "dance": return _("Reveal and dance");
-    case "manipulate": return `Manipulate ${who(p.target)}${p.side ? ` for the ${SIDE[p.side]}` : ""}`;
+    case "manipulate": return _("Manipulate {who}{extra}", { who: who(p.target), extra: p.side ? _(" for the {side}", { side: SIDE[p.side] }) : "" });
     case "foretell": return _("Reveal and foretell");
     case "look": return _("Look at {v0}'s card", { v0: who(p.target) });
     case "predict": return _("Predict the {v0} win", { v0: SIDE[p.side] || p.side });
@@ -203,8 +203,8 @@ export function render(root, view, ctx) {
   const comp = view.composition || {};
   root.append(el("p", { class: "sok-composition" },
     _("In play: {sultan} Sultan, {guard} Guard(s), {assassin} Assassin(s), {slave} Slaves, {neutrals} neutral(s). ", { sultan: comp.sultan, guard: comp.guard, assassin: comp.assassin, slave: comp.slave, neutrals: comp.neutrals }) +
-    `Unseen: ${Object.entries(view.unaccounted || {}).map(([r, k]) => `${k} ${roleName(r)}`).join(", ")}. ` +
-    `Supply: ${Object.entries(view.supply || {}).map(([k, v]) => `${k} ${v}`).join(", ")}.`));
+    _("Unseen: {list}. ", { list: Object.entries(view.unaccounted || {}).map(([r, k]) => `${k} ${roleName(r)}`).join(", ") }) +
+    _("Supply: {list}.", { list: Object.entries(view.supply || {}).map(([k, v]) => `${tn(k)} ${v}`).join(", ") })));
   const table = el("table", { class: "sok-scores" });
   const head = el("tr", {}, el("th", {}, _("Seat")), ...(view.history || []).map((h) => el("th", {}, `R${h.round}`)), el("th", {}, _("Total")));
   table.append(head);

@@ -98,7 +98,7 @@ function layout() {
         h("section", { class: "panel", id: "undo-panel", hidden: true }, h("h3", {}, _("Undo request")), h("div", { id: "undo" })),
         h("section", { class: "panel", id: "disputes-panel" }, h("h3", {}, _("Disputes")), h("div", { id: "disputes" })),
         h("section", { class: "panel", id: "export-panel" }, h("h3", {}, _("Export")),
-          h("p", { class: "small" }, "The whole log as JSON Lines, hash-chained; once the game is finished it carries the seed."),
+          h("p", { class: "small" }, _("The whole log as JSON Lines, hash-chained; once the game is finished it carries the seed.")),
           h("div", { class: "row" },
             h("button", { type: "button", id: "export-btn", onclick: onExport }, _("Download the log")),
             h("a", { href: "/verify", class: "button" }, _("Verify an export")))),
@@ -156,7 +156,7 @@ function drawUndo() {
   const waiting = (p.needed || []).filter((s) => !(p.approvals || []).includes(s));
   clear($("#undo"),
     h("p", {}, _("{v0} asked to undo back to step {to_seq}.", { v0: seatName(p.seat, S.names), to_seq: p.to_seq })),
-    waiting.length ? h("p", { class: "muted small" }, `Still waiting for ${waiting.map((s) => seatName(s, S.names)).join(", ")}; the referee may answer for everyone.`) : null,
+    waiting.length ? h("p", { class: "muted small" }, _("Still waiting for {who}; the referee may answer for everyone.", { who: waiting.map((s) => seatName(s, S.names)).join(", ") })) : null,
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary", onclick: () => answerUndo(p.id, "approve") }, _("Approve for everyone")),
       h("button", { type: "button", onclick: () => answerUndo(p.id, "decline") }, _("Decline"))));

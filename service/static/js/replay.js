@@ -140,8 +140,8 @@ async function goto(n, { requested = null, fromSlider = false } = {}) {
   if (requested !== null && requested !== target) {
     note.hidden = false;
     note.textContent = requested > S.max
-      ? `Step ${requested} is beyond the end of this game; showing the last step, ${target}.`
-      : `There is no step ${requested}; showing step ${target}.`;
+      ? _("Step {requested} is beyond the end of this game; showing the last step, {target}.", { requested, target })
+      : _("There is no step {requested}; showing step {target}.", { requested, target });
   } else if (requested === null) note.hidden = true;
   S.at = target;
   const url = `${location.pathname}?at=${target}`;
@@ -210,7 +210,7 @@ function drawMarkers() {
     return h("button", {
       type: "button", class: `marker${dispute ? " dispute" : ""}`, style: `left: ${left}%`, dataset: { seq },
       title: _("Step {seq}: {v0}", { seq, v0: list.map((a) => a.text).join(" · ").slice(0, 200) }), onclick: () => goto(seq),
-      "aria-label": `Annotation on step ${seq}`,
+      "aria-label": _("Annotation on step {seq}", { seq }),
     }, dispute ? "⚑" : "●");
   }));
 }
@@ -256,7 +256,7 @@ async function onAnnotate(ev) {
   const text = form.text.value.trim();
   const fail = (m) => { err.hidden = false; err.textContent = m; };
   if (!text) return fail(_("An annotation needs some text."));
-  if (text.length > MAX_TEXT) return fail(`An annotation is at most ${MAX_TEXT} characters; this one has ${text.length}.`);
+  if (text.length > MAX_TEXT) return fail(_("An annotation is at most {max} characters; this one has {length}.", { max: MAX_TEXT, length: text.length }));
   const body = { seq: S.at, text, kind: form.kind.value };
   if (form.author.value.trim()) body.author = form.author.value.trim();
   $("#annotation-submit").disabled = true;

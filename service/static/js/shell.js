@@ -260,7 +260,7 @@ export function describePlatformEvent(e, names) {
   const why = p.reason ? ` — “${p.reason}”` : "";
   switch (e.type) {
     case "game.created": return _("Game created for {v0} players", { v0: (p.seats || names || []).length || "?" });
-    case "game.finished": return `Game finished${p.result && p.result.scores ? ` — scores ${p.result.scores.join(" / ")}` : ""}`;
+    case "game.finished": return p.result && p.result.scores ? _("Game finished — scores {scores}", { scores: p.result.scores.join(" / ") }) : _("Game finished");
     case "game.undo": return _("{who} undid back to step {to_seq}", { who, to_seq: p.to_seq });
     case "game.undo_requested": return _("{who} asked to undo back to step {to_seq}", { who, to_seq: p.to_seq });
     case "game.undo_approved": return _("{who} approved the undo", { who });

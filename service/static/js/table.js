@@ -372,7 +372,7 @@ function drawUndo() {
   if (S.view.status === "active" && target && !p) {
     parts.push(h("button", { type: "button", id: "undo-request-btn", dataset: { to: target.to }, onclick: () => requestUndo(target.to) },
       _("Undo my last move (step {move})", { move: target.move })));
-    parts.push(h("p", { class: "muted small" }, "Immediate if nobody has moved since and nothing hidden was revealed; otherwise the other players are asked."));
+    parts.push(h("p", { class: "muted small" }, _("Immediate if nobody has moved since and nothing hidden was revealed; otherwise the other players are asked.")));
   }
   if (!parts.length) parts.push(h("p", { class: "muted small" }, _("Nothing to undo.")));
   clear(box, parts);
