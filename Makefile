@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: install run test test-fast bench bench-peer soak clean
+.PHONY: install run test test-fast bench bench-peer soak clean axe
 
 install: $(VENV)/.installed
 
@@ -19,7 +19,14 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 run: install
 	$(BIN)/gunicorn -c deploy/gunicorn.conf.py wsgi:app
 
-test: install
+# axe-core for the accessibility tests, from npm (pinned in tests/browser/axe/package.json)
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE): tests/browser/axe/package.json
+	npm install --prefix tests/browser/axe --no-audit --no-fund --no-package-lock --silent
+	touch $@
+
+test: install axe
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests
 
 test-fast: install
@@ -39,3 +46,11 @@ soak: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+
+# Translations: collect the messages of the templates and the API (pybabel), merge them
+# into the zh-Hant catalogue, compile it. The modules' texts live in static/i18n/*.json.
+.PHONY: translations
+translations: install
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k N_ --no-location -o service/translations/messages.pot .
+	$(BIN)/pybabel -q update -N --no-location -i service/translations/messages.pot -d service/translations
+	$(BIN)/pybabel -q compile -d service/translations

@@ -31,10 +31,10 @@ def tag_for(header_value: str | None) -> str:
     for part in (header_value or "").split(","):
         name, _, params = part.strip().partition(";")
         q = 1.0
-        m = re.search(r"q=([0-9.]+)", params)
-        if m:
+        if "q=" in params:
+            m = re.search(r"q=([0-9.]+)\s*$", params)
             try:
-                q = float(m.group(1))
+                q = float(m.group(1)) if m else 0.0
             except ValueError:
                 q = 0.0
         name = name.strip().lower()

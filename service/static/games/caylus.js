@@ -33,7 +33,7 @@ const STYLE = `
 .cay-summary { font-weight: 600; }
 .cay-row { display: flex; flex-wrap: wrap; gap: .35rem; align-items: stretch; }
 .cay-tile { position: relative; min-width: 5.6rem; max-width: 7.5rem; padding: .3rem .35rem; border: 2px solid #5553; border-radius: 6px; background: #fff; font-size: .8rem; }
-.cay-tile .num { font-size: .7rem; color: #444; }
+.cay-tile .num { font-size: .7rem; color: #1b1b1b; }
 .cay-tile .name { font-weight: 600; display: block; }
 .cay-tile.owned { border-width: 3px; }
 .cay-tile.clickable { cursor: pointer; box-shadow: 0 0 0 3px #2e86de88; }

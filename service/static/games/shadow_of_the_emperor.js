@@ -28,7 +28,7 @@ const PIECE_WORDS = {
   baron25: _("a baron aged 25"), couple15: _("a couple aged 15"), knight: _("a knight"),
 };
 const ROUND_TRACK = [_("2 VP, empire city"), _("2 VP, empire city"), _("2 VP, 1 thaler, move a city"), _("1 VP, 2 thalers"), _("1 VP")];
-const SEAT_COLOURS = ["#c0392b", "#2471a3", "#229954", "#d4ac0d"];
+const SEAT_COLOURS = ["#c0392b", "#2471a3", "#1e7b45", "#8a6d00"];
 
 const STYLE = `
 .soe { font: 14px/1.35 system-ui, sans-serif; display: grid; gap: .7rem; }

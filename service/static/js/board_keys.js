@@ -25,7 +25,10 @@ function targets(board) {
 function nameOf(e, i) {
   const svgTitle = e.querySelector(":scope > title");
   const says = e.getAttribute("title") || (svgTitle ? svgTitle.textContent.trim() : "");
-  const text = (e instanceof SVGElement ? "" : (e.textContent || "")).replace(/\s+/g, " ").trim();
+  const shown = e instanceof SVGElement
+    ? [...e.querySelectorAll("text")].map((x) => x.textContent).join(" ")
+    : e.textContent || "";
+  const text = shown.replace(/\s+/g, " ").trim();
   if (text && says && !says.includes(text)) return `${text}: ${says}`;
   return says || text || _("Board element {n}", { n: i + 1 });
 }

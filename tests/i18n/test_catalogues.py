@@ -1,0 +1,57 @@
+"""Both languages complete: every text the modules ask for (_("...") in static/js,
+static/games, static/tournaments) and every gettext message of the templates and the
+API has a zh-Hant translation with the same {slots}; the compiled .mo is the .po."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).parents[2]
+STATIC = ROOT / "service" / "static"
+CATALOGUE = STATIC / "i18n" / "zh-Hant.json"
+PO = ROOT / "service" / "translations" / "zh_Hant" / "LC_MESSAGES" / "messages.po"
+MO = PO.with_suffix(".mo")
+CALL = re.compile(r'(?<![\w.$])_\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def module_texts() -> dict[str, str]:
+    texts = {}
+    for path in sorted([*STATIC.glob("js/*.js"), *STATIC.glob("games/*.js"), *STATIC.glob("tournaments/*.js")]):
+        for m in CALL.finditer(path.read_text(encoding="utf-8")):
+            texts.setdefault(json.loads(f'"{m.group(1)}"'), path.name)
+    return texts
+
+
+def slots(s: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", s))
+
+
+def test_every_module_text_has_a_translation():
+    catalogue = json.loads(CATALOGUE.read_text(encoding="utf-8"))
+    texts = module_texts()
+    assert len(texts) > 500
+    missing = sorted(f"{where}: {t!r}" for t, where in texts.items() if not catalogue.get(t, "").strip())
+    assert not missing, f"{len(missing)} texts without a zh-Hant entry:\n" + "\n".join(missing[:40])
+    # a translation may leave a slot out (an English plural ending) but never invent one
+    invented = [(k, v) for k, v in catalogue.items() if slots(v) - slots(k)]
+    assert not invented, invented[:5]
+
+
+def test_every_template_and_api_message_has_a_translation():
+    catalogue = read_po(PO.open("rb"))
+    untranslated = [m.id for m in catalogue if m.id and not m.string]
+    assert not untranslated, untranslated[:20]
+    compiled = read_mo(io.BytesIO(MO.read_bytes()))
+    assert {m.id: m.string for m in compiled if m.id} == {m.id: m.string for m in catalogue if m.id}, \
+        "messages.mo is older than messages.po: run `make translations`"
+
+
+def test_every_error_template_is_in_the_catalogue():
+    from service.error_messages import TEMPLATES
+    ids = {m.id for m in read_po(PO.open("rb"))}
+    assert set(TEMPLATES) <= ids
