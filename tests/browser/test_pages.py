@@ -314,6 +314,15 @@ def test_referee_pauses_rewinds_and_settles_a_dispute(live_server, page, new_pag
     page.wait_for_function("() => document.querySelector('#referee-log').innerText.includes('declared Brunel forfeited')")
     types = [e["type"] for e in live_server.ok("GET", f"/games/{g['id']}/events?after=0")["events"]]
     assert "referee.adjust" in types and "referee.forfeit" in types
+    # where the players look: the other seat's table shows both in its scores and its banner
+    ada = new_page()
+    open_table(ada, live_server, g["id"], g["tokens"][0])
+    ada.wait_for_selector("#scores-table tr[data-seat='1'] .forfeit-badge")
+    row = ada.locator("#scores-table tr[data-seat='1']")
+    assert "Forfeited" in row.inner_text() and row.locator("td.adjust").inner_text() == "+3"
+    banner = ada.locator("#referee-note").inner_text()
+    assert "Brunel has forfeited." in banner and "adjusted Brunel's score by +3" in banner
+    assert "forfeited" in ada.locator("#board-text").text_content()
 
 
 def test_export_from_the_console_verifies(live_server, page, tmp_path, game_name):

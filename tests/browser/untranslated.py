@@ -13,7 +13,7 @@ SCAN = r"""(allowed) => {
     const r = el.getClientRects();
     return r.length > 0 || el.closest('.visually-hidden, [role=status]');
   };
-  const words = (text) => (String(text).match(/[A-Za-z][A-Za-z'’]{2,}/g) || []).filter((w) => !allow.has(w.toLowerCase()));
+  const words = (text) => (String(text).replace(/\b[0-9a-f]{8,}\b…?/gi, ' ').match(/[A-Za-z][A-Za-z'’]{2,}/g) || []).filter((w) => !allow.has(w.toLowerCase()));
   const note = (text) => { if (words(text).length) found.add(String(text).replace(/\s+/g, ' ').trim().slice(0, 160)); };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
@@ -31,7 +31,7 @@ SCAN = r"""(allowed) => {
 # Words that are the same in both languages: the product's name, standards, units.
 ALLOWED = ["Boardroom", "API", "JSON", "Lines", "HTTP", "SHA", "sha256", "seed", "Home", "End", "BGG",
            "English", "Bearer", "Authorization", "token", "render", "Buchholz", "BUNDLE", "python", "service",
-           "verify", "tournament", "jsonl", "Age", "Rome"]
+           "verify", "tournament", "jsonl", "Age", "Rome", "Enter", "Tab", "Esc"]
 
 
 def scan(page, extra_allowed: list[str] = ()) -> dict:

@@ -121,8 +121,8 @@ function province(view, ctx, menu, name, tableSeat) {
     const next = level + 1;
     const cost = next === 1 ? info.slots[t] : (view.catalogue.upper_tiles[t] || {})[String(next)];
     const row = el("div", { class: "aor-slot" },
-      el("span", { title: t }, TYPE_ICON[t]),
-      el("span", { class: "lvl" }, level ? _("level {level}", { level }) : "empty"),
+      el("span", { title: tn(t) }, TYPE_ICON[t]),
+      el("span", { class: "lvl" }, level ? _("level {level}", { level }) : _("empty")),
       ...(p.followers[t] || []).map((s) => dot(view, ctx.names, s)),
       next <= 3 && cost ? el("span", { class: "aor-muted" }, _("next {cost}d/{glory}g", { cost: cost.cost, glory: cost.glory })) : null);
     if (mine) {
@@ -190,7 +190,7 @@ function vendettaTrack(p) {
     const cov = pos > 5 - covered;
     const token = atPos[pos];
     const used = token && p.tokens_used.includes(token);
-    cells.push(el("span", { class: cov ? "cov" : "", title: token ? _("{token} token{v0}", { token, v0: used ? _(" (used)") : "" }) : "" },
+    cells.push(el("span", { class: cov ? "cov" : "", title: token ? _("{token} token{v0}", { token: tn(token), v0: used ? _(" (used)") : "" }) : "" },
       cov ? "✖" : (token ? (used ? "·" : TYPE_ICON[token]) : "")));
   }
   return el("span", { class: "aor-track" }, cells);
@@ -199,7 +199,7 @@ function vendettaTrack(p) {
 function pantheonWords(p) {
   const f = p.pantheon.foundation;
   const b = p.pantheon.building;
-  return `foundation ${f.own}/2${f.metal ? ` + ${f.metal}` : ""} · building ${b.own}/3${b.metal ? ` + ${b.metal}` : ""}`;
+  return _("foundation {f}/2{fm} · building {b}/3{bm}", { f: f.own, fm: f.metal ? ` + ${tn(f.metal)}` : "", b: b.own, bm: b.metal ? ` + ${tn(b.metal)}` : "" });
 }
 
 function playerBox(view, ctx, menu, p) {
@@ -210,7 +210,7 @@ function playerBox(view, ctx, menu, p) {
     el("div", {}, _("Glory {glory} · {denarii} denarii · faces {v0}", { glory, denarii: p.denarii, v0: cap(p.faces) })),
     el("div", {}, _("Legions {legions} (+{legion_reserve} reserve) · votes {votes} (+{vote_reserve}) · followers {followers_free}/{followers}", { legions: p.legions, legion_reserve: p.legion_reserve, votes: p.votes, vote_reserve: p.vote_reserve, followers_free: p.followers_free, followers: p.followers })),
     el("div", {}, _("Vendetta "), vendettaTrack(p), _(" · plot markers {plot_markers}", { plot_markers: p.plot_markers })),
-    el("div", { class: "aor-muted" }, _("Plots: {v0}", { v0: p.plot_actions.map(words).join(", ") })),
+    el("div", { class: "aor-muted" }, _("Plots: {v0}", { v0: p.plot_actions.map((a) => tn(words(a))).join(", ") })),
     el("div", { class: "aor-muted" }, _("Pantheon: {v0}", { v0: pantheonWords(p) })));
   const hand = el("div", {}, _("Hand ({hand_count}): ", { hand_count: p.hand_count }));
   if (p.hand) {
@@ -219,9 +219,9 @@ function playerBox(view, ctx, menu, p) {
       if (me) clickable(chip, ctx, view, menu, (a) => ["play_card", "sell_card", "discard_card"].includes(a.type) && a.payload.card === c);
       hand.append(chip);
     }
-  } else hand.append(el("span", { class: "aor-muted" }, "hidden"));
+  } else hand.append(el("span", { class: "aor-muted" }, _("hidden")));
   box.append(hand);
-  if (p.sets.length) box.append(el("div", {}, _("Sets: "), ...p.sets.map((s) => el("span", { class: `aor-card ${s.type}` }, `${s.type} ×3`))));
+  if (p.sets.length) box.append(el("div", {}, _("Sets: "), ...p.sets.map((s) => el("span", { class: `aor-card ${s.type}` }, `${tn(s.type)} ×3`))));
   const missions = p.missions || p.dealt;
   if (missions && missions.length) {
     box.append(el("div", {}, p.missions && p.missions.length ? _("Missions: ") : _("Dealt: "),
@@ -240,7 +240,7 @@ function rivalBox(view, ctx) {
 
 function medalsBox(view, ctx) {
   return el("div", { class: "aor-box" }, el("h4", {}, _("Medals & milestones")),
-    el("div", {}, ...TYPES.map((t) => el("span", { style: "margin-right:.5rem" }, TYPE_ICON[t], " ",
+    el("div", {}, ...TYPES.map((t) => el("span", { style: "margin-right:.5rem", title: tn(t) }, TYPE_ICON[t], " ",
       view.medals[t] === null ? "—" : ownerName(view, ctx.names, view.medals[t])))),
     el("div", { class: "aor-muted" }, _("Milestones at {at} · tiles left {tiles}", { at: view.milestones.map((m) => m.pos).join(", "), tiles: TYPES.map((t) => `${TYPE_ICON[t]}${view.tiles[t].join("/")}`).join(" ") })),
     el("div", { class: "aor-muted" }, _("Commerce deck {commerce_deck_count} · discards {length} · vendetta pool {vendetta_pool}", { commerce_deck_count: view.commerce_deck_count, length: view.commerce_discard.length, vendetta_pool: view.vendetta_pool })));

@@ -252,7 +252,7 @@ function drawPieces(root, view, ctx, byCell) {
     const tile = byCell[`${x},${y}`];
     const [cx, cy] = featureCentre(tile, a.payload.feature);
     const dot = svg("circle", { cx: px(x) + cx, cy: py(y) + cy, r: 6, fill: "#fff", "fill-opacity": 0.7, stroke: "#ff7a00", "stroke-width": 2, style: "cursor:pointer" },
-      svg("title", {}, document.createTextNode(_("Put a {v0} here", { v0: ROLE[tile.features[a.payload.feature].type] }))));
+      svg("title", {}, document.createTextNode(_("Put a {v0} here", { v0: tn(ROLE[tile.features[a.payload.feature].type]) }))));
     dot.addEventListener("click", () => ctx.act(a));
     root.append(dot);
   }
@@ -291,7 +291,7 @@ function seatPanel(view, ctx, seat) {
   const held = view.held[seat].map((t) => html("span", { class: t.used ? "cc-wall used" : "cc-wall", title: t.used ? "used" : `taken in turn ${t.turn}` },
     `${t.kind} ${WALL_KEYS[t.kind] || t.key}${t.used ? " (used)" : ""}`));
   return html("div", { class: `cc-seat seat-${seat}` },
-    html("strong", {}, `${nameOf(seat, ctx.names)} (${seat === 0 ? "black" : "white"})`),
+    html("strong", {}, _("{name} ({colour})", { name: nameOf(seat, ctx.names), colour: seat === 0 ? _("black") : _("white") })),
     _(" {v0} points, {v1} followers in supply", { v0: view.scores[seat], v1: view.supply[seat] }),
     view.keeps[seat] ? _(", keep on a house of {v0}", { v0: view.keeps[seat].size }) : "",
     held.length ? html("div", {}, _("Wall tiles: "), ...held) : null);
@@ -334,7 +334,7 @@ export function describeAction(action, view) {
     case "place_follower": {
       const tile = lastTile(view);
       const type = tile ? tile.features[p.feature].type : "feature";
-      return _("Put a {v0} on the {type} (feature {feature})", { v0: ROLE[type] || "follower", type, feature: p.feature });
+      return _("Put a {v0} on the {type} (feature {feature})", { v0: tn(ROLE[type] || "follower"), type: tn(type), feature: p.feature });
     }
     case "skip_follower": return _("Place no follower");
     case "score_feature": {

@@ -12,14 +12,14 @@ import { el } from "./dom.js";
 const CUBES = ["food", "wood", "stone", "cloth", "gold"];
 const SPECIALS = ["gate", "trading_post", "merchants_guild", "joust_field", "stables", "inn"];
 const SPECIAL_NAMES = {
-  gate: _("Gate"), trading_post: _("Trading Post"), merchants_guild: "Merchants' Guild",
-  joust_field: "Joust Field", stables: _("Stables"), inn: _("Inn"), castle: _("Castle"),
+  gate: _("Gate"), trading_post: _("Trading Post"), merchants_guild: _("Merchants' Guild"),
+  joust_field: _("Joust Field"), stables: _("Stables"), inn: _("Inn"), castle: _("Castle"),
 };
 const ROWS = ["prestige", "deniers", "resources", "buildings"];
 const ROW_LABELS = {
   prestige: [_("1 PP"), _("2 PP"), _("3 PP"), _("4 PP"), _("5 PP")],
   deniers: ["3 d", "4 d", "5 d", "6 d", "7 d"],
-  resources: ["food", _("wood/stone"), "cloth", _("1 cube → 2"), "gold"],
+  resources: [_("food"), _("wood/stone"), _("cloth"), _("1 cube → 2"), _("gold")],
   buildings: ["—", _("Carpenter −1 wood"), _("Mason −1 stone"), _("Lawyer, no denier"), _("Architect")],
 };
 const COLOURS = {
@@ -126,7 +126,7 @@ function roadSection(view, ctx, menu) {
     el("span", { class: "num" }, `${sp.space} `),
     sp.space === view.provost ? el("span", { class: "cay-mark provost", title: _("provost") }, "P") : null,
     sp.space === view.bailiff ? el("span", { class: "cay-mark bailiff", title: _("bailiff") }, "B") : null,
-    triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: _("{v0} scoring", { v0: triggers[sp.space] }) }, triggers[sp.space][0].toUpperCase()) : null,
+    triggers[sp.space] ? el("span", { class: "cay-mark trigger", title: _("{v0} scoring", { v0: tn(triggers[sp.space]) }) }, triggers[sp.space][0].toUpperCase()) : null,
     el("span", { class: "name" }, sp.building ? tn(sp.name) : "·"),
     owned ? el("span", null, _("owner "), dot(sp.owner, ctx.names)) : null,
     sp.worker !== null && sp.worker !== undefined ? el("span", null, _(" worker "), dot(sp.worker, ctx.names)) : null,
@@ -148,7 +148,7 @@ function castleSection(view, ctx, menu) {
         : el("span", { class: "cay-house", style: `background:${seatColour(seat)}`, title: seatName(ctx.names, seat) }));
     }
     return el("div", { class: "cay-tile", style: "max-width:14rem" },
-      el("span", { class: "name" }, _("{v0}{v1} ({pp_per_house} PP, trigger {trigger}){v2}", { v0: s.id[0].toUpperCase(), v1: s.id.slice(1), pp_per_house: s.pp_per_house, trigger: s.trigger, v2: s.scored ? _(" — scored") : "" })),
+      el("span", { class: "name" }, _("{v0}{v1} ({pp_per_house} PP, trigger {trigger}){v2}", { v0: tn(s.id[0].toUpperCase() + s.id.slice(1)), v1: "", pp_per_house: s.pp_per_house, trigger: s.trigger, v2: s.scored ? _(" — scored") : "" })),
       ...houses);
   });
   const workers = el("div", { class: "cay-tile", "data-target": "castle" },
@@ -172,14 +172,14 @@ function favourSection(view, ctx, menu) {
       return makeClickable(td, matching(ctx, (a) => a.type === "choose_favour" && a.payload.row === row && a.payload.column === col), ctx, view, menu);
     });
     const start = (f.markers || []).map((m, s) => (m[r] === 0 ? s : null)).filter((s) => s !== null);
-    return el("tr", null, el("th", null, row, " ", ...start.map((s) => dot(s, ctx.names))), ...cells);
+    return el("tr", null, el("th", null, tn(row), " ", ...start.map((s) => dot(s, ctx.names))), ...cells);
   });
   const owed = (f.owed || []).length ? el("div", null, _("Favours owed: "), ...(f.owed || []).map((s) => dot(s, ctx.names))) : null;
   return el("section", null, el("h4", null, _("Royal favours (columns 1–{columns_open} open)", { columns_open: f.columns_open })), el("table", null, head, ...rows), owed);
 }
 
 function playersSection(view, ctx) {
-  const head = el("tr", null, ...["", _("PP"), "deniers", ...CUBES, "workers", "houses"].map((h) => el("th", null, h)));
+  const head = el("tr", null, ...["", _("PP"), "deniers", ...CUBES, "workers", "houses"].map((h) => el("th", null, h ? tn(h) : h)));
   const order = view.order || [];
   const rows = (view.players || []).map((p, s) => el("tr", { class: ctx.seat === s ? "me" : null },
     el("th", { style: "text-align:left" }, dot(s, ctx.names), seatName(ctx.names, s), order.length ? ` (#${order.indexOf(s) + 1})` : ""),
@@ -204,7 +204,7 @@ function supplySection(view, ctx, menu) {
 
 function finalSection(view, ctx) {
   if (!view.final) return null;
-  const head = el("tr", null, ...["", "before", "gold", "cubes", "deniers", "total"].map((h) => el("th", null, h)));
+  const head = el("tr", null, ...["", "before", "gold", "cubes", "deniers", "total"].map((h) => el("th", null, h ? tn(h) : h)));
   const rows = view.final.map((f, s) => el("tr", null, el("th", null, seatName(ctx.names, s)),
     el("td", null, f.before), el("td", null, `+${f.gold}`), el("td", null, `+${f.cubes}`), el("td", null, `+${f.deniers}`),
     el("td", null, (view.scores || [])[s])));
@@ -253,9 +253,9 @@ function favourWords(p, view) {
   let extra = "";
   if (p.row === "resources" && p.column === 2) extra = `: ${list(p.gain)}`;
   if (p.row === "resources" && p.column === 4) extra = _(": pay {v0}, take {v1}", { v0: list(p.pay), v1: list(p.gain) });
-  if (p.building) extra = `: ${tileName(view, p.building)}${p.any ? ` (paying ${p.any})` : ""}${p.space ? ` on space ${p.space}` : ""}`;
+  if (p.building) extra = `: ${tileName(view, p.building)}${p.any ? _(" (paying {cube})", { cube: tn(p.any) }) : ""}${p.space ? _(" on space {space}", { space: p.space }) : ""}`;
   else if (p.space) extra = _(": space {space}", { space: p.space });
-  return _("{row} column {column} ({label}){extra}", { row: p.row, column: p.column, label, extra });
+  return _("{row} column {column} ({label}){extra}", { row: tn(p.row), column: p.column, label, extra });
 }
 
 export function describeAction(action, view) {
@@ -303,7 +303,7 @@ export function describeEvent(event, names = []) {
     case "build": return _("{who} built the {v0}", { who, v0: tileName(null, p.building) });
     case "convert": return _("{who} converted space {space} into a residence", { who, space: p.space });
     case "build_prestige": return _("{who} built the {v0} on space {space}", { who, v0: tileName(null, p.building), space: p.space });
-    case "trade": return `${who} made an exchange (tier ${p.option + 1}${(p.cubes || []).length ? `: ${list(p.cubes)}` : ""})`;
+    case "trade": return _("{who} made an exchange (tier {tier}{extra})", { who, tier: p.option + 1, extra: (p.cubes || []).length ? `: ${list(p.cubes)}` : "" });
     case "decline": return _("{who} did not use the building", { who });
     case "give_batch": return _("{who} gave a batch (food + {v0})", { who, v0: list(p.cubes) });
     case "castle_done": return _("{who} finished in the castle", { who });

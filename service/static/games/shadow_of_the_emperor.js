@@ -10,21 +10,21 @@ import { sentence } from "/static/js/sentences.js";
 import { el } from "./dom.js";
 
 const ELECTORATE_SHORT = {
-  trier: "Trier", koeln: _("Köln"), mainz: _("Mainz"), pfalz: _("Pfalz"),
+  trier: _("Trier"), koeln: _("Köln"), mainz: _("Mainz"), pfalz: _("Pfalz"),
   sachsen: _("Saxony"), brandenburg: _("Brandenburg"), boehmen: _("Bohemia"),
 };
 const PRIVILEGE_WORDS = {
-  trier: "IV: an exhausted action", koeln: _("IV: free Doctor"), mainz: _("V: +1 VP"),
+  trier: _("IV: an exhausted action"), koeln: _("IV: free Doctor"), mainz: _("V: +1 VP"),
   pfalz: _("IV: free baron 15"), sachsen: _("I: +2 thalers"), brandenburg: _("IV: Gray Eminence"),
   boehmen: _("VI: 2 votes"),
 };
 const CARD_NAMES = {
-  rival: _("Rival"), doctor: "Doctor", move: _("Move"), pope: _("The Pope"), church_influence: _("Church Influence"),
+  rival: _("Rival"), doctor: _("Doctor"), move: _("Move"), pope: _("The Pope"), church_influence: _("Church Influence"),
   excommunication: _("Excommunication"), indulgence: _("Indulgence"), permit: _("Permit"), ordinance: _("Ordinance"),
-  promotion: _("Promotion"), foreign_kings_daughter: "Foreign King's Daughter", gray_eminence: _("Gray Eminence"),
+  promotion: _("Promotion"), foreign_kings_daughter: _("Foreign King's Daughter"), gray_eminence: _("Gray Eminence"),
 };
 const PIECE_WORDS = {
-  empire_city: "the first empire city", elector: "a baron 45 as elector", couple35: _("a couple aged 35"),
+  empire_city: _("the first empire city"), elector: _("a baron 45 as elector"), couple35: _("a couple aged 35"),
   baron25: _("a baron aged 25"), couple15: _("a couple aged 15"), knight: _("a knight"),
 };
 const ROUND_TRACK = [_("2 VP, empire city"), _("2 VP, empire city"), _("2 VP, 1 thaler, move a city"), _("1 VP, 2 thalers"), _("1 VP")];
@@ -97,9 +97,9 @@ function cardWords(card) { return CARD_NAMES[card] || card; }
 
 function effectWords(p) {
   const bits = [];
-  if (p.side) bits.push(_("as a {side}", { side: p.side }));
+  if (p.side) bits.push(_("as a {side}", { side: tn(p.side) }));
   if (p.target) bits.push(_("on {v0}", { v0: locWords(p.target) }));
-  if (p.space) bits.push(`${p.target ? "to" : "at"} ${locWords(p.space)}`);
+  if (p.space) bits.push(p.target ? _("to {place}", { place: locWords(p.space) }) : _("at {place}", { place: locWords(p.space) }));
   return bits.join(" ");
 }
 
@@ -167,7 +167,7 @@ export function describeEvent(event, names = []) {
     case "place_displaced": return _("{who} placed a displaced noble on {v0}", { who, v0: locWords(p.space) });
     case "name_target": return _("{who} named {v0}", { who, v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
     case "decline_target": return _("{who} named no electorate", { who });
-    case "vote": return p.side && !p.hidden ? _("{who} voted for the {side}", { who, side: p.side }) : _("{who} cast a secret vote", { who });
+    case "vote": return p.side && !p.hidden ? _("{who} voted for the {side}", { who, side: tn(p.side) }) : _("{who} cast a secret vote", { who });
     case "place_empire_city": return _("{who} placed an empire city on {v0}", { who, v0: locWords(p.space) });
     case "move_empire_city": return _("{who} moved an empire city to {v0}", { who, v0: locWords(p.space) });
     case "skip_empire_city": return _("{who} left the empire cities", { who });
@@ -186,7 +186,7 @@ function pieceNode(piece) {
   const colour = SEAT_COLOURS[piece.owner] || "#555";
   if (piece.knight) return el("span", { class: "soe-piece", style: `background:${colour}`, title: _("knight") }, "K");
   const label = `${piece.couple ? "♥" : "B"}${piece.age}`;
-  return el("span", { class: "soe-piece", style: `background:${colour}`, title: _("{v0} aged {age}", { v0: piece.couple ? "couple" : "baron", age: piece.age }) }, label);
+  return el("span", { class: "soe-piece", style: `background:${colour}`, title: _("{v0} aged {age}", { v0: piece.couple ? _("couple") : _("baron"), age: piece.age }) }, label);
 }
 
 function actionsFor(ctx, loc) {
@@ -253,7 +253,7 @@ function families(view, ctx) {
       el("td", null, p.thalers), el("td", null, p.chip), el("td", null, p.vp === null ? "?" : p.vp),
       el("td", null, p.supply.nobles), el("td", null, p.supply.knights), el("td", null, p.supply.cities),
       el("td", null, p.display.map((c) => el("span", { class: `soe-card ${(view.cards.find((x) => x.id === c) || {}).color || ""}` }, cardWords(c)))),
-      el("td", null, p.passed ? "passed" : "")));
+      el("td", null, p.passed ? _("passed") : "")));
   }
   return el("div", { class: "soe-box" }, el("h4", null, _("Families")), table);
 }
@@ -273,7 +273,7 @@ function election(view, ctx) {
   if (last) {
     box.append(el("div", null, _("Round {round}: {what} ", { round: last.round, what: last.winner === "rival" ? _("{who} won", { who: seatName(names, last.rival) }) : _("{who} kept the throne", { who: seatName(names, last.emperor) }) }),
       `(${last.totals.rival} : ${last.totals.emperor}) — `,
-      Object.entries(last.choices).map(([s, side]) => `${seatName(names, Number(s))} → ${side}`).join(", ")));
+      Object.entries(last.choices).map(([s, side]) => `${seatName(names, Number(s))} → ${tn(side)}`).join(", ")));
   }
   const t = view.targets || {};
   if (t.church_influence || t.excommunication) {

@@ -134,7 +134,7 @@ function drawTable(view, ctx) {
   const spareActs = clickable(ctx, "spare");
   const spare = svg("g", { style: spareActs.length ? "cursor:pointer" : "" });
   spare.append(svg("rect", { x: c - 24, y: c - 34, width: 48, height: 68, rx: 6, fill: view.spare ? ROLE[view.spare][1] : "#6b5a3a", stroke: spareActs.length ? "#e8b400" : "#333", "stroke-width": spareActs.length ? 4 : 1 }));
-  spare.append(svg("text", { x: c, y: c + 50, "text-anchor": "middle", "font-size": 12 }, view.spare ? _("spare: {v0}", { v0: roleName(view.spare) }) : "spare"));
+  spare.append(svg("text", { x: c, y: c + 50, "text-anchor": "middle", "font-size": 12 }, view.spare ? _("spare: {v0}", { v0: roleName(view.spare) }) : _("spare")));
   if (spareActs.length) spare.addEventListener("click", () => chooseAndAct(ctx, spareActs, { ...view, names: ctx.names }));
   root.append(spare);
   view.seats.forEach((seat, i) => {
@@ -157,7 +157,7 @@ function drawTable(view, ctx) {
     if (seat.fatigue) marks.push(_("☾ fatigue"));
     if (seat.faction) marks.push(SIDE[seat.faction]);
     if (seat.must_hide) marks.push(_("must hide"));
-    const label = `${seatName(i, ctx.names)}${ctx.seat === i ? " (you)" : ""}`;
+    const label = `${seatName(i, ctx.names)}${ctx.seat === i ? _(" (you)") : ""}`;
     g.append(svg("text", { x, y: y + 50, "text-anchor": "middle", "font-size": 11, "font-weight": ctx.seat === i ? "bold" : "normal" }, label));
     if (marks.length) g.append(svg("text", { x, y: y - 42, "text-anchor": "middle", "font-size": 10 }, marks.join(" · ")));
     if (acts.length) g.addEventListener("click", () => chooseAndAct(ctx, acts, { ...view, names: ctx.names }));
@@ -194,7 +194,7 @@ export function render(root, view, ctx) {
   root.append(drawTable(view, ctxNamed));
   if (view.you) {
     const notes = view.you.known || {};
-    const items = Object.entries(notes).map(([at, n]) => el("li", {}, `${at === "spare" ? "The spare" : seatName(Number(at), names)}: ${roleName(n.role)}${n.status === "current" ? "" : " (may have moved)"}`));
+    const items = Object.entries(notes).map(([at, n]) => el("li", {}, `${at === "spare" ? _("The spare") : seatName(Number(at), names)}: ${roleName(n.role)}${n.status === "current" ? "" : _(" (may have moved)")}`));
     (view.you.observations || []).forEach((o) => items.push(el("li", {}, _("Turn {turn}: {v0} held {v1}", { turn: o.turn, v0: o.at === "spare" ? _("the spare") : seatName(Number(o.at), names), v1: roleName(o.role) }))));
     root.append(el("div", { class: "sok-you" }, el("strong", {}, _("Your card: {v0}", { v0: roleName(view.you.card) })), items.length ? el("ul", {}, ...items) : el("p", {}, _("No notes on other cards."))));
   }

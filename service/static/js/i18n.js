@@ -37,7 +37,9 @@ export function t(text, params) {
  * catalogue has it, else shown as it is. */
 export function tn(name) {
   if (name === undefined || name === null) return "";
-  return t(String(name));
+  const s = String(name);
+  if (/^[A-Z]{0,2}\d+[a-z]?$/.test(s)) return s; // an id (M02, A1, 12): the same in every language
+  return t(s);
 }
 
 /** A list joined the language's way ("A, B and C" / "A、B 和 C"). */

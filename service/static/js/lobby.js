@@ -16,8 +16,8 @@ async function main() {
   const gameSel = $("#create-game");
   const filterSel = $("#filter-game");
   for (const t of types) {
-    gameSel.append(h("option", { value: t.name }, t.title || humanize(t.name)));
-    filterSel.append(h("option", { value: t.name }, t.title || humanize(t.name)));
+    gameSel.append(h("option", { value: t.name }, tn(t.title || humanize(t.name))));
+    filterSel.append(h("option", { value: t.name }, tn(t.title || humanize(t.name))));
   }
   if (!types.length) {
     gameSel.append(h("option", { value: "" }, _("No games available")));
@@ -47,9 +47,9 @@ function buildForm() {
   clear($("#create-options"), h("legend", {}, _("Options")));
   if (!t) return;
   $("#create-game-info").textContent = [
-    `${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} players`,
+    _("{n} players", { n: t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}` }),
     t.hidden_information ? _("hidden information") : _("open information"),
-    t.chance ? "chance" : "no chance",
+    t.chance ? _("chance") : _("no chance"),
   ].join(" · ");
   for (let n = t.min_seats; n <= t.max_seats; n++) count.append(h("option", { value: n }, _("{n} players", { n })));
   buildSeats();
@@ -61,11 +61,11 @@ function buildForm() {
 
 function optionField(name, spec) {
   const type = String(spec.type || "string").toLowerCase();
-  const label = humanize(name);
+  const label = tn(humanize(name));
   const data = { dataset: { option: name, kind: type } };
   if (Array.isArray(spec.choices) && spec.choices.length) {
     const sel = h("select", { name: `opt_${name}`, ...data },
-      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(spec.default) }, c === null ? "none" : String(c))));
+      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(spec.default) }, c === null ? _("none") : typeof c === "string" ? tn(humanize(c)) : String(c))));
     return h("label", {}, label, sel);
   }
   if (type.startsWith("bool")) {
@@ -140,7 +140,7 @@ function showCreated(created, t) {
   const box = $("#created");
   const game = `/games/${encodeURIComponent(created.id)}`;
   clear(box,
-    h("h3", {}, `${t.title || humanize(t.name)} · ${created.id}`),
+    h("h3", {}, `${tn(t.title || humanize(t.name))} · ${created.id}`),
     h("p", { class: "warn small" }, _("Each seat link is that player's key: send it to them privately. The links are shown only now.")),
     h("ul", { class: "links-list", id: "seat-links" },
       created.seats.map((s) => linkRow(_("{name} (seat {seat})", { name: s.name, seat: s.seat }), link(game, s.token), "seat-link", null))),
@@ -172,7 +172,7 @@ async function loadList(quiet = false) {
   }
   const games = (data && data.games) || [];
   if (!games.length) { clear(box, h("p", { class: "muted" }, _("No games match."))); return; }
-  const title = (name) => (types.find((t) => t.name === name) || {}).title || humanize(name);
+  const title = (name) => tn((types.find((t) => t.name === name) || {}).title || humanize(name));
   clear(box, h("table", { class: "games", id: "games-table" },
     h("thead", {}, h("tr", {}, [_("Game"), _("Players"), _("Status"), _("Step"), _("Waiting for"), _("Created"), ""].map((c) => h("th", {}, c)))),
     h("tbody", {}, games.map((g) => {

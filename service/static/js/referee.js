@@ -60,7 +60,7 @@ function layout() {
   clear(root,
     h("header", { class: "game-head" },
       h("div", {},
-        h("h1", {}, _("{v0} — referee", { v0: S.meta.title || humanize(S.meta.game) })),
+        h("h1", {}, _("{v0} — referee", { v0: tn(S.meta.title || humanize(S.meta.game)) })),
         h("div", { class: "muted small" }, _("Game {gameId} · ", { gameId }), S.names.join(", "))),
       h("div", { class: "head-right" }, h("span", { class: "you" }, _("Referee")), h("span", { id: "status" }),
         h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay` }, _("Replay")),

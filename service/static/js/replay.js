@@ -61,7 +61,7 @@ function layout() {
   clear(root,
     h("header", { class: "game-head" },
       h("div", {},
-        h("h1", {}, _("{v0} — replay", { v0: S.meta.title || humanize(S.meta.game) })),
+        h("h1", {}, _("{v0} — replay", { v0: tn(S.meta.title || humanize(S.meta.game)) })),
         h("div", { class: "muted small" }, _("Game {gameId} · ", { gameId }), S.meta.seats.map((s) => s.name).join(", "))),
       h("div", { class: "head-right" },
         h("span", { class: "you" }, S.role === "seat" ? _("As {v0}", { v0: seatName(S.seat, S.names) }) : S.role === "referee" ? _("Referee") : _("Spectator")),

@@ -291,7 +291,7 @@ export function fmtTime(ts) {
 }
 
 export function statusBadge(status) {
-  return h("span", { class: `badge status-${status}` }, humanize(status || "unknown"));
+  return h("span", { class: `badge status-${status}` }, _(humanize(status || "unknown")));
 }
 
 /** An audit line: the chain head hash and the seed commitment, copyable. */

@@ -284,7 +284,7 @@ function drawActions() {
       const open = openGroups.has(type) || list.length <= 24 || groups.size === 1;
       parts.push(h("details", { class: "action-group", open, dataset: { type },
         ontoggle: (ev) => { if (ev.target.open) openGroups.add(type); else openGroups.delete(type); } },
-        h("summary", {}, `${humanize(type)} (${list.length})`), h("div", { class: "action-list" }, buttons)));
+        h("summary", {}, _("{what} ({n})", { what: tn(humanize(type)), n: list.length })), h("div", { class: "action-list" }, buttons)));
     } else parts.push(h("div", { class: "action-list" }, buttons));
   }
   clear(box, parts);

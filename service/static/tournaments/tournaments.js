@@ -43,7 +43,7 @@ function absolute(path) { return new URL(path, location.origin).href; }
 async function listPage() {
   const types = await api("/game-types").catch(() => []);
   const select = $("#create-game");
-  for (const t of types) select.append(el("option", { value: t.name }, `${t.title} (${t.min_seats}–${t.max_seats})`));
+  for (const t of types) select.append(el("option", { value: t.name }, `${tn(t.title)} (${t.min_seats}–${t.max_seats})`));
   const sizeInput = $("#create-size");
   const describe = () => {
     const t = types.find((x) => x.name === select.value);

@@ -1,0 +1,139 @@
+"""Traditional Chinese in a real browser.
+
+A browser whose language is Chinese gets every page in zh-Hant: no visible text, title,
+label or placeholder with an English word in it (tests/browser/untranslated.py), and no
+text the modules asked the catalogue for and did not find, on the lobby, verify and
+tournament pages and, for each game, the seat's table, the replay and the referee
+console at the start, in the middle and at the end of a game (axe-core runs on them too).
+The switch changes the language and is remembered. Screenshots of each game's table in
+both languages go to tests/browser/artifacts/."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from .axe import audit, axe_script, describe
+from .conftest import shot
+from .games_at_steps import NAMES, advance, finish, new_game
+from .helpers import GAMES, registered
+from .untranslated import scan
+
+
+@pytest.fixture(scope="session")
+def axe():
+    return axe_script()
+
+
+def zh_context(browser, lang="zh-Hant"):
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=lang,
+                                  extra_http_headers={"Accept-Language": "zh-TW,zh;q=0.9" if lang != "en" else "en-GB"})
+    context.set_default_timeout(10_000)
+    return context
+
+
+@pytest.fixture()
+def zh_page(browser):
+    context = zh_context(browser)
+    p = context.new_page()
+    errors = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield p
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def assert_chinese(page, where: str, axe_src: str | None = None) -> None:
+    assert page.evaluate("() => document.documentElement.lang") == "zh-Hant", where
+    found = scan(page, NAMES["zh-Hant"])
+    assert not found["missing"], f"{where}: texts without a zh-Hant entry: {found['missing']}"
+    assert not found["untranslated"], f"{where}: English on the page: {found['untranslated']}"
+    if axe_src:
+        violations = audit(page, axe_src)
+        assert not violations, f"{where} (zh-Hant):\n{describe(violations)}"
+
+
+def test_the_pages_are_in_chinese_for_a_chinese_browser(live_server, zh_page, axe):
+    page = zh_page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#create-game option", state="attached")
+    page.wait_for_selector("#games-list table, #games-list p:not(:has-text('…'))")
+    assert page.locator("h1").inner_text() == "大廳"
+    assert_chinese(page, "lobby")
+    page.goto(live_server.url + "/verify")
+    assert_chinese(page, "verify")
+    page.goto(live_server.url + "/tournaments")
+    page.wait_for_selector("#create-game option", state="attached")
+    assert_chinese(page, "tournaments")
+
+
+def look(page, server, created, axe_src, label):
+    gid = created["id"]
+    seq = server.meta(gid)["seq"]
+    page.goto(f"{server.url}/games/{gid}#token={created['tokens'][0]}")
+    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
+    page.locator("#board-text-box summary").click()
+    assert_chinese(page, f"{label}: table", axe_src)
+    page.goto(f"{server.url}/games/{gid}/replay")
+    page.wait_for_selector("#replay-log li")
+    page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
+    assert_chinese(page, f"{label}: replay")
+    page.goto(f"{server.url}/games/{gid}/referee#token={created['referee_token']}")
+    page.wait_for_selector("#referee-log li")
+    page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
+    assert_chinese(page, f"{label}: referee console")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_string_of_a_game_is_in_chinese(game, live_server, zh_page, browser, axe):
+    if not registered(game):
+        pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
+    page = zh_page
+    rand = random.Random(31)
+    created = new_game(live_server, game, "zh-Hant")
+    look(page, live_server, created, axe, f"{game} at the start")
+    advance(live_server, created, 30, rand)
+    look(page, live_server, created, None, f"{game} mid-game")
+    # the same table in both languages, for the eye
+    page.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][0]}")
+    page.wait_for_selector("#table-root[data-seq]")
+    shot(page, f"table-{game}-zh-Hant")
+    en = zh_context(browser, "en")
+    en_page = en.new_page()
+    en_page.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][0]}")
+    en_page.wait_for_selector("#table-root[data-seq]")
+    assert en_page.evaluate("() => document.documentElement.lang") == "en"
+    shot(en_page, f"table-{game}-en")
+    en.close()
+    finish(live_server, created, rand)
+    look(page, live_server, created, axe, f"{game} finished")
+
+
+def test_the_switch_is_on_every_page_and_remembered(live_server, browser):
+    context = zh_context(browser, "en")
+    page = context.new_page()
+    game = next(g for g in GAMES if registered(g))
+    created = new_game(live_server, game)
+    for path in ["/", "/verify", "/tournaments", f"/games/{created['id']}", f"/games/{created['id']}/replay"]:
+        page.goto(live_server.url + path)
+        assert page.locator(".lang-switch a[data-lang=zh-Hant]").count() == 1, path
+        assert page.evaluate("() => document.documentElement.lang") == "en"
+    page.goto(live_server.url + "/verify")
+    page.locator(".lang-switch a[data-lang=zh-Hant]").click()
+    page.wait_for_url("**/verify")
+    assert page.evaluate("() => document.documentElement.lang") == "zh-Hant"
+    assert page.locator("h1").inner_text() == "驗證匯出檔"
+    # remembered: another page, a new tab of the same browser
+    other = context.new_page()
+    other.goto(f"{live_server.url}/games/{created['id']}#spectator")
+    other.wait_for_selector("#table-root[data-seq]")
+    assert other.evaluate("() => document.documentElement.lang") == "zh-Hant"
+    assert "觀戰中" in other.locator("#you").inner_text()
+    # and back; the seat link's token survives the round trip (it moved to sessionStorage)
+    other.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][1]}")
+    other.wait_for_selector("#table-root[data-seq]")
+    other.locator(".lang-switch a[data-lang=en]").click()
+    other.wait_for_selector("#table-root[data-seq]")
+    assert other.evaluate("() => document.documentElement.lang") == "en"
+    assert other.locator("#you").inner_text().startswith(f"You are {created['seats'][1]['name']}")
+    context.close()
