@@ -68,8 +68,8 @@ function cardName(view, id) {
 function cardChip(view, id) {
   const c = view && view.catalogue && view.catalogue.commerce[id];
   if (!c) return el("span", { class: "aor-card" }, id);
-  const when = c.trigger ? `${words(c.trigger)}${Object.keys(c.filter || {}).length ? ` (${Object.values(c.filter).join(", ")})` : ""}: ` : "";
-  return el("span", { class: `aor-card ${c.type}`, title: tn(`${when}${c.text}`) }, tn(c.name));
+  const when = c.trigger ? `${tn(words(c.trigger))}${Object.keys(c.filter || {}).length ? ` (${Object.values(c.filter).map((f) => tn(String(f))).join(", ")})` : ""}: ` : "";
+  return el("span", { class: `aor-card ${c.type}`, title: `${when}${tn(c.text)}` }, tn(c.name));
 }
 
 // -- clicks: an element stands for the actions matching a predicate ---------------------

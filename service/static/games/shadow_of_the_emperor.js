@@ -157,7 +157,7 @@ export function describeEvent(event, names = []) {
     case "answer_marriage": return _("{who} {v0} the marriage", { who, v0: p.accept ? "accepted" : "refused" });
     case "take_card":
       return p.decline ? _("{who} took {v0} without its action", { who, v0: cardWords(p.card) }) : _("{who} took {v0} {v1}", { who, v0: cardWords(p.card), v1: effectWords(p) }).trim();
-    case "use_privilege": return `${who} used the ${ELECTORATE_SHORT[p.electorate] || p.electorate} privilege ${p.card ? `(${cardWords(p.card)}) ` : ""}${effectWords(p)}`.trim();
+    case "use_privilege": return _("{who} used the {electorate} privilege {card}{effect}", { who, electorate: ELECTORATE_SHORT[p.electorate] || p.electorate, card: p.card ? `(${cardWords(p.card)}) ` : "", effect: effectWords(p) }).trim();
     case "knight": return p.source === "supply" ? _("{who} placed a knight on {v0}", { who, v0: locWords(p.space) }) : _("{who} moved a knight from {v0} to {v1}", { who, v0: locWords(p.source), v1: locWords(p.space) });
     case "pass": return _("{who} passed", { who });
     case "place_gray_eminence": return _("{who} placed the gray eminence beside {v0}", { who, v0: ELECTORATE_SHORT[p.electorate] || p.electorate });

@@ -81,7 +81,7 @@ export function describeEvent(event, names = []) {
     case "foretell": return _("{who} began to foretell", { who });
     case "look": return _("{who} looked at {v0}'s card", { who, v0: them(p.target) });
     case "predict": return _("{who} predicted the {v0} would win", { who, v0: SIDE[p.side] || p.side });
-    case "respond": return p.choice ? _("{who} answered {choice}", { who, choice: p.choice }) : _("{who} answered (sealed)", { who });
+    case "respond": return p.choice ? _("{who} answered {choice}", { who, choice: tn(p.choice) }) : _("{who} answered (sealed)", { who });
     case "royal_claim": return _("{who} revealed the Sultan", { who });
     case "window_timeout": return _("The window closed on timeout");
     default: return `${who}: ${type}`;
@@ -149,7 +149,7 @@ function drawTable(view, ctx) {
       "stroke-dasharray": seat.revealed || !seat.alive ? "" : "5 3",
     }));
     g.append(svg("text", { x, y: y - 2, "text-anchor": "middle", "font-size": 10, fill: "#fff" }, seat.card ? roleName(seat.card) : "?"));
-    g.append(svg("text", { x, y: y + 12, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, seat.alive ? (seat.revealed ? _("face up") : _("face down")) : "dead"));
+    g.append(svg("text", { x, y: y + 12, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, seat.alive ? (seat.revealed ? _("face up") : _("face down")) : _("dead")));
     const marks = [];
     if (seat.crown) marks.push("👑");
     if (seat.prison) marks.push(_("⛓ prison"));

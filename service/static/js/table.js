@@ -218,7 +218,7 @@ function drawTurn() {
     const r = view.result || S.meta.result || {};
     const winners = (r.ranking || []).map((rank, s) => (rank === 1 ? seatName(s, S.names) : null)).filter(Boolean);
     clear(el, h("strong", {}, _("Game over. ")), winners.length ? _("Won by {v0}. ", { v0: winners.join(" & ") }) : "",
-      r.tiebreak ? h("span", { class: "muted" }, _("Tie broken by {tiebreak}. ", { tiebreak: r.tiebreak })) : "",
+      r.tiebreak ? h("span", { class: "muted" }, _("Tie broken by {tiebreak}. ", { tiebreak: tn(r.tiebreak) })) : "",
       h("a", { href: `/games/${encodeURIComponent(gameId)}/replay` }, _("Replay the game and see the revealed seed")), refereeNote());
     return;
   }
