@@ -10,10 +10,12 @@ the same request whatever cookies it holds. Error ``code`` values never change.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from flask import Blueprint, Flask, redirect, request
 from flask_babel import Babel, get_locale, gettext
+
+from .error_messages import TEMPLATES
 
 # BCP 47 tag shown to browsers -> the gettext locale of its catalogue
 LANGUAGES = {"en": "en", "zh-Hant": "zh_Hant"}
@@ -104,7 +106,6 @@ def _template_context() -> dict:
 
 
 def _quote(path: str) -> str:
-    from urllib.parse import quote
     return quote(path, safe="")
 
 
@@ -113,7 +114,6 @@ def _quote(path: str) -> str:
 # them and the values it carries are put into the translated template. A message no
 # template matches keeps its English words after a translated lead ("Not allowed by the
 # rules: ...") so nothing is lost; the code always says exactly what happened.
-from .error_messages import TEMPLATES  # noqa: E402  (needs nothing above)
 
 _COMPILED = [
     (re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + "$"), t) for t in TEMPLATES

@@ -102,7 +102,7 @@ function eventBox(view) {
   const arrows = (view.event.direction === "cw" ? "↻" : "↺").repeat(view.event.steps);
   return el("div", { class: "aor-box" }, el("h4", {}, _("Event: {name} {arrows}", { name: tn(e.name), arrows })),
     el("div", {}, `${cap(e.condition)} → ${tn(e.bonus)}`),
-    e.fallback ? el("div", { class: "aor-muted" }, _("otherwise {fallback}", { fallback: e.fallback })) : null,
+    e.fallback ? el("div", { class: "aor-muted" }, _("otherwise {fallback}", { fallback: tn(e.fallback) })) : null,
     el("div", { class: "aor-muted" }, _("{event_deck_count} events left", { event_deck_count: view.event_deck_count })));
 }
 
@@ -134,7 +134,7 @@ function province(view, ctx, menu, name, tableSeat) {
   const plots = el("div", { class: "aor-plots" });
   p.plots.forEach((m, i) => {
     const cell = el("div", { class: "aor-plot", style: m ? `background:${seatColour(m.owner)};color:#fff` : "" },
-      m ? (m.up ? "plot" : "↓") : "—");
+      m ? (m.up ? _("plot") : "↓") : "—");
     clickable(cell, ctx, view, menu, (a) => (mine && a.type === "place_follower" && a.payload.location === `plot:${i}`)
       || (a.type === "launch_plot" && a.payload.province === name && a.payload.space === i));
     plots.append(cell);
@@ -225,7 +225,7 @@ function playerBox(view, ctx, menu, p) {
   const missions = p.missions || p.dealt;
   if (missions && missions.length) {
     box.append(el("div", {}, p.missions && p.missions.length ? _("Missions: ") : _("Dealt: "),
-      ...missions.map((m) => { const c = view.catalogue.missions[m]; return el("span", { class: "aor-card", title: c.text }, `${c.name} (${c.glory ?? `${c.per_unit}/unit, max ${c.max}`})`); })));
+      ...missions.map((m) => { const c = view.catalogue.missions[m]; return el("span", { class: "aor-card", title: tn(c.text) }, `${tn(c.name)} (${c.glory ?? _("{n}/unit, max {max}", { n: c.per_unit, max: c.max })})`); })));
   } else if (p.mission_count) box.append(el("div", { class: "aor-muted" }, _("{mission_count} secret missions", { mission_count: p.mission_count })));
   return box;
 }
@@ -333,7 +333,7 @@ export function describeEvent(event, names = []) {
     case "deploy_legion": return _("{who} deployed a legion to {v0}", { who, v0: cap(p.area) });
     case "launch_plot": return _("{who} launched a plot in {v0} ({v1})", { who, v0: cap(p.province), v1: words(p.action) });
     case "end_plot_turn": return _("{who} ended the plot turn", { who });
-    case "build": return _("{who} built a {building} tile", { who, building: p.building });
+    case "build": return _("{who} built a {building} tile", { who, building: tn(p.building) });
     case "end_build_turn": return _("{who} ended the build turn", { who });
     case "place_follower": return _("{who} placed a follower on {v0}{v1}", { who, v0: locationWords(p.location), v1: p.use_token ? _(" with the bonus token") : "" });
     case "move_legion": return p.from === "supply" ? _("{who} sent a legion to {v0}", { who, v0: cap(p.to) }) : _("{who} moved a legion from {v0} to {v1}", { who, v0: cap(p.from), v1: cap(p.to) });
@@ -348,7 +348,7 @@ export function describeEvent(event, names = []) {
     case "discard_card": return _("{who} discarded {card}", { who, card: p.card });
     case "form_set": return _("{who} formed a {as_type} set", { who, as_type: p.as_type });
     case "exchange": return _("{who} exchanged {v0} denarii for {count} glory", { who, v0: 3 * p.count, count: p.count });
-    case "tax": return _("{who} taxed ({mode})", { who, mode: p.mode });
+    case "tax": return _("{who} taxed ({mode})", { who, mode: tn(p.mode) });
     case "rival_card": return _("The Rival played a card");
     default: return `${who}: ${words(type)}`;
   }

@@ -173,8 +173,8 @@ function awaitingText(view, names) {
   if (a.kind === "window") {
     const ctxText = a.window === "block" ? _("{v0} attacks {v1}", { v0: s(a.context.assassin), v1: s(a.context.target) })
       : a.window === "forbid" ? _("{v0} detains {v1}", { v0: s(a.context.guard), v1: s(a.context.target) }) : _("{v0} calls a revolt", { v0: s(a.context.caller) });
-    const mine = a.your_response ? _(" — you answered {your_response}", { your_response: a.your_response }) : "";
-    return `${a.window.toUpperCase()} window: ${ctxText}. Asked: ${a.eligible.map(s).join(", ")}; answered: ${a.responded.map(s).join(", ") || "nobody"}${mine}`;
+    const mine = a.your_response ? _(" — you answered {your_response}", { your_response: tn(a.your_response) }) : "";
+    return _("{window} window: {what}. Asked: {asked}; answered: {answered}{mine}", { window: tn(a.window), what: ctxText, asked: a.eligible.map(s).join(", "), answered: a.responded.map(s).join(", ") || _("nobody"), mine });
   }
   if (a.kind === "forced") return _("{v0} must {ability} (forced by the Vizier)", { v0: s(a.seat), ability: a.ability });
   if (a.kind === "looks") return _("{v0} looks at {left} more card(s)", { v0: s(a.seat), left: a.left });
