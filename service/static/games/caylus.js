@@ -265,10 +265,10 @@ export function describeAction(action, view) {
     case "pass": return _("Pass");
     case "gate_move": return _("Move the Gate's worker to {v0}", { v0: targetWords(p.target, view) });
     case "gate_recall": return _("Take the Gate's worker back");
-    case "guild_move_provost": return p.delta ? _("Move the provost {v0} {v1} (Guild)", { v0: p.delta > 0 ? "forward" : "back", v1: Math.abs(p.delta) }) : _("Leave the provost (Guild)");
+    case "guild_move_provost": return p.delta ? _("Move the provost {v0} {v1} (Guild)", { v0: p.delta > 0 ? _("forward") : _("back"), v1: Math.abs(p.delta) }) : _("Leave the provost (Guild)");
     case "joust": return p.pay ? _("Joust: pay 1 denier + 1 cloth for a favour") : _("Do not joust");
     case "inn_keep": return p.keep ? _("Stay in the Inn") : _("Leave the Inn");
-    case "move_provost": return p.delta ? _("Pay {v0} to move the provost {v1} {v2}", { v0: Math.abs(p.delta), v1: p.delta > 0 ? "forward" : "back", v2: Math.abs(p.delta) }) : _("Leave the provost");
+    case "move_provost": return p.delta ? _("Pay {v0} to move the provost {v1} {v2}", { v0: Math.abs(p.delta), v1: p.delta > 0 ? _("forward") : _("back"), v2: Math.abs(p.delta) }) : _("Leave the provost");
     case "produce": return _("Produce option {v0}", { v0: p.option + 1 });
     case "owner_bonus": return _("Take 1 {cube} as the owner", { cube: p.cube });
     case "build": return _("Build the {building}{extra}", { building: tileName(view, p.building), extra: p.any ? _(" (paying {cube} as the any cube)", { cube: tn(p.any) }) : "" });

@@ -154,7 +154,7 @@ export function describeEvent(event, names = []) {
     case "decline_son": return _("{who} did not place a son", { who });
     case "propose_marriage": return _("{who} offered a daughter to the baron on {v0}", { who, v0: locWords(p.target) });
     case "send_to_convent": return _("{who} sent a daughter to the convent", { who });
-    case "answer_marriage": return _("{who} {v0} the marriage", { who, v0: p.accept ? "accepted" : "refused" });
+    case "answer_marriage": return _("{who} {v0} the marriage", { who, v0: p.accept ? _("accepted") : _("refused") });
     case "take_card":
       return p.decline ? _("{who} took {v0} without its action", { who, v0: cardWords(p.card) }) : _("{who} took {v0} {v1}", { who, v0: cardWords(p.card), v1: effectWords(p) }).trim();
     case "use_privilege": return _("{who} used the {electorate} privilege {card}{effect}", { who, electorate: ELECTORATE_SHORT[p.electorate] || p.electorate, card: p.card ? `(${cardWords(p.card)}) ` : "", effect: effectWords(p) }).trim();
