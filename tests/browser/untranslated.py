@@ -1,14 +1,15 @@
 """What a page shows that is not in its language: for the zh-Hant pages, every visible
 text (and every title, aria-label, placeholder) with an English word in it, and every
 text the modules asked the catalogue for and did not find (window.__i18nMissing).
-Names the players chose, ids, hashes and code are not words to translate."""
+Names the players chose (marked translate="no" where a page lists other games' players),
+ids, hashes and code are not words to translate."""
 from __future__ import annotations
 
 SCAN = r"""(allowed) => {
   const allow = new Set(allowed.map((w) => w.toLowerCase()));
   const found = new Set();
   const visible = (el) => {
-    if (!el || el.closest('code, pre, script, style, noscript, [hidden], .no-translate')) return false;
+    if (!el || el.closest('code, pre, script, style, noscript, [hidden], [translate=no]')) return false;
     if (el.closest('details:not([open])') && !el.closest('summary')) return false;
     const r = el.getClientRects();
     return r.length > 0 || el.closest('.visually-hidden, [role=status]');

@@ -178,12 +178,12 @@ async function loadList(quiet = false) {
     h("tbody", {}, games.map((g) => {
       const names = (g.seats || []).map((s) => s.name);
       return h("tr", { dataset: { gameId: g.id } },
-        h("td", {}, h("strong", {}, g.title || title(g.game)), h("div", { class: "muted small" }, g.id,
-          g.ranked ? _(" · ranked") : "", g.forked_from ? _(" · fork") : "", g.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(g.tournament)}` }, "tournament")] : "")),
-        h("td", {}, names.join(", ")),
+        h("td", {}, h("strong", {}, g.title ? tn(g.title) : title(g.game)), h("div", { class: "muted small" }, g.id,
+          g.ranked ? _(" · ranked") : "", g.forked_from ? _(" · fork") : "", g.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(g.tournament)}` }, _("tournament game"))] : "")),
+        h("td", { translate: "no" }, names.join(", ")),
         h("td", {}, statusBadge(g.status)),
         h("td", {}, String(g.seq ?? "")),
-        h("td", {}, g.status === "finished" ? resultText(g, names) : (g.to_act || []).map((s) => seatName(s, names)).join(", ")),
+        g.status === "finished" ? h("td", {}, resultText(g, names)) : h("td", { translate: "no" }, (g.to_act || []).map((s) => seatName(s, names)).join(", ")),
         h("td", { class: "small" }, fmtTime(g.created_at)),
         h("td", { class: "actions" },
           h("a", { href: `/games/${encodeURIComponent(g.id)}#spectator`, class: "button small" }, g.status === "finished" ? _("Final board") : _("Watch")),
@@ -193,9 +193,11 @@ async function loadList(quiet = false) {
 
 function resultText(g, names) {
   const r = g.result;
-  if (!r || !r.ranking) return "finished";
+  if (!r || !r.ranking) return _("Finished");
   const winners = r.ranking.map((rank, s) => (rank === 1 ? seatName(s, names) : null)).filter(Boolean);
-  return _("Won by {v0}", { v0: winners.join(" & ") });
+  // the players' names stay as they wrote them: marked translate="no"
+  const [before, after] = _("Won by {v0}", { v0: "\u0000" }).split("\u0000");
+  return [before, h("span", { translate: "no" }, winners.join(" & ")), after];
 }
 
 main();
