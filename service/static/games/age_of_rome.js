@@ -287,9 +287,9 @@ export function render(root, view, ctx = {}) {
 // -- words -------------------------------------------------------------------------------
 function locationWords(loc) {
   if (loc === "colosseum") return _("the Colosseum");
-  if (String(loc).startsWith("building:")) return _("the {v0} building", { v0: loc.split(":")[1] });
+  if (String(loc).startsWith("building:")) return _("the {v0} building", { v0: tn(loc.split(":")[1]) });
   if (String(loc).startsWith("plot:")) return _("plot space {v0}", { v0: Number(loc.split(":")[1]) + 1 });
-  return words(loc);
+  return tn(words(loc));
 }
 
 export function describeAction(action, view) {
@@ -331,7 +331,7 @@ export function describeEvent(event, names = []) {
   switch (type) {
     case "keep_missions": return _("{who} kept two missions", { who });
     case "deploy_legion": return _("{who} deployed a legion to {v0}", { who, v0: cap(p.area) });
-    case "launch_plot": return _("{who} launched a plot in {v0} ({v1})", { who, v0: cap(p.province), v1: words(p.action) });
+    case "launch_plot": return _("{who} launched a plot in {v0} ({v1})", { who, v0: cap(p.province), v1: tn(words(p.action)) });
     case "end_plot_turn": return _("{who} ended the plot turn", { who });
     case "build": return _("{who} built a {building} tile", { who, building: tn(p.building) });
     case "end_build_turn": return _("{who} ended the build turn", { who });
@@ -350,6 +350,6 @@ export function describeEvent(event, names = []) {
     case "exchange": return _("{who} exchanged {v0} denarii for {count} glory", { who, v0: 3 * p.count, count: p.count });
     case "tax": return _("{who} taxed ({mode})", { who, mode: tn(p.mode) });
     case "rival_card": return _("The Rival played a card");
-    default: return `${who}: ${words(type)}`;
+    default: return `${who}: ${tn(words(type))}`;
   }
 }
