@@ -204,7 +204,7 @@ function pantheonWords(p) {
 
 function playerBox(view, ctx, menu, p) {
   const me = ctx.seat === p.seat;
-  const glory = `${p.glory}${p.glory_track.flipped ? ` (+30 side, at ${p.glory_track.position})` : ""}`;
+  const glory = `${p.glory}${p.glory_track.flipped ? _(" (+30 side, at {position})", { position: p.glory_track.position }) : ""}`;
   const box = el("div", { class: `aor-box aor-player${me ? " me" : ""}` },
     el("h4", {}, dot(view, ctx.names, p.seat), ` ${ownerName(view, ctx.names, p.seat)} — ${tn(p.name)}`),
     el("div", {}, _("Glory {glory} · {denarii} denarii · faces {v0}", { glory, denarii: p.denarii, v0: cap(p.faces) })),
