@@ -22,6 +22,15 @@ def notes(game_id: str) -> str:
     return f"game:{{{game_id}}}:notes"
 
 
+def bots(game_id: str) -> str:
+    """Seat -> the computer's own seat token (the bot runner acts with it)."""
+    return f"game:{{{game_id}}}:bots"
+
+
+def analysis(game_id: str) -> str:
+    return f"game:{{{game_id}}}:analysis"
+
+
 def snapshots(game_id: str, version: str) -> str:
     return f"game:{{{game_id}}}:snapshots:{version}"
 
@@ -29,6 +38,8 @@ def snapshots(game_id: str, version: str) -> str:
 GAMES_INDEX = "games:index"
 SUMMARIES = "games:summaries"  # a cache of each game's lobby line, rebuilt from the fold
 DEADLINES = "games:deadlines"
+BOTS_DUE = "bots:due"  # games where a computer seat is awaited, by when it was noticed
+ANALYSIS_DUE = "analysis:due"  # games whose evaluation line was asked for
 
 
 # Tournaments: their own stream and secrets, under the hash tag {tid}.

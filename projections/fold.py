@@ -87,6 +87,7 @@ def create(envelope: dict, seed: str | None) -> dict:
         "resolutions": {},
         "result": None,
         "clocks": None,
+        "bots": dict(p.get("bots") or {}),
     }
     clock = p.get("clock")
     if clock:
@@ -209,6 +210,13 @@ def _forfeit(new, env, state_at):
     _resolve(new, env)
 
 
+def _bot(new, env, state_at):
+    """A computer takes the seat from here on (a withdrawn player, an empty chair)."""
+    p = env["payload"]
+    new["bots"] = {**new["bots"], str(p["seat"]): p["strength"]}
+    _resolve(new, env)
+
+
 def _dismiss(new, env, state_at):
     _resolve(new, env)
 
@@ -231,6 +239,7 @@ PLATFORM_EVENTS = {
     "referee.adjust": _adjust,
     "referee.forfeit": _forfeit,
     "referee.dismiss": _dismiss,
+    "referee.bot": _bot,
     "clock.expired": _forfeit,
 }
 

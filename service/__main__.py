@@ -20,7 +20,13 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("verify", help="re-check an exported game log").add_argument("file")
     commands.add_parser("verify-tournament", help="re-check a tournament bundle").add_argument("bundle")
+    commands.add_parser("bots", help="run the computer seats and evaluation jobs (gunicorn's master starts it)")
     args = parser.parse_args(argv)
+    if args.command == "bots":
+        from service.bot_runner import main as run_bots
+
+        run_bots()
+        return 0
     if args.command == "verify":
         return verify_command(args.file)
     from service import tournament_bundle

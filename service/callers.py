@@ -19,6 +19,7 @@ from .errors import ApiError
 class Caller:
     seat: int | None = None
     referee: bool = False
+    bot: bool = False
 
     @property
     def is_seat(self) -> bool:
@@ -80,4 +81,13 @@ def resolve(redis, game_id: str, token: str | None) -> Caller:
         raise ApiError(401, "bad_token", "this token is not valid for this game")
     if role == "referee":
         return Caller(referee=True)
-    return Caller(seat=int(role.split(":")[1]))
+    kind, _, seat = role.partition(":")
+    return Caller(seat=int(seat), bot=kind == "bot")
+
+
+def issue_bot_token(redis, game_id: str, seat: int) -> None:
+    """A computer seat gets a token of its own, kept server-side for the bot runner:
+    it plays through the same door as a person."""
+    token = new_token()
+    redis.hset(keys.tokens(game_id), token_digest(token), f"bot:{seat}")
+    redis.hset(keys.bots(game_id), str(seat), token)
