@@ -94,7 +94,13 @@ class BotRunner:
     def run_forever(self, idle_sleep: float = 0.2) -> None:
         parent = os.getppid()
         while os.getppid() == parent:  # orphaned (the master died): stop with it
-            if not self.run_once():
+            try:
+                busy = self.run_once()
+            except Exception:  # storage unreachable: wait, then try again
+                log.exception("bot runner cannot reach its work")
+                busy = False
+                time.sleep(1.0)
+            if not busy:
                 time.sleep(idle_sleep)
 
 
