@@ -9,6 +9,8 @@ import json
 
 from .components import NEUTRAL_POOL
 
+NEUTRAL = "\u0000neutral"
+
 
 def unseen(state: dict, seat: int) -> list:
     """Where ``seat`` cannot know the card: hidden living seats it holds no note on, and the spare."""
@@ -27,12 +29,14 @@ def deal(state: dict, seat: int, rand) -> dict:
     if not rd or "cards" not in rd:
         return out
     spots = unseen(out, seat)
-    pool = sorted(rd["spare"] if s == "spare" else rd["cards"][s] for s in spots)
+    cards = [rd["spare"] if s == "spare" else rd["cards"][s] for s in spots]
+    # Which neutrals were drawn is unknown to everyone: only how many lie among these places.
+    pool = sorted(NEUTRAL if c in NEUTRAL_POOL else c for c in cards)
     rand.shuffle(pool)
-    neutrals = sorted([c for c in pool if c in NEUTRAL_POOL] + rd["set_aside"])
+    neutrals = sorted([c for c in cards if c in NEUTRAL_POOL] + rd["set_aside"])
     rand.shuffle(neutrals)
     drawn = iter(neutrals)
-    pool = [next(drawn) if c in NEUTRAL_POOL else c for c in pool]
+    pool = [next(drawn) if c == NEUTRAL else c for c in pool]
     rd["set_aside"] = sorted(drawn)
     for spot, card in zip(spots, pool):
         if spot == "spare":
