@@ -88,6 +88,7 @@ def create(envelope: dict, seed: str | None) -> dict:
         "result": None,
         "clocks": None,
         "bots": dict(p.get("bots") or {}),
+        "withdrawn": [],
     }
     clock = p.get("clock")
     if clock:
@@ -211,9 +212,13 @@ def _forfeit(new, env, state_at):
 
 
 def _bot(new, env, state_at):
-    """A computer takes the seat from here on (a withdrawn player, an empty chair)."""
+    """A computer takes the seat from here on (an empty chair, a withdrawn player). A
+    withdrawn player's seat plays on for the others' sake but ranks last, as a forfeit
+    would, without ending the game."""
     p = env["payload"]
     new["bots"] = {**new["bots"], str(p["seat"]): p["strength"]}
+    if p.get("withdrawn"):
+        new["withdrawn"] = sorted(set(new["withdrawn"]) | {p["seat"]})
     _resolve(new, env)
 
 

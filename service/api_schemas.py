@@ -87,6 +87,7 @@ class BotSeatSchema(Schema):
 
 class RefereeBotSchema(BotSeatSchema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    withdrawn = fields.Boolean(load_default=False)  # the seat's player left: it ranks last
     dispute = DISPUTE
 
 

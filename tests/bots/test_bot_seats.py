@@ -141,3 +141,41 @@ def test_the_runner_process_plays_outside_the_web_workers(client, platform, redi
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(client, platform):
+    """The director withdraws a player with ``bot``: the table plays on, and the seat still ranks last."""
+    from tests.tournaments.bots import bearer as tbearer
+
+    made = client.post("/api/tournaments", json={"game": "caylus", "name": "Club night",
+                                                 "options": {"table_size": 3, "rounds": 1}}).get_json()
+    tid, director = made["id"], made["director_token"]
+    players = {}
+    for name in ("Ann", "Bob", "Cy"):
+        reg = client.post(f"/api/tournaments/{tid}/players", json={"name": name}).get_json()
+        players[reg["pid"]] = reg["player_token"]
+    table = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director)).get_json()["tables"][0]
+    gid = table["game_id"]
+    quitter = table["seats"][1]
+    answer = client.delete(f"/api/tournaments/{tid}/players/{quitter['pid']}", headers=tbearer(director),
+                           json={"reason": "unwell", "bot": 1})
+    assert answer.status_code == 200, answer.get_json()
+    meta = client.get(f"/api/games/{gid}").json
+    assert meta["status"] == "active" and meta["seats"][1]["bot"] == 1
+    humans = {s["seat"]: s["token"] for s in table["seats"] if s["seat"] != 1}
+    bot, rand = runner(platform), random.Random(3)
+    for _ in range(3000):
+        bot.run_until_idle()
+        meta = client.get(f"/api/games/{gid}").json
+        if meta["status"] == "finished":
+            break
+        seat = rand.choice([s for s in meta["to_act"] if s in humans])
+        actions = client.get(f"/api/games/{gid}/actions", headers=auth(humans[seat])).json["actions"]
+        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
+                        headers=auth(humans[seat]))
+        assert r.status_code == 201, r.json
+    result = client.get(f"/api/games/{gid}").json["result"]
+    assert result["ranking"][1] == 3 and 1 in result["forfeited"]
+    standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
+    last = max(standings["standings"], key=lambda row: row["rank"])
+    assert last["pid"] == quitter["pid"]
