@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: install run test test-fast bench soak clean
+.PHONY: install run test test-fast bench bench-bots soak clean
 
 install: $(VENV)/.installed
 
@@ -28,6 +28,9 @@ test-fast: install
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
+
+bench-bots: install
+	$(BIN)/python bench/bots.py
 
 soak: install
 	SOAK=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests -m slow
