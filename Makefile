@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: install run test test-fast bench bench-peer soak clean axe
+.PHONY: install run test test-fast bench bench-peer bench-bots soak clean axe
 
 install: $(VENV)/.installed
 
@@ -41,6 +41,9 @@ bench-peer: install
 	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error
 	$(BIN)/python bench/peer.py
 
+bench-bots: install
+	$(BIN)/python bench/bots.py
+
 soak: install
 	SOAK=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests -m slow
 
@@ -52,5 +55,5 @@ clean:
 .PHONY: translations
 translations: install
 	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k N_ --no-location -o service/translations/messages.pot .
-	$(BIN)/pybabel -q update -N --no-location -i service/translations/messages.pot -d service/translations
+	$(BIN)/pybabel -q update -N -i service/translations/messages.pot -d service/translations
 	$(BIN)/pybabel -q compile -d service/translations

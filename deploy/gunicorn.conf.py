@@ -40,3 +40,21 @@ def on_starting(server):
     server.embedded_redis = embedded  # keep it alive as long as the master
     os.environ["REDIS_URL"] = url
     server.log.info("embedded Redis on %s", url)
+
+
+def when_ready(server):
+    """The bot runner: its own niced process beside the workers (computer seats and
+    evaluation lines never hold a request thread). BOTS=0 leaves it out."""
+    if os.environ.get("BOTS", "1") == "0":
+        return
+    import subprocess
+    import sys
+
+    server.bot_runner = subprocess.Popen([sys.executable, "-m", "service", "bots"], env=dict(os.environ))
+    server.log.info("bot runner pid %s", server.bot_runner.pid)
+
+
+def on_exit(server):
+    runner = getattr(server, "bot_runner", None)
+    if runner is not None:
+        runner.terminate()

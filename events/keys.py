@@ -26,6 +26,14 @@ def summary(game_id: str) -> str:
     """The game's lobby line, written by the append script in the game's own slot."""
     return f"game:{{{game_id}}}:summary"
 
+def bots(game_id: str) -> str:
+    """Seat -> the computer's own seat token (the bot runner acts with it)."""
+    return f"game:{{{game_id}}}:bots"
+
+
+def analysis(game_id: str) -> str:
+    return f"game:{{{game_id}}}:analysis"
+
 
 def snapshots(game_id: str, version: str) -> str:
     return f"game:{{{game_id}}}:snapshots:{version}"
@@ -33,6 +41,8 @@ def snapshots(game_id: str, version: str) -> str:
 
 GAMES_INDEX = "games:index"
 DEADLINES = "games:deadlines"
+BOTS_DUE = "bots:due"  # games where a computer seat is awaited, by when it was noticed
+ANALYSIS_DUE = "analysis:due"  # games whose evaluation line was asked for
 
 
 # Tournaments: their own stream and secrets, under the hash tag {tid}.

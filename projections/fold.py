@@ -87,6 +87,8 @@ def create(envelope: dict, seed: str | None) -> dict:
         "resolutions": {},
         "result": None,
         "clocks": None,
+        "bots": dict(p.get("bots") or {}),
+        "withdrawn": [],
     }
     clock = p.get("clock")
     if clock:
@@ -209,6 +211,17 @@ def _forfeit(new, env, state_at):
     _resolve(new, env)
 
 
+def _bot(new, env, state_at):
+    """A computer takes the seat from here on (an empty chair, a withdrawn player). A
+    withdrawn player's seat plays on for the others' sake but ranks last, as a forfeit
+    would, without ending the game."""
+    p = env["payload"]
+    new["bots"] = {**new["bots"], str(p["seat"]): p["strength"]}
+    if p.get("withdrawn"):
+        new["withdrawn"] = sorted(set(new["withdrawn"]) | {p["seat"]})
+    _resolve(new, env)
+
+
 def _dismiss(new, env, state_at):
     _resolve(new, env)
 
@@ -231,6 +244,7 @@ PLATFORM_EVENTS = {
     "referee.adjust": _adjust,
     "referee.forfeit": _forfeit,
     "referee.dismiss": _dismiss,
+    "referee.bot": _bot,
     "clock.expired": _forfeit,
 }
 

@@ -14,6 +14,7 @@ def final_result(game: Game, pstate: dict) -> dict | None:
     forfeits = set(pstate["forfeits"])
     if base is None and not forfeits:
         return None
+    forfeits |= set(pstate["withdrawn"])  # out of the standings, though a computer played on
     seats = len(pstate["seats"])
     if base is None:
         scores = game.scores(pstate["state"]) or [0] * seats

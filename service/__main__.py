@@ -21,10 +21,16 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("verify", help="re-check an exported game log").add_argument("file")
     commands.add_parser("verify-tournament", help="re-check a tournament bundle").add_argument("bundle")
+    commands.add_parser("bots", help="run the computer seats and evaluation jobs (gunicorn's master starts it)")
     from service import golden
 
     golden.add_arguments(commands.add_parser("golden", help="record new golden playthroughs (adds, never overwrites)"))
     args = parser.parse_args(argv)
+    if args.command == "bots":
+        from service.bot_runner import main as run_bots
+
+        run_bots()
+        return 0
     if args.command == "verify":
         return verify_command(args.file)
     if args.command == "golden":

@@ -12,7 +12,7 @@ from webargs.flaskparser import FlaskParser
 from events.envelope import canonical_json
 from projections.games import registry
 
-from . import annotations, audit, forks, refereeing, undo
+from . import analysis, annotations, audit, forks, refereeing, undo
 from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationSchema, CreateGameSchema, EventsQuerySchema,
                           ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema)
 from .callers import bearer_token
@@ -66,7 +66,9 @@ def game_types():
 @bp.arguments(CreateGameSchema)
 def create_game(body):
     """Create a game; answers each seat's token (once) and the referee token."""
-    created = platform().create_game(body["game"], body["seats"], body["options"], clock=body["clock"], ranked=body["ranked"])
+    bots = {b["seat"]: b["strength"] for b in body["bots"]}
+    created = platform().create_game(body["game"], body["seats"], body["options"], clock=body["clock"], ranked=body["ranked"],
+                                     bots=bots)
     return created, 201
 
 
@@ -157,6 +159,20 @@ def add_annotation(body, game_id):
 @bp.route("/games/<game_id>/annotations")
 def list_annotations(game_id):
     return {"annotations": annotations.listing(platform(), game_id)}
+
+
+@bp.route("/games/<game_id>/analysis", methods=["POST"])
+def request_analysis(game_id):
+    """Ask for the evaluation line (each seat's chance of winning at every step): anyone
+    once the game has ended, only the referee while it is played. Computed in the
+    background; GET shows its progress."""
+    return analysis.request(platform(), game_id, caller(game_id)), 202
+
+
+@bp.route("/games/<game_id>/analysis")
+def read_analysis(game_id):
+    """The evaluation line as far as it has been computed."""
+    return analysis.read(platform(), game_id, caller(game_id))
 
 
 @bp.route("/games/<game_id>/export")

@@ -15,6 +15,7 @@ class CreateGameSchema(Schema):
     options = fields.Dict(load_default=dict)
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
     ranked = fields.Boolean(load_default=True)
+    bots = fields.List(fields.Nested(lambda: BotSeatSchema()), load_default=list, validate=validate.Length(max=20))
 
 
 class GameFilterSchema(Schema):
@@ -74,6 +75,22 @@ class ForfeitSchema(Schema):
     dispute = DISPUTE
 
 
+STRENGTH = fields.Integer(load_default=2, validate=validate.Range(min=1, max=3))
+
+
+class BotSeatSchema(Schema):
+    """A computer in a seat: ``strength`` 1-3 sets its search budget (docs/BOTS.md)."""
+
+    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=19))
+    strength = STRENGTH
+
+
+class RefereeBotSchema(BotSeatSchema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    withdrawn = fields.Boolean(load_default=False)  # the seat's player left: it ranks last
+    dispute = DISPUTE
+
+
 class DismissSchema(Schema):
     dispute = fields.String(required=True)
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
@@ -93,4 +110,5 @@ REFEREE_SCHEMAS = {
     "adjust": AdjustSchema,
     "forfeit": ForfeitSchema,
     "dismiss": DismissSchema,
+    "bot": RefereeBotSchema,
 }

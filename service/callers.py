@@ -22,6 +22,7 @@ from .errors import ApiError
 class Caller:
     seat: int | None = None
     referee: bool = False
+    bot: bool = False
 
     @property
     def is_seat(self) -> bool:
@@ -76,10 +77,11 @@ def bearer_token(headers) -> str | None:
 
 
 def role_caller(role: str) -> Caller:
-    """The caller a stored role names: ``referee`` or ``seat:<n>``."""
+    """The caller a stored role names: ``referee``, ``seat:<n>`` or ``bot:<n>`` (a computer seat)."""
     if role == "referee":
         return Caller(referee=True)
-    return Caller(seat=int(role.split(":")[1]))
+    kind, _, seat = role.partition(":")
+    return Caller(seat=int(seat), bot=kind == "bot")
 
 
 def resolve(redis, game_id: str, token: str | None) -> Caller:
@@ -112,3 +114,11 @@ class TokenCache:
     def resolve(self, game_id: str, token: str) -> Caller:
         """The caller holding ``token`` in this game; UnknownToken if it holds none."""
         return self._lookup(game_id, token_digest(token))
+
+
+def issue_bot_token(redis, game_id: str, seat: int) -> None:
+    """A computer seat gets a token of its own, kept server-side for the bot runner:
+    it plays through the same door as a person."""
+    token = new_token()
+    redis.hset(keys.tokens(game_id), token_digest(token), f"bot:{seat}")
+    redis.hset(keys.bots(game_id), str(seat), token)

@@ -94,7 +94,8 @@ class Platform:
             "id": game_id,
             "game": p["game"],
             "title": game.title,
-            "seats": [{"seat": i, "name": n} for i, n in enumerate(p["seats"])],
+            "seats": [{"seat": i, "name": n, **({"bot": p["bots"][str(i)]} if str(i) in p["bots"] else {})}
+                      for i, n in enumerate(p["seats"])],
             "status": p["status"],
             "seq": p["seq"],
             "to_act": fold.awaited(p),
@@ -188,9 +189,9 @@ class Platform:
     # -- creating ------------------------------------------------------------------------
     def create_game(self, game: str, seat_names: list[str], options: dict | None = None, clock: dict | None = None,
                     ranked: bool = True, tournament: str | None = None, fork: dict | None = None,
-                    rules_version: int | None = None) -> dict:
+                    rules_version: int | None = None, bots: dict[int, int] | None = None) -> dict:
         """A new game under the current rules version, or under ``rules_version`` (a fork
-        keeps its source's rules)."""
+        keeps its source's rules). ``bots`` seats a computer of some strength in a seat."""
         rules = get_game(game)
         if rules is None:
             raise ApiError(400, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
@@ -201,12 +202,17 @@ class Platform:
             opts = rules.options_schema().load(options or {}) if rules.options_schema else dict(options or {})
         except ValidationError as exc:
             raise ApiError(400, "bad_options", "the options fail their schema", {"options": exc.messages}) from exc
+        bots = {int(s): n for s, n in (bots or {}).items()}
+        if any(not 0 <= s < len(seat_names) for s in bots):
+            raise ApiError(400, "bad_seat", "a computer must sit in one of the game's seats")
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)
         payload = {"game": game, "rules_version": rules_version or rules.rules_version, "seats": list(seat_names), "options": opts,
                    "seed_commitment": commitment(seed),
                    "ranked": ranked and fork is None, "clock": clock, "tournament": tournament}
+        if bots:
+            payload["bots"] = {str(s): n for s, n in sorted(bots.items())}
         if fork is not None:
             payload["fork"] = fork
         try:
@@ -214,11 +220,15 @@ class Platform:
         except IllegalAction as exc:
             raise ApiError(400, "bad_options", exc.message) from exc
         seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
+        for seat in bots:
+            callers.issue_bot_token(self.redis, game_id, seat)
+        self._schedule_bots(game_id, self.projector.cached(game_id) or self.state(game_id))
         self.redis.zadd(keys.GAMES_INDEX, {game_id: time.time()})
         return {
             "id": game_id,
             "game": game,
-            "seats": [{"seat": i, "name": n, "token": t} for i, (n, t) in enumerate(zip(seat_names, seat_tokens))],
+            "seats": [{"seat": i, "name": n, "token": None, "bot": bots[i]} if i in bots else {"seat": i, "name": n, "token": t}
+                      for i, (n, t) in enumerate(zip(seat_names, seat_tokens))],
             "referee_token": referee_token,
             "seed_commitment": payload["seed_commitment"],
         }
@@ -242,6 +252,8 @@ class Platform:
 
         def build(p: dict) -> list[Entry]:
             self.require_active(p)
+            if (str(caller.seat) in p["bots"]) != caller.bot:
+                raise ApiError(403, "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's")
             if caller.seat not in game.to_act(p["state"]) and not game.legal_actions(p["state"], caller.seat):
                 raise ApiError(422, "not_your_turn", "this seat may not act now")
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
@@ -295,6 +307,7 @@ class Platform:
             if result.status == "ok":
                 self.projector.remember(game_id, final)
                 self._schedule_clock(game_id, final)
+                self._schedule_bots(game_id, final)
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq
@@ -349,6 +362,12 @@ class Platform:
             if result is not None:
                 add("game.finished", SYSTEM, {"result": result, "seed": self.projector.seed(game_id)})
         return envelopes, state
+
+    # -- computer seats --------------------------------------------------------------------
+    def _schedule_bots(self, game_id: str, p: dict) -> None:
+        """Tell the bot runner when a computer seat is awaited (it never polls every game)."""
+        if p["bots"] and p["status"] == "active" and any(str(s) in p["bots"] for s in fold.awaited(p)):
+            self.redis.zadd(keys.BOTS_DUE, {game_id: time.time()}, nx=True)
 
     # -- clocks --------------------------------------------------------------------------
     def _schedule_clock(self, game_id: str, p: dict) -> None:

@@ -1,9 +1,9 @@
-"""Referee events: pause, resume, rewind, adjust, forfeit and dismissing a dispute.
+"""Referee events: pause, resume, rewind, adjust, forfeit, seating a computer and dismissing a dispute.
 Each is an event in the log, so the replay shows the whole trail."""
 from __future__ import annotations
 
 from .annotations import dispute_exists
-from .callers import Caller
+from .callers import Caller, issue_bot_token
 from .errors import ApiError
 from .undo import check_target
 
@@ -21,6 +21,9 @@ def referee_action(platform, game_id: str, caller: Caller, kind: str, payload: d
         return [(f"referee.{kind}", caller.actor(), payload)]
 
     _, seq = platform.append_entries(game_id, build)
+    if kind == "bot":
+        issue_bot_token(platform.redis, game_id, payload["seat"])
+        platform._schedule_bots(game_id, platform.state(game_id))
     return {"seq": seq}
 
 
@@ -53,9 +56,18 @@ def _forfeit(p, payload):
         raise ApiError(409, "already_forfeited", "that seat has already forfeited")
 
 
+def _bot(p, payload):
+    _seat(p, payload)
+    if p["status"] == "finished":
+        raise ApiError(409, "game_finished", "the game is over")
+    if str(payload["seat"]) in p["bots"]:
+        raise ApiError(409, "already_a_computer", "a computer already plays that seat")
+
+
 def _dismiss(p, payload):
     if not payload.get("dispute"):
         raise ApiError(400, "bad_payload", "dismiss names the dispute it settles")
 
 
-CHECKS = {"pause": _pause, "resume": _resume, "rewind": _rewind, "adjust": _seat, "forfeit": _forfeit, "dismiss": _dismiss}
+CHECKS = {"pause": _pause, "resume": _resume, "rewind": _rewind, "adjust": _seat, "forfeit": _forfeit, "dismiss": _dismiss,
+          "bot": _bot}

@@ -26,7 +26,7 @@ from projections.tournaments import standings as tstandings
 from projections.tournaments.fold import TournamentError
 from projections.tournaments.pairing import plan_round
 
-from .callers import token_digest
+from .callers import issue_bot_token, token_digest
 from .errors import ApiError, not_found
 
 SYSTEM = {"role": "system"}
@@ -147,7 +147,7 @@ class Tournaments:
         self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(token), "player:" + holder["pid"])
         return {"pid": holder["pid"], "name": name.strip(), "player_token": token}
 
-    def withdraw(self, tid: str, pid: str, token: str | None, reason: str) -> dict:
+    def withdraw(self, tid: str, pid: str, token: str | None, reason: str, bot: int | None = None) -> dict:
         self.events(tid)
         role, own = self.role(tid, token) if token else ("public", None)
         if not token:
@@ -165,9 +165,29 @@ class Tournaments:
                      {"pid": pid, "reason": reason, "forfeited": [g for g, _ in playing]})]
 
         self._append(tid, build)
+        why = f"withdrawn from the tournament: {reason}".strip(": ")
         for game_id, seat in holder["games"]:
-            self._forfeit(game_id, seat, f"withdrawn from the tournament: {reason}".strip(": "))
+            if bot is None:
+                self._forfeit(game_id, seat, why)
+            else:
+                self._seat_bot(game_id, seat, bot, why)
         return {"pid": pid, "withdrawn": True, "forfeited": [g for g, _ in holder["games"]]}
+
+    def _seat_bot(self, game_id: str, seat: int, strength: int, reason: str) -> None:
+        """A computer plays the withdrawn player's seat on; the seat still ranks last."""
+        def build(p):
+            if p["status"] == "finished" or seat in p["forfeits"] or str(seat) in p["bots"]:
+                return []
+            return [("referee.bot", DIRECTOR, {"seat": seat, "strength": strength, "reason": reason, "withdrawn": True})]
+
+        try:
+            self.platform.append_entries(game_id, build)
+        except ApiError:
+            return  # the game ended meanwhile: its result stands
+        p = self.platform.state(game_id)
+        if str(seat) in p["bots"]:
+            issue_bot_token(self.redis, game_id, seat)
+            self.platform._schedule_bots(game_id, p)
 
     def _unfinished_games_of(self, state: dict, pid: str) -> list[tuple[str, int]]:
         if pid not in state["players"]:

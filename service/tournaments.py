@@ -37,6 +37,9 @@ class RegisterSchema(Schema):
 
 class WithdrawSchema(Schema):
     reason = fields.String(load_default="", validate=validate.Length(max=500))
+    bot = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=3))
+    """A computer of this strength plays the player's unfinished games on (the seat still
+    ranks last) instead of forfeiting them, so the other players' games go on."""
 
 
 class ReportSchema(Schema):
@@ -96,7 +99,8 @@ def register(tid):
 
 @bp.delete("/api/tournaments/<tid>/players/<pid>")
 def withdraw(tid, pid):
-    return service().withdraw(tid, pid, bearer(), body(WithdrawSchema)["reason"])
+    data = body(WithdrawSchema)
+    return service().withdraw(tid, pid, bearer(), data["reason"], bot=data["bot"])
 
 
 @bp.get("/api/tournaments/<tid>/players/<pid>/games")

@@ -139,6 +139,16 @@ class Game(ABC):
         an undo across a revealing event needs the other seats' consent."""
         return False
 
+    def determinize(self, state: State, seat: int, rand) -> State:
+        """A state the seat cannot tell from ``state``: everything hidden from ``seat`` re-dealt
+        at random (``rand`` is a ``random.Random``) from what it cannot see. Search bots
+        sample these, so the result must depend on ``seat``'s information only: build it
+        from a canonical order (sort the unknown items), never from the true hidden order.
+        Games without hidden information need not override it."""
+        if self.hidden_information:
+            raise NotImplementedError(f"{self.name} hides information and must say how to re-deal it")
+        return state
+
     def scores(self, state: State) -> list[float] | None:
         """Current score per seat (public or not); ranks seats if a game is forfeited."""
         return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, IllegalAction
 
-from . import actions, resolve, state as initial, versions, view as views
+from . import actions, determinize, resolve, state as initial, versions, view as views
 from .flow import run
 from .options import DEFAULTS
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -59,6 +59,9 @@ class AgeOfRome(Game):
 
     def reveals(self, before, event, after):
         return views.reveals(before, after)
+
+    def determinize(self, state, seat, rand):
+        return determinize.deal(state, seat, rand)
 
     def scores(self, state):
         return [p["glory"] for p in state["players"]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from
 
-from . import legal, rules, view as views
+from . import determinize, legal, rules, view as views
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import initial_state
 
@@ -48,6 +48,9 @@ class CarcassonneCastle(Game):
     def redact(self, event, viewer):
         """Events carry only public choices; the draws they cause live in the state."""
         return event
+
+    def determinize(self, state, seat, rand):
+        return determinize.deal(state, seat, rand)
 
     def reveals(self, before, event, after):
         """A new castle tile turned up, or a face-down wall tile was taken."""

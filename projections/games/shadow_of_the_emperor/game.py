@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from
 
-from . import flow, rules, versions, view
+from . import determinize, flow, rules, versions, view
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import initial_state
 
@@ -45,6 +45,9 @@ class ShadowOfTheEmperor(Game):
     def reveals(self, before, event, after):
         """The last secret vote reveals every committed vote at once."""
         return event.get("type") == "vote" and after["election"] is not before["election"] and after["election"] != before["election"]
+
+    def determinize(self, state, seat, rand):
+        return determinize.deal(state, seat, rand)
 
     def scores(self, state):
         return [player["vp"] for player in state["players"]]

@@ -5,7 +5,7 @@ import json
 
 from projections.games.base import Game, IllegalAction
 
-from . import legal, rules, versions, view
+from . import determinize, legal, rules, versions, view
 from .components import MAX_SEATS, MIN_SEATS
 from .flow import Engine
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -113,6 +113,9 @@ class SultansOfKaraya(Game):
 
     def result(self, state):
         return state["result"]
+
+    def determinize(self, state, seat, rand):
+        return determinize.deal(state, seat, rand)
 
     def scores(self, state):
         return list(state["totals"])

@@ -5,13 +5,14 @@ import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
   auditBox, humanize, fmtTime, shortHash, follow, foldMoves,
 } from "./shell.js";
+import { mountEvaluation } from "./evaluation.js";
 
 const MAX_TEXT = 2000;
 const gameId = document.body.dataset.gameId;
 const root = document.getElementById("replay-root");
 const S = {
   token: null, role: "spectator", seat: null, meta: null, events: [], annotations: [], at: 1, max: 1,
-  renderer: null, names: [], loadId: 0, view: null,
+  renderer: null, names: [], loadId: 0, view: null, evaluation: null,
 };
 
 async function main() {
@@ -43,6 +44,10 @@ async function main() {
   }
   layout();
   await loadLog();
+  S.evaluation = mountEvaluation($("#evaluation-slot"), {
+    gameId, token: S.token, names: S.names, finished: S.meta.status === "finished", referee: S.role === "referee",
+    pick: (seq) => goto(seq),
+  });
   const requested = parseInt(new URLSearchParams(location.search).get("at") || "", 10);
   await goto(Number.isFinite(requested) ? requested : S.max, { requested: Number.isFinite(requested) ? requested : null });
   document.addEventListener("keydown", onKey);
@@ -80,6 +85,7 @@ function layout() {
         h("div", { id: "markers", class: "markers" }),
         h("input", { type: "range", id: "slider", min: 1, max: 1, value: 1, "aria-label": _("Step"),
           oninput: (ev) => goto(parseInt(ev.target.value, 10), { fromSlider: true }) }))),
+    h("div", { id: "evaluation-slot" }),
     h("div", { class: "table-cols" },
       h("section", { class: "board-wrap panel" },
         h("p", { id: "step-event", class: "step-event" }),
@@ -144,6 +150,7 @@ async function goto(n, { requested = null, fromSlider = false } = {}) {
       : _("There is no step {requested}; showing step {target}.", { requested, target });
   } else if (requested === null) note.hidden = true;
   S.at = target;
+  if (S.evaluation) S.evaluation.show(S.at, S.max);
   const url = `${location.pathname}?at=${target}`;
   history.replaceState(null, "", url);
   drawControls(fromSlider);

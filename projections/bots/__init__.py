@@ -1,0 +1,1 @@
+"""Computer opponents: search over the pure rules, seeing only their seat's view."""

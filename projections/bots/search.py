@@ -1,0 +1,181 @@
+"""Information-set Monte-Carlo tree search (single observer) over determinizations.
+
+Why this algorithm: four of the five games hide information. Searching the true state
+would let the bot read its opponents' cards; searching one guessed state would make it
+overconfident. IS-MCTS (Cowling, Powley and Whitehouse, 2012; OpenSpiel's ``ISMCTSBot``
+is the same idea) samples a fresh *determinization* — the hidden part re-dealt from what
+the seat cannot see, by the game's ``determinize`` hook — on every iteration, and shares
+one tree across them, keyed by the actions taken. The tree therefore holds statistics
+for the seat's information set, not for one world.
+
+The bot is a pure function of (game, state as its seat may know it, seat, budget, seed):
+the same inputs give the same move, and two states that differ only in what is hidden
+from the seat give the same move (``determinize`` must depend on the seat's information
+only; the property tests of every game check it).
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from events.rng import SeededRng
+from projections.games.base import Action, Game, IllegalAction, State
+
+EXPLORATION = 0.7
+"""UCB exploration constant; rewards lie in [0, 1]."""
+
+
+@dataclass
+class Budget:
+    """How much one move may cost: iterations (deterministic), optionally cut by time."""
+
+    iterations: int = 200
+    rollout_depth: int = 40
+    seconds: float | None = None
+
+
+@dataclass
+class Node:
+    visits: int = 0
+    reward: float = 0.0  # summed reward of the seat whose action led here
+    available: int = 0  # iterations in which this action was legal (IS-MCTS's UCB)
+    children: dict[str, "Node"] = field(default_factory=dict)
+
+    def ucb(self) -> float:
+        if self.visits == 0:
+            return math.inf
+        return self.reward / self.visits + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+def key(seat: int, action: Action) -> str:
+    """A tree edge: who moved and what (canonical JSON, so equal actions share statistics)."""
+    return f"{seat}|" + json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def rewards(game: Game, state: State, seats: int) -> list[float]:
+    """Per seat, in [0, 1]: the share of other seats it finishes ahead of (ties count half).
+
+    A finished game is judged by its ranking; a rollout cut short by the current
+    ``scores`` of the determinized world. A lone seat (a solo game against the system)
+    scores 1 for first place and 0 otherwise."""
+    result = game.result(state)
+    if result is not None:
+        keys = [-r for r in result["ranking"]]
+    else:
+        keys = game.scores(state) or [0.0] * seats
+    if seats == 1:
+        return [1.0 if result is not None and result["ranking"][0] == 1 else 0.0]
+    return [
+        sum(1.0 if keys[s] > keys[o] else 0.5 if keys[s] == keys[o] else 0.0 for o in range(seats) if o != s) / (seats - 1)
+        for s in range(seats)
+    ]
+
+
+class Simulation:
+    """One determinized world being played forward, with its own chance stream."""
+
+    def __init__(self, game: Game, state: State, chance_seed: str):
+        self.game, self.state, self.seed, self.counter = game, state, chance_seed, 0
+
+    def over(self) -> bool:
+        return self.game.result(self.state) is not None
+
+    def play(self, seat: int | None, action: Action) -> None:
+        rng = SeededRng(self.seed, self.counter)
+        self.state = self.game.apply(self.state, {"type": action["type"], "seat": seat, "payload": action["payload"]}, rng)
+        self.counter = rng.counter
+
+    def system_moves(self) -> None:
+        """The system actor's forced moves (an automaton, a default) are not choices."""
+        for _ in range(1000):
+            auto = None if self.over() else self.game.automatic(self.state)
+            if auto is None:
+                return
+            self.play(None, auto)
+
+    def movers(self) -> list[tuple[int, list[Action]]]:
+        out = []
+        for seat in sorted(self.game.to_act(self.state)):
+            actions = self.game.legal_actions(self.state, seat)
+            if actions:
+                out.append((seat, actions))
+        return out
+
+
+def choose(game: Game, state: State, seat: int, seats: int, budget: Budget, seed: str) -> Action:
+    """The move ``seat`` should post now in ``state``; ``state`` may be the true state, as
+    only its determinizations for ``seat`` are ever searched."""
+    root_actions = game.legal_actions(state, seat)
+    if not root_actions:
+        raise IllegalAction("nothing_to_do", "this seat has no legal action")
+    if len(root_actions) == 1:
+        return root_actions[0]
+    root = Node()
+    rand = random.Random(f"{seed}:{seat}")
+    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    for i in range(budget.iterations):
+        if deadline is not None and i and time.monotonic() > deadline:
+            break
+        world = game.determinize(state, seat, rand) if game.hidden_information else state
+        _iterate(game, Simulation(game, world, f"{seed}:{i}"), root, seat, seats, budget, rand)
+    best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))
+    return json.loads(best[0].split("|", 1)[1])
+
+
+def _iterate(game, sim: Simulation, root: Node, seat: int, seats: int, budget: Budget, rand: random.Random) -> None:
+    path: list[tuple[Node, int]] = []
+    node, mover, actions = root, seat, game.legal_actions(sim.state, seat)
+    while True:
+        keys = [key(mover, a) for a in actions]
+        for k in keys:
+            node.children.setdefault(k, Node()).available += 1
+        untried = [k for k in keys if node.children[k].visits == 0]
+        k = rand.choice(untried) if untried else max(keys, key=lambda k: node.children[k].ucb())
+        sim.play(mover, actions[keys.index(k)])
+        node = node.children[k]
+        path.append((node, mover))
+        sim.system_moves()
+        if untried or sim.over():
+            break
+        movers = sim.movers()
+        if not movers:
+            break
+        mover, actions = movers[0]
+    _rollout(sim, budget.rollout_depth, rand)
+    reward = rewards(game, sim.state, seats)
+    root.visits += 1
+    for n, who in path:
+        n.visits += 1
+        n.reward += reward[who]
+
+
+def _rollout(sim: Simulation, depth: int, rand: random.Random) -> None:
+    for _ in range(depth):
+        if sim.over():
+            return
+        movers = sim.movers()
+        if not movers:
+            return
+        mover, actions = rand.choice(movers)
+        sim.play(mover, rand.choice(actions))
+        sim.system_moves()
+
+
+def win_chances(game: Game, state: State, seats: int, playouts: int, seed: str, depth: int = 400) -> list[float]:
+    """Each seat's estimated chance of finishing first, from full-information random
+    playouts of the true state (for commentators after the game: nothing is hidden then)."""
+    wins = [0.0] * seats
+    rand = random.Random(seed)
+    for i in range(playouts):
+        sim = Simulation(game, state, f"{seed}:{i}")
+        sim.system_moves()
+        _rollout(sim, depth, rand)
+        reward = rewards(game, sim.state, seats)
+        best = max(reward)
+        leaders = [s for s in range(seats) if reward[s] == best]
+        for s in leaders:
+            wins[s] += 1.0 / len(leaders)
+    return [w / playouts for w in wins]

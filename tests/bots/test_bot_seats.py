@@ -1,0 +1,181 @@
+"""Computer seats through the API: a bot's move is an ordinary event made with its own
+seat token, action id and expected seq; the runner works outside the request threads;
+evaluation lines for commentators stay hidden from spectators of a live game."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from projections.bots.search import Budget
+from service.bot_runner import BotRunner
+from tests.platform.helpers import auth
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def create(client, game="caylus", seats=("ann", "bob"), bots=(), **extra):
+    r = client.post("/api/games", json={"game": game, "seats": list(seats), "bots": list(bots), **extra})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+QUICK = {n: Budget(iterations=4, rollout_depth=10) for n in (1, 2, 3)}
+"""Tiny budgets: these tests prove the plumbing; strength is measured in bench/bots.py."""
+
+
+def runner(platform) -> BotRunner:
+    return BotRunner(platform, QUICK, playouts=2)
+
+
+def test_a_game_of_computers_plays_to_the_end_with_ordinary_events(client, platform):
+    created = create(client, bots=[{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}])
+    assert [s["token"] for s in created["seats"]] == [None, None]  # nobody can play a computer's seat
+    assert [s["bot"] for s in created["seats"]] == [1, 1]
+    gid = created["id"]
+    runner(platform).run_until_idle()
+    meta = client.get(f"/api/games/{gid}").json
+    assert meta["status"] == "finished"
+    assert [s.get("bot") for s in meta["seats"]] == [1, 1]
+    events = client.get(f"/api/games/{gid}/events").json["events"]
+    assert events[0]["payload"]["bots"] == {"0": 1, "1": 1}  # the log says who was a computer
+    moves = [e for e in events if e["type"].startswith("caylus.") and "seat" in e["actor"]]
+    assert moves and all(e["action_id"] == f"bot:{e['seq'] - 1}:{e['actor']['seat']}" for e in moves)
+    report = client.post("/api/verify", data=client.get(f"/api/games/{gid}/export").get_data(as_text=True)).json
+    assert report["ok"], report
+
+
+def test_a_person_plays_against_a_computer_and_cannot_move_for_it(client, platform):
+    created = create(client, bots=[{"seat": 1, "strength": 1}])
+    gid, token = created["id"], created["seats"][0]["token"]
+    bot = runner(platform)
+    rand = random.Random(7)
+    for _ in range(2000):
+        bot.run_until_idle()
+        meta = client.get(f"/api/games/{gid}").json
+        if meta["status"] == "finished":
+            break
+        assert meta["to_act"] == [0], "the computer left its turn unplayed"
+        actions = client.get(f"/api/games/{gid}/actions", headers=auth(token)).json["actions"]
+        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
+                        headers=auth(token))
+        assert r.status_code == 201, r.json
+    assert client.get(f"/api/games/{gid}").json["status"] == "finished"
+
+
+def test_the_referee_seats_a_computer_for_a_withdrawn_player(client, platform):
+    created = create(client)
+    gid, ref = created["id"], created["referee_token"]
+    withdrawn = created["seats"][1]["token"]
+    r = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 1, "strength": 1, "reason": "bob withdrew"},
+                    headers=auth(ref))
+    assert r.status_code == 201, r.json
+    again = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 1, "reason": "twice"}, headers=auth(ref))
+    assert again.status_code == 409 and again.json["error"]["code"] == "already_a_computer"
+    spectator = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 0, "reason": "x"})
+    assert spectator.status_code == 403
+    meta = client.get(f"/api/games/{gid}").json
+    assert meta["seats"][1]["bot"] == 1
+    # the withdrawn player's token no longer moves that seat
+    actions = client.get(f"/api/games/{gid}/actions", headers=auth(withdrawn)).json["actions"]
+    if actions:
+        r = client.post(f"/api/games/{gid}/actions", json=actions[0], headers=auth(withdrawn))
+        assert r.status_code == 403 and r.json["error"]["code"] == "computer_seat"
+
+
+def test_bad_bot_seats_are_refused_and_nothing_is_written(client, platform):
+    before = client.get("/api/games").json["games"]
+    for bots in ([{"seat": 5}], [{"seat": 0, "strength": 9}], [{"seat": "x"}]):
+        r = client.post("/api/games", json={"game": "caylus", "seats": ["a", "b"], "bots": bots})
+        assert r.status_code == 400, (bots, r.json)
+    assert client.get("/api/games").json["games"] == before
+
+
+def test_the_evaluation_line_of_a_finished_game(client, platform):
+    created = create(client, bots=[{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}])
+    gid = created["id"]
+    bot = runner(platform)
+    bot.run_until_idle()
+    assert client.get(f"/api/games/{gid}").json["status"] == "finished"
+    r = client.post(f"/api/games/{gid}/analysis")
+    assert r.status_code == 202 and r.json["status"] == "queued"
+    assert client.get(f"/api/games/{gid}/analysis").json["status"] == "queued"
+    bot.run_until_idle()
+    line = client.get(f"/api/games/{gid}/analysis").json
+    assert line["status"] == "done" and line["done"] == line["total"] == len(line["points"]) <= 80
+    for seq, chances in line["points"]:
+        assert len(chances) == 2 and abs(sum(chances) - 1) < 0.01
+    result = client.get(f"/api/games/{gid}").json["result"]
+    assert line["points"][-1][1] == [1.0 if r == 1 else 0.0 for r in result["ranking"]] or 1 in result["ranking"]
+    assert {d["seat"] for d in line["drops"]} <= {0, 1}
+
+
+def test_spectators_get_no_evaluation_of_a_live_game(client, platform):
+    created = create(client, game="carcassonne_castle")
+    gid, ref = created["id"], created["referee_token"]
+    seat = created["seats"][0]["token"]
+    assert client.post(f"/api/games/{gid}/analysis").status_code == 403
+    assert client.post(f"/api/games/{gid}/analysis", headers=auth(seat)).status_code == 403
+    assert client.post(f"/api/games/{gid}/analysis", headers=auth(ref)).status_code == 202
+    runner(platform).run_until_idle()
+    assert client.get(f"/api/games/{gid}/analysis", headers=auth(ref)).json["status"] == "done"
+    assert client.get(f"/api/games/{gid}/analysis").status_code == 403
+    assert client.get(f"/api/games/{gid}/analysis", headers=auth(seat)).status_code == 403
+
+
+def test_the_runner_process_plays_outside_the_web_workers(client, platform, redis_url):
+    """``python -m service bots`` is its own process: it plays while no request is served."""
+    created = create(client, game="age_of_rome", seats=("solo",), bots=[{"seat": 0, "strength": 1}])
+    gid = created["id"]
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT), "BOT_SECONDS_CAP": "0.01"}
+    proc = subprocess.Popen([sys.executable, "-m", "service", "bots"], cwd=ROOT, env=env)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and client.get(f"/api/games/{gid}").json["status"] != "finished":
+            time.sleep(0.3)
+        assert client.get(f"/api/games/{gid}").json["status"] == "finished"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(client, platform):
+    """The director withdraws a player with ``bot``: the table plays on, and the seat still ranks last."""
+    from tests.tournaments.bots import bearer as tbearer
+
+    made = client.post("/api/tournaments", json={"game": "caylus", "name": "Club night",
+                                                 "options": {"table_size": 3, "rounds": 1}}).get_json()
+    tid, director = made["id"], made["director_token"]
+    players = {}
+    for name in ("Ann", "Bob", "Cy"):
+        reg = client.post(f"/api/tournaments/{tid}/players", json={"name": name}).get_json()
+        players[reg["pid"]] = reg["player_token"]
+    table = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director)).get_json()["tables"][0]
+    gid = table["game_id"]
+    quitter = table["seats"][1]
+    answer = client.delete(f"/api/tournaments/{tid}/players/{quitter['pid']}", headers=tbearer(director),
+                           json={"reason": "unwell", "bot": 1})
+    assert answer.status_code == 200, answer.get_json()
+    meta = client.get(f"/api/games/{gid}").json
+    assert meta["status"] == "active" and meta["seats"][1]["bot"] == 1
+    humans = {s["seat"]: s["token"] for s in table["seats"] if s["seat"] != 1}
+    bot, rand = runner(platform), random.Random(3)
+    for _ in range(3000):
+        bot.run_until_idle()
+        meta = client.get(f"/api/games/{gid}").json
+        if meta["status"] == "finished":
+            break
+        seat = rand.choice([s for s in meta["to_act"] if s in humans])
+        actions = client.get(f"/api/games/{gid}/actions", headers=auth(humans[seat])).json["actions"]
+        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
+                        headers=auth(humans[seat]))
+        assert r.status_code == 201, r.json
+    result = client.get(f"/api/games/{gid}").json["result"]
+    assert result["ranking"][1] == 3 and 1 in result["forfeited"]
+    standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
+    last = max(standings["standings"], key=lambda row: row["rank"])
+    assert last["pid"] == quitter["pid"]
