@@ -35,6 +35,7 @@ test-fast: install
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/undo.py
 
 # boardgame.io 0.50.2 side by side (npm, into bench/peer/node_modules, not committed)
 bench-peer: install

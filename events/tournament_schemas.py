@@ -110,6 +110,7 @@ SCHEMAS = {
     "player.withdrawn": WithdrawnSchema,
     "round.paired": PairedSchema,
     "game.reported": ReportedSchema,
+    "game.corrected": ReportedSchema,
     "round.finished": RoundFinishedSchema,
     "tournament.finished": FinishedSchema,
 }

@@ -5,7 +5,14 @@ the rng draw counter, the effective history (for undo), clocks, adjustments and 
 chain head. Game events go to the game's ``apply``; platform events (undo, referee,
 clock) are folded here. ``state_at(seq)`` gives the platform state after any earlier
 seq; undo and rewind restore the game part of it, so a reverted draw is redrawn the
-same (same seed, same counter).
+same (same seed, same counter), and the clocks as if the undone moves never happened.
+
+Undo and rewind may only go back to an effective point (creation or a game event
+still in the history), and whoever folds keeps the states at those points
+(``InMemoryHistory``, the projector's fold), so a log with any number of undos folds
+in time linear in its length. After ``game.finished`` only a ``referee.correction``
+may follow in a format-2 log: the record is final (legacy logs, which allowed referee
+events after the end, fold as recorded).
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from .games.base import Game
 from .outcome import final_result
 
 StateAt = Callable[[int], dict]
+CORRECTION = "referee.correction"
 
 
 class FoldError(Exception):
@@ -66,6 +74,7 @@ def create(envelope: dict, seed: str | None) -> dict:
         draws = rng.counter
     ts = parse_ts(envelope["ts"])
     pstate = {
+        "game_id": p.get("game_id"),
         "game": p["game"],
         "seats": list(p["seats"]),
         "options": p["options"],
@@ -110,6 +119,9 @@ def apply(pstate: dict | None, envelope: dict, seed: str | None, state_at: State
         return create(envelope, seed)
     if envelope["seq"] != pstate["seq"] + 1:
         raise FoldError(f"expected seq {pstate['seq'] + 1}, got {envelope['seq']}")
+    if pstate["status"] == "finished" and envelope["type"] != CORRECTION and "v" in envelope:
+        # format-2 logs are final at game.finished; legacy logs fold as they were recorded
+        raise FoldError(f"seq {envelope['seq']}: {envelope['type']} after game.finished (only a correction may follow)")
     new = dict(pstate)
     new["seq"] = envelope["seq"]
     new["head"] = envelope["hash"]
@@ -146,19 +158,61 @@ def _apply_game_event(new: dict, game: Game, event: dict, seq: int, seed: str | 
         clocks["remaining"][event["seat"]] += clocks["increment"]
 
 
-def _restore(new: dict, to_seq: int, state_at: StateAt) -> None:
+def effective_points(pstate: dict) -> set[int]:
+    """Seqs a game can be taken back to: its creation and each effective action."""
+    return {1} | {seq for seq, _, _ in pstate["history"]}
+
+
+def _restore(new: dict, to_seq: int, state_at: StateAt, ts: str) -> None:
+    if to_seq not in effective_points(new):
+        raise FoldError(f"seq {to_seq} is not a step of the current history")
     past = state_at(to_seq)
     new["state"], new["draws"], new["history"] = past["state"], past["draws"], past["history"]
     new["pending_undo"] = None
+    if new["clocks"] and past["clocks"]:
+        new["clocks"] = _clocks_without_undone(past["clocks"], new["clocks"], parse_ts(ts))
+
+
+def _clocks_without_undone(past: dict, now_clocks: dict, now: float) -> dict:
+    """The clocks as they would be had the undone moves never been made: the seats
+    to act back then have been thinking for all the running time since (pauses do not
+    count), and no increment of an undone move is kept (so move-and-undo cannot bank
+    time)."""
+    ran = now_clocks.get("ran", 0.0) - past.get("ran", 0.0)
+    remaining = list(past["remaining"])
+    for seat in past["running"]:
+        remaining[seat] = max(0.0, remaining[seat] - max(0.0, ran))
+    return {**past, "remaining": remaining, "since": now, "ran": now_clocks.get("ran", 0.0)}
 
 
 def _finished(new, env, state_at):
     new["status"] = "finished"
     new["result"] = env["payload"]["result"]
+    new["pending_undo"] = None
+
+
+def correction_statement(game_id: str | None, envelope: dict) -> dict:
+    """What the server signs in a correction: which game, where, after what, and the
+    result it records."""
+    return {"kind": "correction", "game_id": game_id, "seq": envelope["seq"], "prev": envelope["prev"],
+            "result": envelope["payload"].get("result")}
+
+
+def _correction(new, env, state_at):
+    """A finished game's result corrected by the referee: adjustments added, the
+    result recomputed, and it must be the one the entry records."""
+    if new["status"] != "finished":
+        raise FoldError(f"seq {env['seq']}: a correction before the game has finished")
+    p = env["payload"]
+    new["adjustments"] = new["adjustments"] + [list(a) for a in p.get("adjustments", [])]
+    new["result"] = final_result(game_of(new), new)
+    if new["result"] != p.get("result"):
+        raise FoldError(f"seq {env['seq']}: the correction records another result than its adjustments give")
+    _resolve(new, env)
 
 
 def _undo(new, env, state_at):
-    _restore(new, env["payload"]["to_seq"], state_at)
+    _restore(new, env["payload"]["to_seq"], state_at, env["ts"])
 
 
 def _undo_requested(new, env, state_at):
@@ -175,7 +229,7 @@ def _undo_approved(new, env, state_at):
     else:
         req["approvals"] = sorted(set(req["approvals"]) | {env["actor"]["seat"]})
     if set(req["needed"]) <= set(req["approvals"]):
-        _restore(new, req["to_seq"], state_at)
+        _restore(new, req["to_seq"], state_at, env["ts"])
     else:
         new["pending_undo"] = req
 
@@ -193,7 +247,7 @@ def _resume(new, env, state_at):
 
 
 def _rewind(new, env, state_at):
-    _restore(new, env["payload"]["to_seq"], state_at)
+    _restore(new, env["payload"]["to_seq"], state_at, env["ts"])
     _resolve(new, env)
 
 
@@ -246,6 +300,7 @@ PLATFORM_EVENTS = {
     "referee.dismiss": _dismiss,
     "referee.bot": _bot,
     "clock.expired": _forfeit,
+    CORRECTION: _correction,
 }
 
 
@@ -257,6 +312,8 @@ def _spend_clock(new: dict, ts: float) -> None:
     remaining = list(clocks["remaining"])
     for seat in clocks["running"]:
         remaining[seat] = max(0.0, remaining[seat] - max(0.0, ts - clocks["since"]))
+    if clocks["running"]:  # the running time so far, so an undo knows how long clocks ran
+        clocks["ran"] = clocks.get("ran", 0.0) + max(0.0, ts - clocks["since"])
     clocks["remaining"], clocks["since"] = remaining, ts
     new["clocks"] = clocks
 
@@ -270,7 +327,11 @@ def _restart_clock(new: dict, game: Game, ts: float) -> None:
 class InMemoryHistory:
     """Fold a whole log kept in memory, with ``state_at`` for undo and rewind.
 
-    Used by verify and by tests; keeps a checkpoint every ``every`` entries.
+    Used by verify and by tests. While folding in order it keeps the state at each
+    effective point (dropping those an undo takes out of the history), so every undo
+    finds its target without refolding: the fold is linear in the log, whatever the
+    number of undos. ``state_at`` of any other seq refolds from a checkpoint (every
+    ``every`` entries), remembering what it folds.
     """
 
     def __init__(self, envelopes: list[dict], seed: str | None, every: int = 50):
@@ -278,24 +339,38 @@ class InMemoryHistory:
         self.seed = seed
         self.every = every
         self.checkpoints: dict[int, dict] = {}
+        self.points: dict[int, dict] = {}
+        self._refolded: dict[int, dict] = {}
 
     def state_at(self, seq: int) -> dict:
+        found = self.points.get(seq) or self._refolded.get(seq)
+        if found is not None:
+            return found
         base = max((s for s in self.checkpoints if s <= seq), default=0)
         pstate = self.checkpoints.get(base)
         for envelope in self.envelopes[base:seq]:
-            pstate = apply(pstate, envelope, self.seed, self.state_at)
-            if envelope["seq"] % self.every == 0:
-                self.checkpoints[envelope["seq"]] = pstate
+            pstate = self._refolded.get(envelope["seq"]) or apply(pstate, envelope, self.seed, self.state_at)
+            self._refolded[envelope["seq"]] = pstate
         return pstate
 
     def states(self):
         """(envelope, state after it) for each entry, folding once in order."""
         pstate = None
         for envelope in self.envelopes:
+            before = pstate["history"] if pstate else []
             pstate = apply(pstate, envelope, self.seed, self.state_at)
+            self._keep(before, pstate)
             if envelope["seq"] % self.every == 0:
                 self.checkpoints[envelope["seq"]] = pstate
             yield envelope, pstate
+
+    def _keep(self, before: list, pstate: dict) -> None:
+        after = pstate["history"]
+        if pstate["seq"] == 1 or (after and after[-1][0] == pstate["seq"]):
+            self.points[pstate["seq"]] = pstate
+        if len(after) < len(before):
+            for seq, _, _ in before[len(after):]:
+                self.points.pop(seq, None)
 
     def final(self) -> dict:
         pstate = None

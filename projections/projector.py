@@ -135,11 +135,18 @@ class Projector:
         return self._fold(game_id, entries, pstate, write_snapshots=False)
 
     def _fold(self, game_id, entries, start, write_snapshots=True):
+        """Fold ``entries`` onto ``start``. An undo whose target lies in this run is
+        answered from the states folded here, so one fold never refolds itself."""
         seed = self.seed(game_id)
         pstate = start
-        state_at = lambda s: self.state_at(game_id, s)  # noqa: E731 - closes over game_id
+        folded: dict[int, dict] = {start["seq"]: start} if start else {}
+
+        def state_at(s):
+            return folded.get(s) or self.state_at(game_id, s)
+
         for envelope in entries:
             pstate = fold.apply(pstate, envelope, seed, state_at)
+            folded[pstate["seq"]] = pstate
             if write_snapshots and self.snapshot_due(pstate["seq"]):
                 self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
         return pstate

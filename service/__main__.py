@@ -1,5 +1,10 @@
-"""Command line: ``python -m service verify FILE``, ``verify-tournament BUNDLE`` and
-``golden --game X`` (record golden playthroughs; see service/golden.py)."""
+"""Command line: ``verify FILE``, ``verify-tournament BUNDLE``, ``key`` and ``golden
+--game X`` (record golden playthroughs; see service/golden.py).
+
+``verify`` and ``verify-tournament`` take ``--key`` (the server's public key, base64
+or a file; repeat it for retired keys) to check signatures; ``verify`` also takes
+``--receipts FILE`` (JSON Lines of receipts a player kept). ``key`` prints the
+server's public key (``--rotate`` replaces it, keeping the old one published)."""
 from __future__ import annotations
 
 import argparse
@@ -7,20 +12,55 @@ import json
 import sys
 
 
-def verify_command(path: str) -> int:
-    from service.audit import parse_lines, verify
+def verify_command(path: str, key_args: list[str], receipts_path: str | None) -> int:
+    from service.audit import UNSIGNED, parse_lines, verify
+    from service.cli_keys import read_keys
 
-    with open(path, encoding="utf-8") as handle:
-        report = verify(parse_lines(handle.read()))
+    try:
+        keys = read_keys(key_args)
+        with open(path, encoding="utf-8") as handle:
+            lines = parse_lines(handle.read())
+        receipts = None
+        if receipts_path:
+            with open(receipts_path, encoding="utf-8") as handle:
+                receipts = parse_lines(handle.read())
+    except (OSError, ValueError) as exc:
+        print(f"cannot read the export, key or receipts: {exc}", file=sys.stderr)
+        return 2
+    report = verify(lines, keys=keys, receipts=receipts)
+    if not keys:
+        report["authenticity"] = UNSIGNED
     print(json.dumps(report, indent=2))
     return 0 if report["ok"] else 1
+
+
+def key_command(rotate: bool) -> int:
+    from service.config import from_env
+    from service.keys import load_signer, published, rotate as rotate_key
+
+    config = from_env()
+    if rotate:
+        if config["SIGNING_KEY"]:
+            print("the key comes from SIGNING_KEY: rotate it there", file=sys.stderr)
+            return 2
+        rotate_key(config["DATA_DIR"])
+    signer = load_signer(config["DATA_DIR"], config["SIGNING_KEY"])
+    print(json.dumps(published(signer, config["DATA_DIR"]), indent=2))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m service")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("verify", help="re-check an exported game log").add_argument("file")
-    commands.add_parser("verify-tournament", help="re-check a tournament bundle").add_argument("bundle")
+    one = commands.add_parser("verify", help="re-check an exported game log")
+    one.add_argument("file")
+    one.add_argument("--key", action="append", default=[], help="the server's public key (base64 or a file)")
+    one.add_argument("--receipts", help="JSON Lines of receipts to check the export against")
+    many = commands.add_parser("verify-tournament", help="re-check a tournament bundle")
+    many.add_argument("bundle")
+    many.add_argument("--key", action="append", default=[])
+    key = commands.add_parser("key", help="print the server's public signing key")
+    key.add_argument("--rotate", action="store_true", help="replace the key; the old one stays published")
     commands.add_parser("bots", help="run the computer seats and evaluation jobs (gunicorn's master starts it)")
     from service import golden
 
@@ -32,12 +72,14 @@ def main(argv: list[str] | None = None) -> int:
         run_bots()
         return 0
     if args.command == "verify":
-        return verify_command(args.file)
+        return verify_command(args.file, args.key, args.receipts)
+    if args.command == "key":
+        return key_command(args.rotate)
     if args.command == "golden":
         return golden.main(args)
     from service import tournament_bundle
 
-    return tournament_bundle.main([args.bundle])
+    return tournament_bundle.main([args.bundle, *sum((["--key", k] for k in args.key), [])])
 
 
 if __name__ == "__main__":

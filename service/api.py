@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from functools import cache
 
 from flask import Response, current_app, request, stream_with_context
@@ -10,11 +11,12 @@ from marshmallow import Schema
 from webargs.flaskparser import FlaskParser
 
 from events.envelope import canonical_json
+from events.signing import head_statement, keyring
 from projections.games import registry
 
-from . import analysis, annotations, audit, forks, refereeing, undo
-from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationSchema, CreateGameSchema, EventsQuerySchema,
-                          ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema)
+from . import analysis, annotations, audit, forks, keys, refereeing, undo
+from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationSchema, CorrectionSchema, CreateGameSchema,
+                          EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema)
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
@@ -54,6 +56,20 @@ def bearer() -> str | None:
 
 def caller(game_id):
     return platform().caller(game_id, bearer())
+
+
+def with_receipt(game_id: str, answer: dict) -> dict:
+    """An accepted write's answer, with the server's signed receipt of the log's head
+    after it: a player who keeps receipts can prove any later rewrite."""
+    p = platform().projector.cached(game_id) or platform().state(game_id)
+    return {**answer, "receipt": keys.receipt(platform().signer, game_id, p)}
+
+
+@bp.route("/keys")
+def signing_keys():
+    """The server's Ed25519 public keys (current and retired) that sign receipts,
+    exports, corrections and tournament bundles."""
+    return keys.published(platform().signer, current_app.config["DATA_DIR"])
 
 
 @bp.route("/game-types")
@@ -101,7 +117,7 @@ def post_action(body, game_id):
     """Play an action; 201 with the new seq, 200 for a retry of the same action_id."""
     who = caller(game_id)
     status, answer = platform().act(game_id, who, body["type"], body["payload"], body["action_id"], body["expected_seq"])
-    return answer, status
+    return with_receipt(game_id, answer), status
 
 
 @bp.route("/games/<game_id>/events")
@@ -133,14 +149,14 @@ def game_stream(game_id):
 @bp.route("/games/<game_id>/undo", methods=["POST"])
 @bp.arguments(UndoSchema)
 def request_undo(body, game_id):
-    return undo.request_undo(platform(), game_id, caller(game_id), body["to_seq"]), 201
+    return with_receipt(game_id, undo.request_undo(platform(), game_id, caller(game_id), body["to_seq"])), 201
 
 
 @bp.route("/games/<game_id>/undo/<request_id>/<answer>", methods=["POST"])
 def answer_undo(game_id, request_id, answer):
     if answer not in ("approve", "decline"):
         raise ApiError(404, "not_found", "answer with approve or decline")
-    return undo.answer_undo(platform(), game_id, caller(game_id), request_id, answer == "approve"), 201
+    return with_receipt(game_id, undo.answer_undo(platform(), game_id, caller(game_id), request_id, answer == "approve")), 201
 
 
 @bp.route("/games/<game_id>/fork", methods=["POST"])
@@ -180,7 +196,8 @@ def export_game(game_id):
     """The log as JSON Lines; the seed is in ``game.finished`` once the game is over.
     ``game.created`` (and the ``X-Rules-Version`` header) names the rules version."""
     lines = platform().export(game_id, caller(game_id))
-    body = "".join(canonical_json(e) + "\n" for e in lines)
+    signed = platform().signer.sign(head_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"]))
+    body = "".join(canonical_json(e) + "\n" for e in [*lines, {audit.TRAILER: signed}])
     return Response(body, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"',
                              **audit.export_headers(lines)})
@@ -188,19 +205,37 @@ def export_game(game_id):
 
 @bp.route("/verify", methods=["POST"])
 def verify_export():
-    """Re-check an export as is: chain, seed commitment, refold, recorded result."""
+    """Re-check an export as is: chain, payload digests, seed commitment, refold,
+    recorded result, and the signature against this server's keys. Bounded: past
+    VERIFY_MAX_BYTES or VERIFY_MAX_EVENTS a 413, past VERIFY_SECONDS a 422."""
+    config = current_app.config
+    if (request.content_length or 0) > config["VERIFY_MAX_BYTES"]:
+        raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
+                       {"max_bytes": config["VERIFY_MAX_BYTES"]})
+    raw = request.stream.read(config["VERIFY_MAX_BYTES"] + 1)
+    if len(raw) > config["VERIFY_MAX_BYTES"]:
+        raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
+                       {"max_bytes": config["VERIFY_MAX_BYTES"]})
     try:
-        envelopes = audit.parse_lines(request.get_data(as_text=True))
+        envelopes = audit.parse_lines(raw.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
-    return audit.verify(envelopes)
+    if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:
+        raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
+                       {"max_events": config["VERIFY_MAX_EVENTS"]})
+    ring = {k["key_id"]: k["public_key"] for k in keys.published(platform().signer, config["DATA_DIR"])["keys"]}
+    try:
+        return audit.verify(envelopes, keys=keyring(list(ring.values())),
+                            deadline=time.monotonic() + config["VERIFY_SECONDS"], require_signature=False)
+    except audit.TooCostly as exc:
+        raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
 
 
 def _referee_route(kind, schema):
     @bp.route(f"/games/<game_id>/referee/{kind}", methods=["POST"], endpoint=f"referee_{kind}")
     @bp.arguments(schema)
     def referee(body, game_id):
-        return refereeing.referee_action(platform(), game_id, caller(game_id), kind, body), 201
+        return with_receipt(game_id, refereeing.referee_action(platform(), game_id, caller(game_id), kind, body)), 201
 
     referee.__doc__ = f"Referee: {kind} (referee token)."
     return referee
@@ -208,6 +243,13 @@ def _referee_route(kind, schema):
 
 for _kind, _schema in REFEREE_SCHEMAS.items():
     _referee_route(_kind, _schema)
+
+
+@bp.route("/games/<game_id>/referee/correct", methods=["POST"])
+@bp.arguments(CorrectionSchema)
+def referee_correct(body, game_id):
+    """Referee: correct a finished game's result (a signed ``referee.correction``)."""
+    return with_receipt(game_id, refereeing.correct(platform(), game_id, caller(game_id), body)), 201
 
 
 @bp.before_request

@@ -35,7 +35,9 @@ class EventsQuerySchema(Schema):
 class ActionSchema(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=80))
     payload = fields.Dict(load_default=dict)
-    action_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=100))
+    action_id = fields.String(load_default=None, allow_none=True, validate=[
+        validate.Length(min=1, max=100),
+        validate.Regexp(r"^(?!sys:)", error="action ids starting with 'sys:' are the platform's own")])
     expected_seq = fields.Integer(load_default=None, allow_none=True)
 
 
@@ -94,6 +96,17 @@ class RefereeBotSchema(BotSeatSchema):
 class DismissSchema(Schema):
     dispute = fields.String(required=True)
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+
+
+class AdjustmentSchema(Schema):
+    seat = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+
+
+class CorrectionSchema(Schema):
+    adjustments = fields.List(fields.Nested(AdjustmentSchema), load_default=list, validate=validate.Length(max=20))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    dispute = DISPUTE
 
 
 class AnnotationSchema(Schema):

@@ -13,6 +13,7 @@ from events.connection import connect, start_embedded
 from . import api, i18n, tournaments, web
 from .config import from_env
 from .errors import ApiError
+from .keys import load_signer
 from .platform import Platform
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
+    app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["sse_slots"] = threading.BoundedSemaphore(app.config["SSE_MAX_STREAMS"])
     smorest = Api(app)
     smorest.register_blueprint(api.bp)

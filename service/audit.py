@@ -1,33 +1,70 @@
-"""Verifying an exported log offline: the chain, the seed commitment, a full refold
-and the recorded result. Anyone can run it; it needs nothing but the export."""
+"""Verifying an exported log offline: anyone can run it; it needs nothing but the
+export (and, for authenticity, the server's public key; for a player, their receipts).
+
+The verdict says only what was really checked:
+
+- ``verified``: format 2; every entry re-hashed, every payload checked against its
+  salted digest, the seed matches its commitment, the whole log refolded and every
+  recorded result (and correction) is the refolded one;
+- ``legacy``: the same for a log recorded before payload digests (format 1): its
+  hashes cover the payloads themselves, so it is checked as well, but it cannot show
+  that a redacted copy hid anything, and names no game id;
+- ``sealed``: the chain links and re-hashes, but the game is not over (or entries are
+  redacted), so payloads, refold and result wait for the seed: nothing is claimed
+  about the contents yet;
+- ``failed``: some check failed; ``first_bad_seq`` names the first entry at fault.
+
+``ok`` is true for ``verified`` and ``legacy`` only. Signatures are a separate axis:
+without a key the report says "unsigned: integrity only, not authenticity".
+"""
 from __future__ import annotations
 
 import json
+import time
 
-from marshmallow import ValidationError
-
-from events.envelope import EnvelopeSchema, entry_hash
+from events.chain import ChainError, chain_format, check_links, check_payloads
 from events.rng import commitment
+from events.signing import check as check_signature
+from events.signing import head_statement
 from projections import fold
 from projections.games import get as get_game
 from projections.games.base import IllegalAction
 from projections.outcome import final_result
+
+TRAILER = "head_signature"
+UNSIGNED = "unsigned: integrity only, not authenticity"
+
+
+class TooCostly(Exception):
+    """Verification ran past its time budget."""
 
 
 def parse_lines(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def verify(envelopes: list[dict]) -> dict:
-    """``{ok, first_bad_seq, checks: {chain, commitment, refold, result}, messages, game, rules_version}``.
+def split_trailer(lines: list) -> tuple[list, dict | None]:
+    """The entries, and the signed head statement an export ends with (if any)."""
+    if lines and isinstance(lines[-1], dict) and TRAILER in lines[-1] and "seq" not in lines[-1]:
+        return lines[:-1], lines[-1][TRAILER]
+    return lines, None
 
-    Each check is "ok", "failed" or "skipped" (e.g. no seed before the game ends).
-    ``game`` and ``rules_version`` name the rules the log claims to be played under
-    (None when the first entry is no ``game.created``); the refold uses them.
-    """
-    checks = {"chain": "ok", "commitment": "skipped", "refold": "skipped", "result": "skipped"}
+
+def verify(lines: list, keys: dict | None = None, receipts: list | None = None, deadline: float | None = None,
+           require_signature: bool = True) -> dict:
+    """``{ok, verdict, format, first_bad_seq, checks, messages, game, rules_version}``;
+    see the module doc (``game`` and ``rules_version`` as ``game.created`` records them).
+
+    ``keys`` maps key ids to public keys (given keys and ``require_signature``, an
+    unsigned export fails); ``receipts`` are signed head statements a player kept;
+    past ``deadline`` (time.monotonic) TooCostly is raised."""
+    envelopes, trailer = split_trailer(lines)
+    checks = dict.fromkeys(("chain", "payloads", "game_id", "commitment", "refold", "result"), "skipped")
+    checks.update(signature="skipped", receipts="none")
     messages: list[str] = []
     bad: list[int] = []
+    report = {"ok": False, "verdict": "failed", "format": None, "first_bad_seq": None, "checks": checks,
+              "messages": messages, **played_under(envelopes)}
 
     def fail(check, seq, message):
         checks[check] = "failed"
@@ -35,46 +72,36 @@ def verify(envelopes: list[dict]) -> dict:
         if seq is not None:
             bad.append(seq)
 
-    schema = EnvelopeSchema()
-    prev, partial = "", False
-    for index, envelope in enumerate(envelopes, start=1):
-        seq = envelope.get("seq", index) if isinstance(envelope, dict) else index
-        try:
-            schema.load({k: v for k, v in envelope.items() if k != "redacted"})
-        except ValidationError as exc:
-            fail("chain", seq, f"seq {seq}: not an envelope: {exc.messages}")
-            break
-        if envelope["seq"] != index:
-            fail("chain", index, f"entry {index} says seq {envelope['seq']}")
-            break
-        if envelope["prev"] != prev:
-            fail("chain", seq, f"seq {seq}: prev does not match the hash of seq {seq - 1}")
-            break
-        if envelope.get("redacted"):
-            partial = True
-        elif entry_hash(envelope) != envelope["hash"]:
-            fail("chain", seq, f"seq {seq}: the content does not match its hash")
-            break
-        prev = envelope["hash"]
-    if not envelopes:
-        fail("chain", None, "the export is empty")
-    if checks["chain"] == "ok" and partial:
-        checks["chain"] = "partial"
-        messages.append("hidden entries are linked but their content cannot be re-hashed")
-
+    try:
+        report["format"] = chain_format(envelopes)
+        check_links(envelopes)
+        checks["chain"] = "ok" if envelopes else "failed"
+        if not envelopes:
+            fail("chain", None, "the export is empty")
+    except ChainError as exc:
+        fail("chain", exc.seq, exc.message)
     if checks["chain"] == "ok":
+        legacy = report["format"] == "legacy"
         seed = _revealed_seed(envelopes)
-        if seed is not None:
-            if commitment(seed) == envelopes[0]["payload"].get("seed_commitment"):
-                checks["commitment"] = "ok"
-            else:
-                fail("commitment", 1, "the revealed seed does not match the commitment in game.created")
-        if checks["commitment"] == "ok":
-            _refold(envelopes, seed, checks, fail)
-        elif seed is None:
-            messages.append("no seed yet: the refold waits for the end of the game")
-    return {"ok": not bad and "failed" not in checks.values(), "first_bad_seq": min(bad) if bad else None,
-            "checks": checks, "messages": messages, **played_under(envelopes)}
+        _check_game_id(envelopes, legacy, checks, fail)
+        _check_contents(envelopes, seed, legacy, checks, messages, fail, deadline)
+        _check_signature(envelopes, trailer, keys, require_signature, checks, messages, fail)
+        _check_corrections(envelopes, keys, checks, fail)
+    _check_receipts(envelopes, receipts, keys, checks, fail)
+
+    report["first_bad_seq"] = min(bad) if bad else None
+    if "failed" in checks.values():
+        report["verdict"] = "failed"
+    elif "sealed" in checks.values():
+        report["verdict"] = "sealed"
+        messages.append("sealed until the end: the chain is checked, the contents wait for the seed")
+    else:
+        report["verdict"] = "legacy" if report["format"] == "legacy" else "verified"
+        if report["verdict"] == "legacy":
+            messages.append("legacy chain format: hashes cover the payloads themselves and no game id is named; "
+                            "it cannot show that a redacted copy hid anything")
+    report["ok"] = report["verdict"] in ("verified", "legacy")
+    return report
 
 
 def export_headers(envelopes: list[dict]) -> dict:
@@ -84,7 +111,8 @@ def export_headers(envelopes: list[dict]) -> dict:
 
 
 def played_under(envelopes: list[dict]) -> dict:
-    """``{game, rules_version}`` as the log's ``game.created`` records them."""
+    """``{game, rules_version}`` as the log's ``game.created`` records them (None when
+    the first entry is no ``game.created``); the refold uses them."""
     first = envelopes[0] if envelopes and isinstance(envelopes[0], dict) else {}
     payload = first.get("payload") if first.get("type") == "game.created" else None
     if not isinstance(payload, dict):
@@ -92,26 +120,119 @@ def played_under(envelopes: list[dict]) -> dict:
     return {"game": payload.get("game"), "rules_version": fold.rules_version(payload)}
 
 
-def _refold(envelopes, seed, checks, fail):
+def _check_game_id(envelopes, legacy, checks, fail):
+    if legacy:
+        checks["game_id"] = "absent"
+    elif isinstance(envelopes[0]["payload"].get("game_id"), str):
+        checks["game_id"] = "ok"
+    elif not envelopes[0].get("redacted"):
+        fail("game_id", 1, "seq 1: game.created names no game id")
+
+
+def _check_contents(envelopes, seed, legacy, checks, messages, fail, deadline):
+    redacted = [e["seq"] for e in envelopes if e.get("redacted")]
+    if seed is None or redacted:
+        for check in ("payloads", "commitment", "refold", "result"):
+            checks[check] = "sealed"
+        if redacted:
+            messages.append(f"{len(redacted)} entries are redacted (first: seq {redacted[0]})")
+        return
+    if commitment(seed) != envelopes[0]["payload"].get("seed_commitment"):
+        fail("commitment", 1, "the revealed seed does not match the commitment in game.created")
+        return
+    checks["commitment"] = "ok"
+    try:
+        check_payloads(envelopes, seed)  # format-2 entries; each legacy hash covered its payload
+        checks["payloads"] = "ok"
+    except ChainError as exc:
+        fail("payloads", exc.seq, exc.message)
+        return
+    _refold(envelopes, seed, checks, fail, deadline)
+
+
+def _refold(envelopes, seed, checks, fail, deadline):
     """Fold the whole log once, in order; at each ``game.finished`` compare the
-    recorded result with the result of the state just before it."""
+    recorded result with the result of the state just before it (the fold itself
+    checks each correction's result)."""
     history = fold.InMemoryHistory(envelopes, seed)
     previous, seq = None, 0
     try:
         for envelope, state in history.states():
             seq = envelope["seq"]
+            if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
+                raise TooCostly(f"verification stopped at seq {seq}: past its time budget")
             if envelope["type"] == "game.finished":
                 expected = final_result(get_game(previous["game"]), previous)
                 if expected != envelope["payload"]["result"]:
-                    checks["result"] = "failed"
                     fail("result", seq, f"seq {seq}: the recorded result is not the refolded one")
                     return
-                checks["result"] = "ok"
             previous = state
     except (fold.FoldError, IllegalAction, KeyError, TypeError, ValueError) as exc:
         fail("refold", seq + 1, f"seq {seq + 1}: refold failed: {exc}")  # the entry after the last good one
         return
     checks["refold"] = "ok"
+    checks["result"] = "ok" if previous["result"] is not None else "skipped"
+
+
+def _check_signature(envelopes, trailer, keys, required, checks, messages, fail):
+    """The export's closing head statement: it must name this log's game, last seq and
+    head, and (given keys) be signed by one of them."""
+    last = envelopes[-1]
+    if trailer is None:
+        if keys and required:
+            fail("signature", None, "the export carries no signature, but a key was given")
+        else:
+            checks["signature"] = "unsigned"
+            messages.append(UNSIGNED)
+        return
+    game_id = envelopes[0]["payload"].get("game_id")
+    claimed = {k: trailer.get(k) for k in ("kind", "game_id", "seq", "head")} if isinstance(trailer, dict) else {}
+    if claimed != head_statement(game_id, last["seq"], last["hash"]):
+        fail("signature", last["seq"], "the signed head is not this log's game, last seq and head")
+        return
+    if not keys:
+        checks["signature"] = "unchecked"
+        messages.append(UNSIGNED + " (signed, but no key was given to check it)")
+        return
+    outcome = check_signature(trailer, keys)
+    if outcome == "ok":
+        checks["signature"] = "ok"
+    else:
+        fail("signature", last["seq"], "the head signature does not check against the given keys"
+             if outcome == "bad" else f"the head is signed by key {trailer.get('key_id')}, not a given one")
+
+
+def _check_corrections(envelopes, keys, checks, fail):
+    """Each correction after the end carries the server's signature over what it changes."""
+    game_id = envelopes[0]["payload"].get("game_id")
+    for envelope in envelopes:
+        if envelope["type"] != fold.CORRECTION or envelope.get("redacted"):
+            continue
+        attestation = envelope["payload"].get("attestation") or {}
+        expected = fold.correction_statement(game_id, envelope)
+        if {k: attestation.get(k) for k in expected} != expected:
+            fail("signature", envelope["seq"], f"seq {envelope['seq']}: the correction's attestation is not about it")
+        elif keys and check_signature(attestation, keys) != "ok":
+            fail("signature", envelope["seq"], f"seq {envelope['seq']}: the correction is not signed by a given key")
+
+
+def _check_receipts(envelopes, receipts, keys, checks, fail):
+    """Receipts a player kept against this export: the first seq where they disagree."""
+    if not receipts:
+        return
+    checks["receipts"] = "ok"
+    hashes = {e.get("seq"): e.get("hash") for e in envelopes if isinstance(e, dict)}
+    game_id = envelopes[0].get("payload", {}).get("game_id") if envelopes and isinstance(envelopes[0], dict) else None
+    for receipt in sorted(receipts, key=lambda r: r.get("seq", 0) if isinstance(r, dict) else 0):
+        seq = receipt.get("seq") if isinstance(receipt, dict) else None
+        if keys and check_signature(receipt, keys) != "ok":
+            fail("receipts", None, f"the receipt for seq {seq} is not signed by a given key")
+        elif receipt.get("game_id") != game_id:
+            fail("receipts", None, f"the receipt for seq {seq} is for game {receipt.get('game_id')}")
+        elif hashes.get(seq) != receipt.get("head"):
+            fail("receipts", seq, f"seq {seq}: the export disagrees with a receipt (the log was rewritten "
+                                  "or cut short)")
+            return
 
 
 def _revealed_seed(envelopes):

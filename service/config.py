@@ -13,6 +13,10 @@ def from_env() -> dict:
         "SNAPSHOT_EVERY": int(os.environ.get("SNAPSHOT_EVERY", 100)),
         "SSE_SECONDS": float(os.environ.get("SSE_SECONDS", 25)),
         "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", 16)),
+        "SIGNING_KEY": os.environ.get("SIGNING_KEY"),  # PEM; else <DATA_DIR>/signing-key.pem
+        "VERIFY_MAX_BYTES": int(os.environ.get("VERIFY_MAX_BYTES", 4 * 1024 * 1024)),
+        "VERIFY_MAX_EVENTS": int(os.environ.get("VERIFY_MAX_EVENTS", 20000)),
+        "VERIFY_SECONDS": float(os.environ.get("VERIFY_SECONDS", 10)),
         "CLOCK_SWEEP_SECONDS": float(os.environ.get("CLOCK_SWEEP_SECONDS", 1.0)),
         "API_TITLE": "Board-game server",
         "API_VERSION": "1.0",

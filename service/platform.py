@@ -35,6 +35,7 @@ Entry = tuple[str, dict, dict]  # (type, actor, payload)
 log = logging.getLogger(__name__)
 SYSTEM = {"role": "system"}
 MAX_AUTOMATIC_STEPS = 10000
+SYSTEM_ACTION_PREFIX = "sys:"  # the platform's own action ids; clients may not use it
 
 
 def canonical_payload(schema, payload: dict) -> dict:
@@ -155,7 +156,7 @@ class Platform:
         at = latest["seq"] if at is None else max(1, min(at, latest["seq"]))
         p = latest if at == latest["seq"] else self.projector.state_at(game_id, at)
         game = get_game(p["game"])
-        finished = latest["status"] == "finished"
+        finished = self.disclosed(latest)
         return {
             "seq": latest["seq"],
             "at": at,
@@ -178,7 +179,7 @@ class Platform:
     def events(self, game_id: str, caller: Caller, after: int = 0) -> list[dict]:
         p = self.state(game_id)
         entries = self.store.read(keys.events(game_id), after=after)
-        finished = p["status"] == "finished"
+        finished = self.disclosed(p)
         return [redacted_envelope(p["game"], e, caller.viewer(finished)) for e in entries]
 
     def export(self, game_id: str, caller: Caller) -> list[dict]:
@@ -208,7 +209,7 @@ class Platform:
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)
-        payload = {"game": game, "rules_version": rules_version or rules.rules_version, "seats": list(seat_names), "options": opts,
+        payload = {"game_id": game_id, "game": game, "rules_version": rules_version or rules.rules_version, "seats": list(seat_names), "options": opts,
                    "seed_commitment": commitment(seed),
                    "ranked": ranked and fork is None, "clock": clock, "tournament": tournament}
         if bots:
@@ -262,7 +263,15 @@ class Platform:
         p = self.projector.cached(game_id) if status == 201 else None
         if p is None:  # a retry answered from the idempotency key: the view as it is now
             return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
-        return status, {"seq": seq, "view": game.view(p["state"], caller.viewer(p["status"] == "finished"))}
+        return status, {"seq": seq, "view": game.view(p["state"], caller.viewer(self.disclosed(p)))}
+
+    def disclosed(self, p: dict) -> bool:
+        """Whether everything about this game may be shown: it has finished, and so has
+        the game it was forked from (a fork's state holds its source's hidden state)."""
+        if p["status"] != "finished":
+            return False
+        source = p["forked_from"] and p["forked_from"]["game_id"]
+        return not source or self.disclosed(self.state(source))
 
     @staticmethod
     def require_active(p: dict) -> None:
@@ -333,17 +342,20 @@ class Platform:
         the system actor's automatic moves and ``game.finished`` when a result exists."""
         envelopes: list[dict] = []
         ts = now_rfc3339()
+        seed = self.projector.seed(game_id)
         head = p["head"] if p else ""
         seq = p["seq"] if p else 0
         state = p
 
         def add(type_, actor, payload, aid=None):
             nonlocal head, seq, state
-            envelope = seal(seq + 1, type_, actor, payload, head, aid, ts)
+            envelope = seal(seq + 1, type_, actor, payload, head, aid, ts, seed)
             try:
                 state = self.projector.fold_onto(game_id, state, [envelope])
             except IllegalAction as exc:
                 raise ApiError(422, exc.code, exc.message, exc.details) from exc
+            except fold.FoldError as exc:  # e.g. anything but a correction after game.finished
+                raise ApiError(409, "not_accepted", str(exc)) from exc
             envelopes.append(envelope)
             head, seq = envelope["hash"], envelope["seq"]
 
@@ -399,7 +411,7 @@ class Platform:
             seat = out[0]
             try:
                 self.append_entries(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
-                             action_id=f"clock:{p['seq']}:{seat}", expected_seq=p["seq"])
+                             action_id=f"{SYSTEM_ACTION_PREFIX}clock:{p['seq']}:{seat}", expected_seq=p["seq"])
                 expired.append(game_id)
             except ApiError:
                 pass  # someone else moved first; the next sweep looks again

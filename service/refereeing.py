@@ -1,6 +1,10 @@
-"""Referee events: pause, resume, rewind, adjust, forfeit, seating a computer and dismissing a dispute.
-Each is an event in the log, so the replay shows the whole trail."""
+"""Referee events: pause, resume, rewind, adjust, forfeit, seating a computer and dismissing
+a dispute; after the end, only a signed correction. Each is an event in the log, so the
+replay shows the whole trail."""
 from __future__ import annotations
+
+from projections import fold
+from projections.outcome import final_result
 
 from .annotations import dispute_exists
 from .callers import Caller, issue_bot_token
@@ -48,6 +52,16 @@ def _seat(p, payload):
         raise ApiError(400, "bad_seat", f"no seat {payload['seat']}")
 
 
+def _not_finished(p):
+    if p["status"] == "finished":
+        raise ApiError(409, "game_finished", "the game is over: only a correction (referee/correct) changes its record")
+
+
+def _adjust(p, payload):
+    _not_finished(p)
+    _seat(p, payload)
+
+
 def _forfeit(p, payload):
     _seat(p, payload)
     if p["status"] == "finished":
@@ -65,9 +79,36 @@ def _bot(p, payload):
 
 
 def _dismiss(p, payload):
+    _not_finished(p)
     if not payload.get("dispute"):
         raise ApiError(400, "bad_payload", "dismiss names the dispute it settles")
 
 
-CHECKS = {"pause": _pause, "resume": _resume, "rewind": _rewind, "adjust": _seat, "forfeit": _forfeit, "dismiss": _dismiss,
+CHECKS = {"pause": _pause, "resume": _resume, "rewind": _rewind, "adjust": _adjust, "forfeit": _forfeit, "dismiss": _dismiss,
           "bot": _bot}
+
+
+def correct(platform, game_id: str, caller: Caller, body: dict) -> dict:
+    """Correct a finished game's result: the referee's adjustments, the result they
+    give, and the server's signature over both, as one ``referee.correction`` entry."""
+    if not caller.referee:
+        raise ApiError(403, "not_referee", "only this game's referee token may do this")
+    dispute = body.get("dispute")
+    if dispute and not dispute_exists(platform.redis, game_id, dispute):
+        raise ApiError(404, "not_found", f"no dispute {dispute}")
+    adjustments = [[a["seat"], a["points"]] for a in body["adjustments"]]
+
+    def build(p):
+        if p["status"] != "finished":
+            raise ApiError(409, "not_finished", "only a finished game is corrected; adjust it while it is played")
+        for seat, _ in adjustments:
+            _seat(p, {"seat": seat})
+        after = {**p, "adjustments": p["adjustments"] + adjustments}
+        payload = {"adjustments": adjustments, "reason": body["reason"], "dispute": dispute,
+                   "result": final_result(fold.game_of(p), after)}
+        entry = {"seq": p["seq"] + 1, "prev": p["head"], "payload": payload}
+        payload["attestation"] = platform.signer.sign(fold.correction_statement(p.get("game_id"), entry))
+        return [(fold.CORRECTION, caller.actor(), payload)]
+
+    _, seq = platform.append_entries(game_id, build)
+    return {"seq": seq}

@@ -269,6 +269,7 @@ class Tournaments:
             meta = self.platform.meta(table["game_id"])
             if meta["result"] is not None:
                 state = self._report(tid, table, meta)
+        state = self._pick_up_corrections(tid, state)
         rnd = tfold.current_round(state)
         if rnd and rnd["status"] == "paired" and not tfold.unreported_tables(state):
             def close(s):  # another worker may have closed it meanwhile
@@ -295,6 +296,30 @@ class Tournaments:
                                                "game_seq": meta["seq"]})]
 
         _, state = self._append(tid, build, action_id=f"report:{table['game_id']}")
+        return state
+
+    def _pick_up_corrections(self, tid: str, state: dict) -> dict:
+        """Append ``game.corrected`` for each reported game whose log has moved on: after
+        ``game.finished`` only a correction can, so its last result is the record."""
+        for rnd in state["rounds"]:
+            for table in rnd["tables"]:
+                if table["result"] is None:
+                    continue
+                meta = self.platform.meta(table["game_id"])
+                if meta["head_hash"] == table["head_hash"]:
+                    continue
+                result = {k: meta["result"].get(k) for k in ("scores", "ranking", "forfeited", "tiebreak")}
+
+                def build(s, gid=table["game_id"], table_no=table["table"], number=rnd["round"], result=result,
+                          meta=meta):
+                    r, i = s["games"][gid]
+                    if s["rounds"][r]["tables"][i]["head_hash"] == meta["head_hash"]:
+                        return []
+                    return [("game.corrected", SYSTEM, {"round": number, "table": table_no, "game_id": gid,
+                                                        "result": result, "head_hash": meta["head_hash"],
+                                                        "game_seq": meta["seq"]})]
+
+                _, state = self._append(tid, build, action_id=f"corrected:{table['game_id']}:{meta['seq']}")
         return state
 
     def report(self, tid: str, game_id: str) -> dict:

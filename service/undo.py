@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import uuid
 
+from projections.fold import effective_points
+
 from .callers import Caller
 from .errors import ApiError
-
-
-def effective_points(p: dict) -> set[int]:
-    """Seqs a game can be taken back to: its creation and each effective action."""
-    return {1} | {seq for seq, _, _ in p["history"]}
 
 
 def check_target(p: dict, to_seq: int) -> list:

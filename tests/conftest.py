@@ -38,10 +38,11 @@ def redis_client(redis_url):
 
 
 @pytest.fixture(scope="session")
-def app(redis_url):
+def app(redis_url, tmp_path_factory):
     from service.app import create_app
 
-    return create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, "SNAPSHOT_EVERY": 10})
+    return create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, "SNAPSHOT_EVERY": 10,
+                       "DATA_DIR": str(tmp_path_factory.mktemp("data"))})
 
 
 @pytest.fixture(scope="session")

@@ -176,6 +176,28 @@ def _reported(state, p, event):
     return new
 
 
+def _corrected(state, p, event):
+    """A reported game's result corrected after its end (a referee.correction in the
+    game's log): the table takes the new result, whenever it arrives."""
+    where = state["games"].get(p["game_id"])
+    if where is None:
+        raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament", 422)
+    r, i = where
+    if state["rounds"][r]["tables"][i]["result"] is None:
+        raise TournamentError("not_reported", f"game {p['game_id']} has no result to correct", 409)
+    result = p["result"]
+    if len(result["scores"]) != len(state["rounds"][r]["tables"][i]["seats"]):
+        raise TournamentError("bad_result", f"a result of game {p['game_id']} has one score per seat", 422)
+    new = dict(state)
+    new["rounds"] = list(state["rounds"])
+    rnd = copy.deepcopy(state["rounds"][r])
+    rnd["tables"][i]["result"] = {"scores": list(result["scores"]), "ranking": list(result["ranking"]),
+                                  "forfeited": list(result.get("forfeited") or [])}
+    rnd["tables"][i]["head_hash"] = p.get("head_hash")
+    new["rounds"][r] = rnd
+    return new
+
+
 def _round_finished(state, p, event):
     rnd = current_round(state)
     if rnd is None or rnd["round"] != p["round"] or rnd["status"] == "finished":
@@ -206,6 +228,7 @@ _HANDLERS = {
     "player.withdrawn": _withdrawn,
     "round.paired": _paired,
     "game.reported": _reported,
+    "game.corrected": _corrected,
     "round.finished": _round_finished,
     "tournament.finished": _finished,
 }

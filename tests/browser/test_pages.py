@@ -339,7 +339,8 @@ def test_export_from_the_console_verifies(live_server, page, tmp_path, game_name
     path = tmp_path / "export.jsonl"
     info.value.save_as(path)
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    assert lines[0]["type"] == "game.created" and lines[-1]["type"] == "game.finished"
+    assert lines[0]["type"] == "game.created" and lines[-2]["type"] == "game.finished"
+    assert lines[-1]["head_signature"]["head"] == lines[-2]["hash"]  # the server's signed head
     page.goto(f"{live_server.url}/verify")
     page.set_input_files("#verify-file", str(path))
     page.click("#verify-submit")

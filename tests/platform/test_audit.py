@@ -26,8 +26,10 @@ def verify(client, text):
 
 def test_a_finished_export_verifies(client, finished_export):
     report = verify(client, finished_export)
-    assert report == {"ok": True, "first_bad_seq": None, "messages": [], "game": "toy", "rules_version": 1,
-                      "checks": {"chain": "ok", "commitment": "ok", "refold": "ok", "result": "ok"}}
+    assert report == {"ok": True, "verdict": "verified", "format": "2", "first_bad_seq": None, "messages": [],
+                      "game": "toy", "rules_version": 1,
+                      "checks": {"chain": "ok", "payloads": "ok", "game_id": "ok", "commitment": "ok", "refold": "ok",
+                                 "result": "ok", "signature": "ok", "receipts": "none"}}
 
 
 def test_the_export_is_json_lines_with_the_seed_at_the_end(client):
@@ -37,12 +39,13 @@ def test_the_export_is_json_lines_with_the_seed_at_the_end(client):
     r = client.get(g.url("/export"))
     assert r.mimetype == "application/x-ndjson"
     lines = [json.loads(line) for line in r.get_data(as_text=True).splitlines()]
-    assert lines[-1]["type"] == "game.finished" and len(lines[-1]["payload"]["seed"]) == 64
+    assert lines[-2]["type"] == "game.finished" and len(lines[-2]["payload"]["seed"]) == 64
+    assert lines[-1]["head_signature"]["head"] == lines[-2]["hash"]
 
 
 def test_a_flipped_byte_is_reported_at_its_seq(client, finished_export):
     lines = finished_export.splitlines()
-    for target in range(len(lines)):
+    for target in range(len(lines) - 1):  # every entry; the last line is the signed head
         tampered = list(lines)
         tampered[target] = tampered[target].replace('"seat":0', '"seat":1', 1) if '"seat":0' in tampered[target] \
             else tampered[target].replace('"ts":"2', '"ts":"3', 1)
@@ -58,23 +61,26 @@ def test_a_reordered_log_is_caught(client, finished_export):
 
 
 def test_a_rechained_forgery_fails_the_refold_or_result(client, finished_export):
-    """Someone who recomputes every hash after editing a move is caught by the refold."""
-    from events.envelope import entry_hash
+    """Someone who recomputes every digest and hash after editing the result (the seed
+    is public by then) is caught by the refold, and by the signature."""
+    from events.envelope import entry_hash, payload_digest, payload_nonce
 
     entries = [json.loads(line) for line in finished_export.splitlines()]
-    finished = entries[-1]
+    finished = entries[-2]
     finished["payload"]["result"]["scores"][0] += 1
+    finished["payload_digest"] = payload_digest(payload_nonce(finished["payload"]["seed"], finished["seq"]),
+                                                finished["payload"])
     finished["hash"] = entry_hash(finished)
     report = verify(client, "\n".join(json.dumps(e) for e in entries))
-    assert not report["ok"] and report["checks"]["result"] == "failed"
+    assert not report["ok"] and report["checks"]["result"] == "failed" and report["checks"]["signature"] == "failed"
 
 
 def test_a_wrong_seed_fails_the_commitment(client, finished_export):
     from events.envelope import entry_hash
 
     entries = [json.loads(line) for line in finished_export.splitlines()]
-    entries[-1]["payload"]["seed"] = "0" * 64
-    entries[-1]["hash"] = entry_hash(entries[-1])
+    entries[-2]["payload"]["seed"] = "0" * 64
+    entries[-2]["hash"] = entry_hash(entries[-2])
     report = verify(client, "\n".join(json.dumps(e) for e in entries))
     assert report["checks"]["commitment"] == "failed"
 
@@ -83,7 +89,8 @@ def test_an_ongoing_game_verifies_its_chain_and_waits_for_the_seed(client):
     g = GameHandle(client)
     g.act(0, "note", {"text": "a"})
     report = verify(client, g.export())
-    assert report["ok"] and report["checks"]["chain"] == "partial" and report["checks"]["refold"] == "skipped"
+    assert report["verdict"] == "sealed" and not report["ok"]
+    assert report["checks"]["chain"] == "ok" and report["checks"]["refold"] == "sealed"
 
 
 def test_garbage_is_a_400(client):

@@ -29,12 +29,14 @@ def test_rewind_restores_an_earlier_step_and_keeps_the_trail(client):
     assert g.meta()["seq"] == 5 and g.events()[-1]["type"] == "referee.rewind"
 
 
-def test_adjust_changes_the_recorded_result(client):
+def test_a_correction_changes_the_recorded_result_of_a_finished_game(client):
     g = GameHandle(client, options={"rounds": 1})
     g.act(0, "roll")
     g.act(1, "roll")
     before = g.meta()["result"]
-    assert ref(g, "adjust", seat=1, points=100, reason="penalty to seat 0 revoked").status_code == 201
+    assert ref(g, "adjust", seat=1, points=100, reason="too late").status_code == 409
+    assert ref(g, "correct", adjustments=[{"seat": 1, "points": 100}],
+               reason="penalty to seat 0 revoked").status_code == 201
     after = g.meta()["result"]
     assert after["scores"][1] == before["scores"][1] + 100 and after["ranking"][1] == 1
 

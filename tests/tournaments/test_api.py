@@ -200,10 +200,11 @@ def test_a_tampered_bundle_is_detected(client):
     assert not verify_tournament(forged)["ok"]
 
     forged = copy.deepcopy(bundle)  # the result re-hashed by a forger: the chain holds, the game disagrees
-    from events.envelope import entry_hash
+    from events.envelope import entry_hash, payload_digest
     stream = forged["tournament"]
     k = next(i for i, e in enumerate(stream) if e["type"] == "game.reported")
     stream[k]["payload"]["result"]["ranking"].reverse()
+    stream[k]["payload_digest"] = payload_digest(b"", stream[k]["payload"])  # unsalted: the stream is public
     for i in range(k, len(stream)):
         stream[i]["prev"] = stream[i - 1]["hash"]
         stream[i]["hash"] = entry_hash(stream[i])

@@ -1,0 +1,82 @@
+"""Ed25519 signatures over statements about a log (``cryptography``'s implementation:
+audited, constant-time, and the one Python's ecosystem maintains).
+
+A statement is a small JSON object signed in its canonical spelling; a key is named
+by ``key_id`` (the first 16 hex digits of the SHA-256 of its raw public bytes).
+``head`` statements ({game_id, seq, head}) are the receipts handed to players and
+the signature at the end of an export; other kinds sign corrections and bundles.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from .envelope import canonical_json
+
+ALGORITHM = "Ed25519"
+
+
+def public_bytes(public: Ed25519PublicKey) -> bytes:
+    return public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def key_id(public: Ed25519PublicKey) -> str:
+    return hashlib.sha256(public_bytes(public)).hexdigest()[:16]
+
+
+def encode_public(public: Ed25519PublicKey) -> str:
+    return base64.b64encode(public_bytes(public)).decode()
+
+
+def decode_public(text: str) -> Ed25519PublicKey:
+    """A public key from its base64 raw form (what ``GET /api/keys`` publishes)."""
+    raw = base64.b64decode(text.strip(), validate=True)
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
+class Signer:
+    def __init__(self, private: Ed25519PrivateKey):
+        self.private = private
+        self.public = private.public_key()
+        self.key_id = key_id(self.public)
+
+    def sign(self, statement: dict) -> dict:
+        """The statement with ``key_id`` and ``signature`` (base64) added."""
+        body = {**statement, "key_id": self.key_id}
+        signature = self.private.sign(canonical_json(body).encode())
+        return {**body, "signature": base64.b64encode(signature).decode()}
+
+    def describe(self) -> dict:
+        return {"key_id": self.key_id, "algorithm": ALGORITHM, "public_key": encode_public(self.public)}
+
+
+def check(signed: dict, keys: dict[str, Ed25519PublicKey]) -> str:
+    """"ok", "unknown_key" (signed by none of ``keys``) or "bad" for a signed statement."""
+    if not isinstance(signed, dict) or not isinstance(signed.get("signature"), str):
+        return "bad"
+    public = keys.get(signed.get("key_id"))
+    if public is None:
+        return "unknown_key"
+    body = {k: v for k, v in signed.items() if k != "signature"}
+    try:
+        public.verify(base64.b64decode(signed["signature"], validate=True), canonical_json(body).encode())
+    except (InvalidSignature, ValueError):
+        return "bad"
+    return "ok"
+
+
+def head_statement(game_id: str, seq: int, head: str) -> dict:
+    return {"kind": "head", "game_id": game_id, "seq": seq, "head": head}
+
+
+def keyring(texts: list[str]) -> dict[str, Ed25519PublicKey]:
+    """Public keys by id, from base64 texts (a bad text raises ValueError)."""
+    out = {}
+    for text in texts:
+        public = decode_public(text)
+        out[key_id(public)] = public
+    return out
