@@ -19,6 +19,7 @@ import pytest
 from events.envelope import canonical_json
 from projections.games import get as get_game
 from service import golden
+from service.audit import split_trailer
 from service.audit import verify
 
 HERE = Path(__file__).resolve().parent
@@ -27,7 +28,8 @@ GAMES = ("caylus", "carcassonne_castle", "shadow_of_the_emperor", "sultans_of_ka
 
 
 def recorded(log: Path) -> tuple[list[dict], dict]:
-    envelopes = [json.loads(line) for line in golden.read_lines(log)]
+    """The log's entries (without the signed head an export ends with) and its record."""
+    envelopes, _ = split_trailer([json.loads(line) for line in golden.read_lines(log)])
     final_path = log.with_name(log.name.replace(".jsonl.gz", ".final.json.gz"))
     with gzip.open(final_path, "rt", encoding="utf-8") as handle:
         return envelopes, json.loads(handle.read())
