@@ -268,7 +268,8 @@ def write_new(path: Path, data: bytes) -> None:
 
 
 def record(game_name: str, seats: int | None = None, count: int | None = None, options: dict | None = None,
-           out: Path = GOLDEN_DIR, missing: bool = False, say=print, trail_only: bool = False) -> list[Path]:
+           out: Path = GOLDEN_DIR, missing: bool = False, say=print, trail_only: bool = False,
+           start: int = 1) -> list[Path]:
     game = get_game(game_name)
     if game is None:
         raise Refused(f"no game called {game_name!r} (known: {', '.join(sorted(registry()))})")
@@ -280,7 +281,7 @@ def record(game_name: str, seats: int | None = None, count: int | None = None, o
     folder = out / game.name
     todo, existing = [], []
     for n, opts, k, trail in plan(game, seats, count, options, trail_only):
-        for index in range(1, k + 1):
+        for index in range(start, start + k):
             name = stem(version, n, changed_options(game, {**option_defaults(game), **opts}), index, trail)
             paths = (folder / f"{name}.jsonl.gz", folder / f"{name}.final.json.gz")
             if any(p.exists() for p in paths):
@@ -337,12 +338,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=GOLDEN_DIR, help="the corpus folder (default tests/golden)")
     parser.add_argument("--missing", action="store_true", help="skip names already recorded instead of refusing")
     parser.add_argument("--trail", action="store_true", help="only trail logs (platform events played too)")
+    parser.add_argument("--start", type=int, default=1, help="the first log number (default 1)")
 
 
 def main(args: argparse.Namespace) -> int:
     try:
         record(args.game, args.seats, args.count, dict(args.option) or None, args.out, args.missing,
-               trail_only=args.trail)
+               trail_only=args.trail, start=args.start)
     except Refused as exc:
         print(f"golden: {exc}", file=sys.stderr)
         return 2
