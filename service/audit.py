@@ -2,8 +2,6 @@
 and the recorded result. Anyone can run it; it needs nothing but the export."""
 from __future__ import annotations
 
-import json
-
 from marshmallow import ValidationError
 
 from events.envelope import EnvelopeSchema, entry_hash
@@ -13,9 +11,20 @@ from projections.games import get as get_game
 from projections.games.base import IllegalAction
 from projections.outcome import final_result
 
+from . import json_input
+
 
 def parse_lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    """One envelope (a JSON object) per non-blank line; raises ``MalformedJSON``."""
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        value = json_input.loads(line)
+        if not isinstance(value, dict):
+            raise json_input.MalformedJSON(f"line {number} is not a JSON object", line, 0)
+        out.append(value)
+    return out
 
 
 def verify(envelopes: list[dict]) -> dict:
