@@ -48,8 +48,8 @@ def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, 
     text = (text or "").strip()
     if not text or len(text) > MAX_TEXT:
         raise ApiError(400, "bad_text", f"an annotation has 1 to {MAX_TEXT} characters")
-    if not 1 <= seq <= p["seq"]:
-        raise ApiError(400, "bad_seq", f"seq must be between 1 and {p['seq']}")
+    if not 1 <= seq <= p["seq"]:  # a step the game has not reached (yet): a conflict with its state
+        raise ApiError(409, "bad_seq", f"seq must be between 1 and {p['seq']}", {"seq": p["seq"]})
     if kind == "dispute" and not caller.is_seat:
         raise ApiError(403, "not_a_seat", "only a seat raises a dispute")
     role, author = author_of(p, caller, author)

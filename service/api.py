@@ -182,8 +182,11 @@ def export_game(game_id):
 @bp.route("/verify", methods=["POST"])
 def verify_export():
     """Re-check an export as is: chain, seed commitment, refold, recorded result."""
+    text = request.get_data(as_text=True)
+    if not text.strip():
+        raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
     try:
-        envelopes = audit.parse_lines(request.get_data(as_text=True))
+        envelopes = audit.parse_lines(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
     return audit.verify(envelopes)

@@ -23,7 +23,7 @@ class ErrorDetailSchema(Open):
     details = fields.Dict(required=True)
 
 
-class ErrorBodySchema(Open):
+class ErrorSchema(Open):
     """Every error: ``{"error": {"code", "message", "details"}}``."""
     error = fields.Nested(ErrorDetailSchema, required=True)
 

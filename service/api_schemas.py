@@ -10,6 +10,7 @@ import re
 from marshmallow import Schema, fields, validate
 
 from .errors import ApiError
+from .lobby import CURSOR
 
 MAX_SEQ = 2**53 - 1  # the largest integer every JSON reader keeps exactly; far below Redis's 2^64 ids
 MAX_POINTS = 10_000
@@ -60,7 +61,7 @@ class GameFilterSchema(Schema):
     game = fields.String(validate=validate.Length(min=1, max=60))
     status = fields.String(validate=validate.OneOf(["active", "paused", "finished"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
-    cursor = fields.String(validate=validate.Length(min=1, max=80))
+    cursor = fields.String(validate=validate.Regexp(CURSOR))
 
 
 class ViewQuerySchema(Schema):
@@ -132,7 +133,7 @@ class AnnotationSchema(Schema):
 
 class AnnotationQuerySchema(Schema):
     """A page of annotations in order; ``after`` is the ``next`` of the previous page."""
-    after = fields.String(validate=validate.Regexp(r"^[0-9]{1,20}-[0-9]{1,20}$"))
+    after = fields.String(validate=validate.Regexp(r"^[0-9]{1,19}-[0-9]{1,19}$"))  # a Redis stream id (< 2^64)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
 
 

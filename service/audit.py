@@ -47,7 +47,7 @@ def verify(envelopes: list[dict]) -> dict:
     schema = EnvelopeSchema()
     prev, partial = "", False
     for index, envelope in enumerate(envelopes, start=1):
-        seq = envelope.get("seq", index) if isinstance(envelope, dict) else index
+        seq = index  # the line's place: what a line claims is not trusted before it loads
         try:
             schema.load({k: v for k, v in envelope.items() if k != "redacted"})
         except ValidationError as exc:

@@ -14,7 +14,7 @@ ordered by id, as Redis orders them), so games created meanwhile never shift a p
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 from events import keys
 
@@ -30,11 +30,17 @@ def index_key(game: str | None = None, status: str | None = None) -> str:
     return ":".join(parts) if len(parts) > 1 else "lobby:all"
 
 
-def score_of(summary: dict) -> float:
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def score_of(summary: dict) -> int:
+    """Creation time in whole microseconds: an integer, so a cursor names it exactly
+    (Redis scores are doubles, exact for integers below 2^53)."""
     try:
-        return datetime.fromisoformat(summary["created_at"].replace("Z", "+00:00")).timestamp()
-    except (KeyError, TypeError, ValueError):
-        return 0.0
+        created = datetime.fromisoformat(summary["created_at"].replace("Z", "+00:00"))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return 0
+    return (created - EPOCH) // timedelta(microseconds=1)
 
 
 def record(redis, summary: dict) -> None:
@@ -68,19 +74,18 @@ def _backfill(platform) -> None:
     _checked.add(id(redis))
 
 
+CURSOR = r"^[0-9]{1,16}:[0-9A-Za-z]{1,64}$"  # what encode_cursor makes; the query schema checks it
+
+
 def encode_cursor(score: float, game_id: str) -> str:
-    return f"{score!r}:{game_id}"
+    return f"{int(score)}:{game_id}"
 
 
-def decode_cursor(cursor: str) -> tuple[float, str]:
+def decode_cursor(cursor: str) -> tuple[int, str]:
     score, _, game_id = cursor.partition(":")
-    try:
-        value = float(score)
-    except ValueError:
-        value = float("nan")
-    if not game_id or value != value or value in (float("inf"), float("-inf")):
+    if not score.isascii() or not score.isdigit() or not game_id:
         raise ApiError(400, "bad_cursor", "cursor is not a lobby cursor (use the `next` of a page)")
-    return value, game_id
+    return int(score), game_id
 
 
 def page(platform, game: str | None = None, status: str | None = None, limit: int = 50,
@@ -92,7 +97,7 @@ def page(platform, game: str | None = None, status: str | None = None, limit: in
     if cursor:
         score, last_id = decode_cursor(cursor)
         ties = [(m, score) for m in reversed(redis.zrangebyscore(key, score, score)) if m < last_id]
-        rest = redis.zrevrangebyscore(key, f"({score!r}", "-inf", start=0, num=limit + 1, withscores=True)
+        rest = redis.zrevrangebyscore(key, f"({score}", "-inf", start=0, num=limit + 1, withscores=True)
         found = (ties + rest)[:limit + 1]
     else:
         found = redis.zrevrange(key, 0, limit, withscores=True)

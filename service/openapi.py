@@ -11,6 +11,8 @@ import re
 
 from flask_smorest import Api as SmorestApi
 
+from events.tournament_schemas import ClockSchema as TournamentClockSchema
+from events.tournament_schemas import TournamentOptionsSchema
 from projections.games import registry
 
 from . import api_responses as R
@@ -21,7 +23,7 @@ ERROR_REF = {"$ref": "#/components/schemas/Error"}
 class Api(SmorestApi):
     """flask-smorest with the server's own error body as its error schema."""
 
-    ERROR_SCHEMA = R.ErrorBodySchema
+    ERROR_SCHEMA = R.ErrorSchema
 
 
 def _json(schema: str | None, description: str = "OK", array: bool = False) -> dict:
@@ -85,8 +87,10 @@ RATE_LIMITED = {
     "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
     "content": {"application/json": {"schema": ERROR_REF}},
 }
-VERIFY_BODY = {"required": True, "description": "an export as is (JSON Lines, one envelope per line)",
-               "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
+VERIFY_BODY = {"required": True, "description": "an export as is: JSON Lines, one envelope per line (the schema "
+               "describes the lines, as an array)",
+               "content": {"application/x-ndjson": {"schema": {"type": "array", "minItems": 1,
+                                                               "items": {"$ref": "#/components/schemas/Envelope"}}}}}
 
 
 def _openapi_path(rule: str) -> str:
@@ -113,16 +117,78 @@ def document(smorest: Api) -> None:
                 del responses[status]
             responses.update(RESPONSES[rule.endpoint])
             for status, response in list(responses.items()):
-                if not status.startswith("2") and status != "default" and "content" not in response:
+                if not status.startswith("2") and "$ref" not in response and "content" not in response:
                     response["content"] = {"application/json": {"schema": ERROR_REF}}
             responses["429"] = RATE_LIMITED
             if rule.endpoint == "games.verify_export":
                 operation["requestBody"] = VERIFY_BODY
     _describe_create_game(spec)
+    _links(spec)
 
 
 def _describe_create_game(spec) -> None:
-    """The games a server plays are known when it starts: name them in the schema."""
+    """The games a server plays are known when it starts: the creation body says, per
+    game, how many seats it takes and which options it has (each game's own options
+    schema, closed to unknown keys). Rules that tie an option to the seat count (the
+    first emperor must be a seat) stay the game's to check: a 400 ``bad_options``."""
     schema = spec.components.schemas.get("CreateGame")
-    if schema is not None and "game" in schema.get("properties", {}):
-        schema["properties"]["game"]["enum"] = sorted(registry())
+    if schema is None:
+        return
+    variants = []
+    for name, game in sorted(registry().items()):
+        options = {"type": "object", "additionalProperties": False}
+        if game.options_schema is not None:
+            component = f"{_camel(name)}Options"
+            if component not in spec.components.schemas:
+                spec.components.schema(component, schema=game.options_schema)
+                spec.components.schemas[component]["additionalProperties"] = False
+            options = {"$ref": f"#/components/schemas/{component}"}
+        variants.append({"type": "object", "additionalProperties": False, "required": ["game", "seats"],
+                         "properties": {**schema["properties"],
+                                        "game": {"type": "string", "enum": [name]},
+                                        "seats": {**schema["properties"]["seats"], "minItems": game.min_seats,
+                                                  "maxItems": game.max_seats},
+                                        "options": options}})
+    schema["properties"]["game"]["enum"] = sorted(registry())
+    schema["oneOf"] = variants
+    schema["additionalProperties"] = False
+    tournament = spec.components.schemas.get("TournamentCreate")
+    if tournament is not None:
+        if "TournamentOptions" not in spec.components.schemas:
+            spec.components.schema("TournamentClock", schema=TournamentClockSchema)  # not the games' Clock
+            spec.components.schema("TournamentOptions", schema=TournamentOptionsSchema)
+            spec.components.schemas["TournamentOptions"]["additionalProperties"] = False
+        tournament["properties"]["game"]["enum"] = sorted(registry())
+        tournament["properties"]["options"] = {"$ref": "#/components/schemas/TournamentOptions"}
+        tournament["required"] = sorted({*tournament.get("required", []), "options"})
+        tournament["additionalProperties"] = False
+
+
+def _camel(name: str) -> str:
+    return "".join(part.title() for part in name.split("_"))
+
+
+def _links(spec) -> None:
+    """OpenAPI links: the id a creation answers names the game (or tournament) of every
+    operation under it, so clients and generated tests can follow them."""
+    paths = spec._paths
+    for source, param, prefix in (("/api/games", "game_id", "/api/games/{game_id}"),
+                                  ("/api/tournaments", "tid", "/api/tournaments/{tid}")):
+        created = paths.get(source, {}).get("post", {}).get("responses", {}).get("201")
+        if created is None:
+            continue
+        links = created.setdefault("links", {})
+        for path, operations in sorted(paths.items()):
+            if not path.startswith(prefix):
+                continue
+            for method, operation in operations.items():
+                if method not in ("get", "post", "delete"):
+                    continue
+                names = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
+                names |= set(re.findall(r"{([a-z_]+)}", path))
+                if names != {param}:
+                    continue  # links fill the id; other path parameters have no source here
+                pointer = path.replace("~", "~0").replace("/", "~1")
+                name = f"{method}{''.join(_camel(p) for p in re.split(r'[/{}-]+', path[len(prefix):]) if p)}" or method
+                links[name or method] = {"operationRef": f"#/paths/{pointer}/{method}",
+                                         "parameters": {param: "$response.body#/id"}}
