@@ -28,6 +28,15 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class StrictFloat(fields.Float):
+    """A JSON number only (marshmallow also takes the string "5")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def seq(required: bool = False, minimum: int = 1, strict: bool = True, **kwargs) -> fields.Integer:
     """A seq (or a count of steps): an integer in [minimum, MAX_SEQ]."""
     return fields.Integer(required=required, strict=strict, validate=validate.Range(min=minimum, max=MAX_SEQ), **kwargs)
@@ -43,8 +52,8 @@ def parse_seq(text: str | None, name: str) -> int | None:
 
 
 class ClockSchema(Schema):
-    base = fields.Float(required=True, validate=validate.Range(min=1, max=86400 * 7))
-    increment = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600))
+    base = StrictFloat(required=True, validate=validate.Range(min=1, max=86400 * 7))
+    increment = StrictFloat(load_default=0, validate=validate.Range(min=0, max=3600))
 
 
 class CreateGameSchema(Schema):

@@ -65,9 +65,10 @@ def test_lone_surrogate_in_a_seat_name_writes_nothing(client, unchanged):
 
 def test_lone_surrogate_in_an_action_id(client):
     g = GameHandle(client)
-    seq = g.meta()["seq"]
-    text = '{"type": "move", "payload": {}, "action_id": "\\udc00"}'
-    error_of(raw_post(client, g.url("/actions"), text, g.seat(0)))
+    seq, seat = g.meta()["seq"], g.meta()["to_act"][0]
+    action = g.legal(seat)[0]
+    text = json.dumps({**action, "action_id": "SURROGATE"}).replace("SURROGATE", "\\udc00")
+    error_of(raw_post(client, g.url("/actions"), text, g.seat(seat)))
     assert g.meta()["seq"] == seq
 
 
