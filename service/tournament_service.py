@@ -130,7 +130,11 @@ class Tournaments:
                    "max_seats": 2 if swiss else game.max_seats}
         director = secrets.token_urlsafe(24)
         self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(director), "director")
-        self._append(tid, lambda s: [("tournament.created", DIRECTOR, payload)], action_id="created")
+        try:
+            self._append(tid, lambda s: [("tournament.created", DIRECTOR, payload)], action_id="created")
+        except BaseException:
+            self.redis.delete(keys.tournament_secrets(tid))  # a tournament never created leaves no token behind
+            raise
         self.redis.zadd(keys.TOURNAMENTS_INDEX, {tid: time.time()})
         return {"id": tid, "director_token": director, "tournament": self.summary(tid)}
 
