@@ -14,8 +14,8 @@ from events.envelope import canonical_json
 from projections.games import registry
 
 from . import annotations, audit, forks, json_input, lobby, refereeing, undo
-from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CreateGameSchema, EventsQuerySchema,
-                          ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema, parse_seq)
+from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CreateGameSchema,
+                          EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema, parse_seq)
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game

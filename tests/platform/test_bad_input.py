@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.platform.helpers import GameHandle, auth
+from tests.platform.helpers import GameHandle
 
 HUGE = str(2**64)
 
