@@ -94,9 +94,9 @@ def is_deceptive(name: str) -> bool:
     return False
 
 
-def check_new(name: str, taken: list[str], what: str = "name") -> str:
-    """The normalised ``name``, refused (400) if it imitates another script, or (409)
-    if it looks like one of ``taken``."""
+def check_new(name: str, taken: list[str], what: str = "name", code: str = "name_taken") -> str:
+    """The normalised ``name``, refused (400) if it imitates another script, or (409,
+    ``code``) if it looks like one of ``taken``."""
     clean = normalise(name)
     if is_deceptive(clean):
         raise ApiError(400, "confusable_name", f"this {what} mixes look-alike letters of different scripts",
@@ -104,5 +104,5 @@ def check_new(name: str, taken: list[str], what: str = "name") -> str:
     keys = skeletons(clean)
     for other in taken:
         if keys & skeletons(other):
-            raise ApiError(409, "name_taken", f"this {what} looks the same as {other!r}", {"name": clean, "taken": other})
+            raise ApiError(409, code, f"this {what} looks the same as {other!r}", {"name": clean, "taken": other})
     return clean

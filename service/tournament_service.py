@@ -145,7 +145,8 @@ class Tournaments:
 
         def build(state):
             holder["pid"] = pid = f"p{len(state['order']) + 1}"
-            holder["name"] = clean = names.check_new(name, [p["name"] for p in state["players"].values()], "player name")
+            holder["name"] = clean = names.check_new(name, [p["name"] for p in state["players"].values()], "player name",
+                                                             code="already_registered")
             return [("player.registered", SYSTEM, {"pid": pid, "name": clean})]
 
         self._append(tid, build)
