@@ -6,6 +6,7 @@ live in the games.
 """
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
