@@ -104,7 +104,14 @@ class FinishedSchema(Schema):
     standings = fields.List(fields.Dict(), load_default=list)  # the final table, for the record
 
 
+class RegistrationSchema(Schema):
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+
+
 SCHEMAS = {
+    "registration.closed": RegistrationSchema,
+    "registration.opened": RegistrationSchema,
     "tournament.created": CreatedSchema,
     "player.registered": RegisteredSchema,
     "player.withdrawn": WithdrawnSchema,

@@ -12,10 +12,35 @@ from redis.exceptions import ResponseError
 from events import keys
 from events.envelope import now_rfc3339
 
+from . import names
 from .callers import Caller
 from .errors import ApiError
 
 MAX_TEXT = 2000
+MAX_SPECTATOR_NOTES = 1000  # a game's notes beyond which spectators may add no more (seats and referee may)
+MAX_NOTES = 5000
+# Names no spectator may sign with: the roles a token proves (compared by look, service/names.py).
+RESERVED = ("referee", "director", "system", "tournament director", "arbiter", "judge", "admin", "moderator")
+
+
+def author_of(p: dict, caller: Caller, requested: str | None) -> tuple[str, str]:
+    """(role, name) of a note's author: the role always comes from the token; only a
+    spectator chooses a name, and not one that looks like a role or a seat's name."""
+    if caller.is_seat:
+        return "seat", p["seats"][caller.seat]
+    if caller.referee:
+        return "referee", "referee"
+    if not requested:
+        return "spectator", "spectator"
+    name = names.normalise(requested, max_length=40)
+    if names.is_deceptive(name):
+        raise ApiError(400, "confusable_name", "this name mixes look-alike letters of different scripts")
+    keys = names.skeletons(name)
+    for reserved in (*RESERVED, *p["seats"]):
+        if keys & names.skeletons(reserved):
+            raise ApiError(403, "reserved_name", f"{name!r} is reserved: seats and the referee are named by their token",
+                           {"name": name})
+    return "spectator", name
 
 
 def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, author: str | None) -> dict:
@@ -23,28 +48,35 @@ def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, 
     text = (text or "").strip()
     if not text or len(text) > MAX_TEXT:
         raise ApiError(400, "bad_text", f"an annotation has 1 to {MAX_TEXT} characters")
-    if not 1 <= seq <= p["seq"]:
-        raise ApiError(400, "bad_seq", f"seq must be between 1 and {p['seq']}")
+    if not 1 <= seq <= p["seq"]:  # a step the game has not reached (yet): a conflict with its state
+        raise ApiError(409, "bad_seq", f"seq must be between 1 and {p['seq']}", {"seq": p["seq"]})
     if kind == "dispute" and not caller.is_seat:
         raise ApiError(403, "not_a_seat", "only a seat raises a dispute")
-    if caller.is_seat:
-        author = p["seats"][caller.seat]
-    elif caller.referee:
-        author = "referee"
-    else:
-        author = (author or "spectator").strip()[:60] or "spectator"
-    note = {"seq": seq, "kind": kind, "text": text, "author": author, "ts": now_rfc3339(), "seat": caller.seat}
+    role, author = author_of(p, caller, author)
+    count = platform.redis.xlen(keys.notes(game_id))
+    if count >= MAX_NOTES or (role == "spectator" and count >= MAX_SPECTATOR_NOTES):
+        raise ApiError(409, "too_many_annotations", "this game has as many annotations as it takes",
+                       {"count": count})
+    note = {"seq": seq, "kind": kind, "text": text, "author": author, "role": role, "ts": now_rfc3339(),
+            "seat": caller.seat}
     note_id = platform.redis.xadd(keys.notes(game_id), {"n": json.dumps(note)})
     return {"id": note_id, **note, "resolution": None}
 
 
-def listing(platform, game_id: str) -> list[dict]:
+def listing(platform, game_id: str, after: str | None = None, limit: int = 100) -> dict:
+    """``{annotations, next}``: up to ``limit`` notes in order, after the note id ``after``."""
     p = platform.state(game_id)
+    start = f"({after}" if after else "-"
+    try:
+        found = platform.redis.xrange(keys.notes(game_id), start, "+", count=limit + 1)
+    except ResponseError as exc:  # an id Redis does not take (e.g. beyond 2^64)
+        raise ApiError(400, "bad_cursor", "after must be the id of an annotation") from exc
     out = []
-    for note_id, fields in platform.redis.xrange(keys.notes(game_id)):
+    for note_id, fields in found[:limit]:
         note = json.loads(fields["n"])
+        note.setdefault("role", "seat" if note.get("seat") is not None else "unverified")  # notes older than roles
         out.append({"id": note_id, **note, "resolution": p["resolutions"].get(note_id)})
-    return out
+    return {"annotations": out, "next": out[-1]["id"] if len(found) > limit else None}
 
 
 def dispute_exists(redis, game_id: str, note_id: str) -> bool:

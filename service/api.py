@@ -8,15 +8,17 @@ from functools import cache
 from flask import Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
 from marshmallow import Schema
-from webargs.flaskparser import FlaskParser
+from webargs import core as webargs_core
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from events.envelope import canonical_json
 from events.signing import head_statement, keyring
 from projections.games import registry
 
-from . import analysis, annotations, audit, forks, keys, refereeing, undo
-from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationSchema, CorrectionSchema, CreateGameSchema,
-                          EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema)
+from . import analysis, annotations, audit, forks, json_input, keys, lobby, refereeing, undo
+from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CorrectionSchema,
+                          CreateGameSchema, EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema,
+                          parse_seq)
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
@@ -35,6 +37,12 @@ class BadRequestParser(FlaskParser):
         if isinstance(argmap, type) and issubclass(argmap, Schema):
             return _schema_instance(argmap)
         return super()._get_schema(argmap, req)
+
+    def _raw_load_json(self, req):
+        """Bodies go through the server's strict JSON parser (service/json_input.py)."""
+        if not is_json_request(req):
+            return webargs_core.missing
+        return json_input.loads(req.get_data(cache=True))
 
 
 @cache
@@ -91,7 +99,8 @@ def create_game(body):
 @bp.route("/games")
 @bp.arguments(GameFilterSchema, location="query")
 def list_games(query):
-    return {"games": platform().list_games(query.get("game"), query.get("status"), query["limit"])}
+    """A page of the lobby, newest first; pass the answer's ``next`` as ``cursor`` for the next page."""
+    return lobby.page(platform(), query.get("game"), query.get("status"), query["limit"], query.get("cursor"))
 
 
 @bp.route("/games/<game_id>")
@@ -130,8 +139,7 @@ def game_events(query, game_id):
 def game_stream(game_id):
     """Server-Sent Events: every new entry as the spectator sees it."""
     platform().state(game_id)
-    last = request.headers.get("Last-Event-ID") or request.args.get("after")
-    after = int(last) if last and last.isdigit() else None
+    after = parse_seq(request.headers.get("Last-Event-ID") or request.args.get("after"), "Last-Event-ID")
     slots = current_app.extensions["sse_slots"]
     if not slots.acquire(blocking=False):
         raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly")
@@ -173,8 +181,10 @@ def add_annotation(body, game_id):
 
 
 @bp.route("/games/<game_id>/annotations")
-def list_annotations(game_id):
-    return {"annotations": annotations.listing(platform(), game_id)}
+@bp.arguments(AnnotationQuerySchema, location="query")
+def list_annotations(query, game_id):
+    """A page of annotations, oldest first; pass the answer's ``next`` as ``after``."""
+    return annotations.listing(platform(), game_id, query.get("after"), query["limit"])
 
 
 @bp.route("/games/<game_id>/analysis", methods=["POST"])
@@ -216,8 +226,11 @@ def verify_export():
     if len(raw) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
                        {"max_bytes": config["VERIFY_MAX_BYTES"]})
+    text = raw.decode("utf-8", errors="strict") if raw else ""
+    if not text.strip():
+        raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
     try:
-        envelopes = audit.parse_lines(raw.decode("utf-8"))
+        envelopes = audit.parse_lines(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
     if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:

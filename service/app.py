@@ -5,14 +5,14 @@ import logging
 import threading
 
 from flask import Flask, jsonify, request
-from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from events.connection import connect, start_embedded
 
-from . import api, i18n, tournaments, web
+from . import api, api_docs, i18n, limits, openapi, security_headers, tournaments, web
 from .config import from_env
 from .errors import ApiError
+from .json_input import StrictJSONProvider
 from .keys import load_signer
 from .platform import Platform
 
@@ -24,16 +24,21 @@ def create_app(overrides: dict | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(from_env())
     app.config.update(overrides or {})
+    app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
     app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["sse_slots"] = threading.BoundedSemaphore(app.config["SSE_MAX_STREAMS"])
-    smorest = Api(app)
+    smorest = openapi.Api(app)
     smorest.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(web.bp)
     i18n.init_app(app)
+    app.register_blueprint(api_docs.bp)
+    openapi.document(smorest)
+    limits.install(app, url)
+    security_headers.install(app)
     register_error_handlers(app)
     if app.config["CLOCK_SWEEP_SECONDS"] > 0:
         start_clock_sweeper(app)
@@ -61,7 +66,8 @@ def register_error_handlers(app: Flask) -> None:
             return exc
         data = getattr(exc, "data", None) or {}
         messages = data.get("messages", {})
-        code = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.code, "http_error")
+        code = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
+                429: "rate_limited"}.get(exc.code, "http_error")
         if exc.code in (400, 422) and messages:
             code, status = ("malformed", 400) if "json" in messages and _is_json_error(messages) else ("bad_request", 400)
         else:
@@ -70,7 +76,9 @@ def register_error_handlers(app: Flask) -> None:
         if code == "malformed":
             message = "the body is not valid JSON"
         message = i18n.localize_error(code, message, status)
-        return jsonify({"error": {"code": code, "message": message, "details": messages}}), status
+        # Allow (405) and Retry-After (429) travel with the error body.
+        headers = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]
+        return jsonify({"error": {"code": code, "message": message, "details": messages}}), status, headers
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -31,6 +31,8 @@ from projections.games import get as get_game
 from projections.games.base import IllegalAction
 from projections.outcome import final_result
 
+from . import json_input
+
 TRAILER = "head_signature"
 UNSIGNED = "unsigned: integrity only, not authenticity"
 
@@ -40,7 +42,16 @@ class TooCostly(Exception):
 
 
 def parse_lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    """One envelope (a JSON object) per non-blank line; raises ``MalformedJSON``."""
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        value = json_input.loads(line)
+        if not isinstance(value, dict):
+            raise json_input.MalformedJSON(f"line {number} is not a JSON object", line, 0)
+        out.append(value)
+    return out
 
 
 def split_trailer(lines: list) -> tuple[list, dict | None]:

@@ -23,6 +23,11 @@ def from_env() -> dict:
         "OPENAPI_VERSION": "3.0.3",
         "OPENAPI_URL_PREFIX": "/api",
         "OPENAPI_JSON_PATH": "openapi.json",
-        "OPENAPI_SWAGGER_UI_PATH": "docs",
-        "OPENAPI_SWAGGER_UI_URL": os.environ.get("SWAGGER_UI_URL", "https://cdn.jsdelivr.net/npm/swagger-ui-dist/"),
+        # /api/docs is served by service/api_docs.py from the installed swagger-ui-bundle
+        "RATE_LIMITS_ENABLED": os.environ.get("RATE_LIMITS", "on") != "off",
+        "RATE_LIMIT_DEFAULT": os.environ.get("RATE_LIMIT_DEFAULT", "600 per minute"),
+        "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "10 per minute;200 per day"),
+        "RATE_LIMIT_ANNOTATE": os.environ.get("RATE_LIMIT_ANNOTATE", "20 per minute;500 per day"),
+        "RATE_LIMIT_REGISTER": os.environ.get("RATE_LIMIT_REGISTER", "10 per minute;100 per day"),
+        "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", 0)),
     }

@@ -27,7 +27,7 @@ from projections.outcome import final_result
 from projections.projector import Projector
 from projections.views import redacted_envelope
 
-from . import callers
+from . import callers, lobby
 from .callers import Caller
 from .errors import ApiError, not_found
 
@@ -114,17 +114,8 @@ class Platform:
         }
 
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
-        """Newest first, from the summary cache (refolded where a summary is missing)."""
-        out = []
-        ids = self.redis.zrevrange(keys.GAMES_INDEX, 0, -1)
-        for game_id, raw in zip(ids, self._summaries(ids)):
-            summary = json.loads(raw) if raw else self._summarise(game_id, self._latest_or_none(game_id))
-            if summary is None or (game and summary["game"] != game) or (status and summary["status"] != status):
-                continue
-            out.append(summary)
-            if len(out) >= limit:
-                break
-        return out
+        """Newest first, one page from the lobby's indexes (service/lobby.py)."""
+        return lobby.page(self, game, status, limit)["games"]
 
     def _latest_or_none(self, game_id: str) -> dict | None:
         """The state, or None (logged) for a log that no longer folds under these rules:
@@ -149,6 +140,7 @@ class Platform:
             return None
         summary = summary_line(game_id, p)
         self.redis.set(keys.summary(game_id), json.dumps(summary))
+        lobby.record(self.redis, summary)
         return summary
 
     def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
@@ -218,8 +210,13 @@ class Platform:
             payload["fork"] = fork
         try:
             self.append_entries(game_id, lambda p: [("game.created", SYSTEM, payload)], expected_seq=0)
-        except IllegalAction as exc:
-            raise ApiError(400, "bad_options", exc.message) from exc
+        except BaseException as exc:
+            self.redis.delete(keys.seed(game_id))  # a game that was never created leaves nothing behind
+            if isinstance(exc, IllegalAction):
+                raise ApiError(400, "bad_options", exc.message) from exc
+            if isinstance(exc, ApiError) and exc.status == 422:  # the game's setup refused the options
+                raise ApiError(400, exc.code, exc.message, exc.details) from exc
+            raise
         seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
         for seat in bots:
             callers.issue_bot_token(self.redis, game_id, seat)
@@ -317,6 +314,8 @@ class Platform:
                 self.projector.remember(game_id, final)
                 self._schedule_clock(game_id, final)
                 self._schedule_bots(game_id, final)
+                if p is None or p["status"] != final["status"]:  # the lobby's indexes change only then
+                    lobby.record(self.redis, summary_line(game_id, final))
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq

@@ -26,6 +26,7 @@ from projections.tournaments import standings as tstandings
 from projections.tournaments.fold import TournamentError
 from projections.tournaments.pairing import plan_round
 
+from . import names
 from .callers import issue_bot_token, token_digest
 from .errors import ApiError, not_found
 
@@ -129,7 +130,11 @@ class Tournaments:
                    "max_seats": 2 if swiss else game.max_seats}
         director = secrets.token_urlsafe(24)
         self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(director), "director")
-        self._append(tid, lambda s: [("tournament.created", DIRECTOR, payload)], action_id="created")
+        try:
+            self._append(tid, lambda s: [("tournament.created", DIRECTOR, payload)], action_id="created")
+        except BaseException:
+            self.redis.delete(keys.tournament_secrets(tid))  # a tournament never created leaves no token behind
+            raise
         self.redis.zadd(keys.TOURNAMENTS_INDEX, {tid: time.time()})
         return {"id": tid, "director_token": director, "tournament": self.summary(tid)}
 
@@ -140,12 +145,20 @@ class Tournaments:
 
         def build(state):
             holder["pid"] = pid = f"p{len(state['order']) + 1}"
-            return [("player.registered", SYSTEM, {"pid": pid, "name": name.strip()})]
+            holder["name"] = clean = names.check_new(name, [p["name"] for p in state["players"].values()], "player name",
+                                                             code="already_registered")
+            return [("player.registered", SYSTEM, {"pid": pid, "name": clean})]
 
         self._append(tid, build)
         token = secrets.token_urlsafe(24)
         self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(token), "player:" + holder["pid"])
-        return {"pid": holder["pid"], "name": name.strip(), "player_token": token}
+        return {"pid": holder["pid"], "name": holder["name"], "player_token": token}
+
+    def set_registration(self, tid: str, open_: bool, reason: str = "") -> dict:
+        """The director opens or closes registration (an event in the stream)."""
+        kind = "registration.opened" if open_ else "registration.closed"
+        _, state = self._append(tid, lambda s: [(kind, DIRECTOR, {"reason": reason})])
+        return {"registration": state["registration"], "seq": state["seq"]}
 
     def withdraw(self, tid: str, pid: str, token: str | None, reason: str, bot: int | None = None) -> dict:
         self.events(tid)
@@ -349,6 +362,7 @@ class Tournaments:
         return {
             "id": state["id"], "game": state["game"], "name": state["name"], "format": state["format"],
             "options": state["options"], "status": state["status"],
+            "registration": state.get("registration", "open"),
             "players": [{**{k: p[k] for k in ("pid", "name", "withdrawn")}} for p in
                         (state["players"][pid] for pid in state["order"])],
             "rounds": [self._round_public(state, rnd) for rnd in state["rounds"]],

@@ -12,6 +12,8 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from events.envelope import canonical_json
 
+from . import json_input
+from .api_schemas import StrictBoolean
 from .callers import bearer_token
 from .errors import ApiError
 from .tournament_bundle import build_bundle
@@ -33,6 +35,11 @@ class CreateSchema(Schema):
 
 class RegisterSchema(Schema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=60), _not_blank])
+
+
+class RegistrationSchema(Schema):
+    open = StrictBoolean(required=True)
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
 
 
 class WithdrawSchema(Schema):
@@ -62,11 +69,11 @@ def bearer() -> str | None:
 
 
 def body(schema: type[Schema]) -> dict:
-    data = request.get_json(silent=True)
-    if data is None:
-        if request.get_data():
-            raise ApiError(400, "malformed", "the body is not valid JSON")
-        data = {}
+    raw = request.get_data()
+    try:
+        data = json_input.loads(raw) if raw.strip() else {}
+    except json_input.MalformedJSON as exc:
+        raise ApiError(400, "malformed", f"the body is not valid JSON: {exc.msg}") from exc
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object")
     try:
@@ -95,6 +102,15 @@ def get(tid):
 @bp.post("/api/tournaments/<tid>/players")
 def register(tid):
     return service().register(tid, body(RegisterSchema)["name"]), 201
+
+
+@bp.post("/api/tournaments/<tid>/registration")
+def registration(tid):
+    """The director opens or closes registration."""
+    svc = service()
+    svc.require_director(tid, bearer())
+    wanted = body(RegistrationSchema)
+    return svc.set_registration(tid, wanted["open"], wanted["reason"])
 
 
 @bp.delete("/api/tournaments/<tid>/players/<pid>")
@@ -182,6 +198,8 @@ OPENAPI_PATHS = {
     "/api/tournaments/{tid}": {"get": _op("The tournament: players, rounds, results")},
     "/api/tournaments/{tid}/players": {
         "post": _op("Register a player; answers the player token once", 201, "TournamentRegister", errors=(400, 404, 409))},
+    "/api/tournaments/{tid}/registration": {
+        "post": _op("Open or close registration", 200, "TournamentRegistration", "director token", (400, 401, 403, 404, 409))},
     "/api/tournaments/{tid}/players/{pid}": {
         "delete": _op("Withdraw a player (forfeits their game in play)", 200, None, "director or player token",
                       (401, 403, 404, 409))},
@@ -210,7 +228,8 @@ def _document(setup_state) -> None:
     spec = smorest.spec
     spec.tag({"name": "tournaments", "description": "Tournaments: registration, pairing, standings, audit bundle"})
     for name, schema in (("TournamentCreate", CreateSchema), ("TournamentRegister", RegisterSchema),
-                         ("TournamentReport", ReportSchema), ("TournamentFinish", FinishSchema)):
+                         ("TournamentReport", ReportSchema), ("TournamentFinish", FinishSchema),
+                         ("TournamentRegistration", RegistrationSchema)):
         spec.components.schema(name, schema=schema)
     rules = {_openapi_path(r.rule): r for r in setup_state.app.url_map.iter_rules()
              if r.endpoint.startswith(f"{bp.name}.") and r.rule.startswith("/api/")}

@@ -13,6 +13,9 @@ from projections.games import registry
 from tests.toygame import TOY
 
 registry()["toy"] = TOY
+# Every app and gunicorn the tests start runs without rate limits (one client address,
+# thousands of games); tests/platform/test_limits.py turns them on where it tests them.
+os.environ.setdefault("RATE_LIMITS", "off")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

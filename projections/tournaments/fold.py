@@ -9,6 +9,7 @@ State shape (JSON-serialisable)::
 
     {"id", "game", "name", "format": "swiss"|"tables", "options": {...},
      "min_seats", "max_seats", "status": "registration"|"running"|"finished",
+     "registration": "open"|"closed" (the director's switch),
      "players": {pid: {"pid", "name", "withdrawn", "registered_seq"}}, "order": [pid],
      "rounds": [{"round", "status": "paired"|"finished", "byes": [pid],
                  "tables": [{"table", "game_id", "seats": [pid], "result", "head_hash"}]}],
@@ -76,7 +77,7 @@ def _created(state, p, event):
     return {
         "id": p["id"], "game": p["game"], "name": p["name"], "format": p["format"],
         "options": p["options"], "min_seats": p["min_seats"], "max_seats": p["max_seats"],
-        "status": "registration", "players": {}, "order": [], "rounds": [], "games": {},
+        "status": "registration", "registration": "open", "players": {}, "order": [], "rounds": [], "games": {},
         "created_at": event.get("ts"), "finished_at": None,
     }
 
@@ -88,6 +89,8 @@ def _not_finished(state):
 
 def _registered(state, p, event):
     _not_finished(state)
+    if state.get("registration") == "closed":
+        raise TournamentError("registration_closed", "the director has closed registration", 409)
     if p["pid"] in state["players"]:
         raise TournamentError("already_registered", f"player {p['pid']} is already registered", 409)
     if player_by_name(state, p["name"]) is not None:
@@ -222,7 +225,18 @@ def _finished(state, p, event):
     return new
 
 
+def _registration(value):
+    def handler(state, p, event):
+        _not_finished(state)
+        if state.get("registration", "open") == value:
+            raise TournamentError(f"registration_already_{value}", f"registration is already {value}", 409)
+        return {**state, "registration": value}
+    return handler
+
+
 _HANDLERS = {
+    "registration.closed": _registration("closed"),
+    "registration.opened": _registration("open"),
     "tournament.created": _created,
     "player.registered": _registered,
     "player.withdrawn": _withdrawn,

@@ -66,7 +66,7 @@ def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
             assert r.status_code == 201, r.text
             ids.append(r.json()["id"])
         for _ in range(40):
-            r = requests.get(base + "/games?limit=1000", timeout=10, headers={"Connection": "close"})
+            r = requests.get(base + "/games?limit=100", timeout=10, headers={"Connection": "close"})
             assert set(ids) <= {m["id"] for m in r.json()["games"]}
     workers = {line.split()[0] for line in output if '"GET /api/games"' in line}
     assert len(workers) == 2, f"both workers answered: {workers}"

@@ -61,7 +61,7 @@ def test_create_on_one_move_on_the_other_watch_on_either(cluster_url):
         for base in (one, two):
             verdict = requests.post(base + "/verify", data=exports[0], timeout=30).json()
             assert verdict["ok"], verdict
-        lobby = [[g for g in requests.get(base + "/games?limit=1000", timeout=10).json()["games"] if g["id"] == gid]
+        lobby = [[g for g in requests.get(base + "/games?limit=100", timeout=10).json()["games"] if g["id"] == gid]
                  for base in (one, two)]
         assert lobby[0] == lobby[1] and lobby[0][0]["status"] == "finished"
     client = connect(cluster_url)

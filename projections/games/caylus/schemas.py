@@ -14,7 +14,7 @@ class OptionsSchema(Schema):
     lawyer_prestige = fields.Integer(load_default=4, validate=validate.OneOf([4, 3]))
     church_payment = fields.String(load_default="cloth", validate=validate.OneOf(["cloth", "deniers"]))
     beginner_favours = fields.Boolean(load_default=False)
-    house_limit = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    house_limit = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100))
     favour_lawyer_payment = fields.String(load_default="deniers", validate=validate.OneOf(["deniers", "cloth"]))
     locked_favour_columns = fields.String(load_default="enter", validate=validate.OneOf(["enter", "blocked"]))
 

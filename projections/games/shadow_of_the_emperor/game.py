@@ -1,7 +1,7 @@
 """In the Shadow of the Emperor as a base.Game: the protocol methods, delegating to the rules."""
 from __future__ import annotations
 
-from projections.games.base import Game, ranking_from
+from projections.games.base import Game, IllegalAction, ranking_from
 
 from . import determinize, flow, rules, versions, view
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -21,10 +21,10 @@ class ShadowOfTheEmperor(Game):
 
     def setup(self, options, seats, rng):
         if not self.min_seats <= seats <= self.max_seats:
-            raise ValueError(f"{self.title} is for 2 to 4 players")
+            raise IllegalAction("bad_seat_count", f"{self.title} is for 2 to 4 players")
         first = options.get("first_emperor")
         if first is not None and not 0 <= first < seats:
-            raise ValueError("first_emperor must be a seat")
+            raise IllegalAction("bad_options", f"first_emperor must be a seat (0 to {seats - 1})")
         return flow.advance(initial_state(options, seats, rng))
 
     def apply(self, state, event, rng):

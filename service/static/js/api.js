@@ -65,7 +65,16 @@ export const Api = {
   events: (id, token, after = 0) => api(`/games/${enc(id)}/events?after=${after}`, { token }),
   undo: (id, token, toSeq) => api(`/games/${enc(id)}/undo`, { method: "POST", token, body: { to_seq: toSeq } }),
   undoAnswer: (id, token, req, answer) => api(`/games/${enc(id)}/undo/${enc(req)}/${answer}`, { method: "POST", token, body: {} }),
-  annotations: (id, token) => api(`/games/${enc(id)}/annotations`, { token }),
+  annotations: async (id, token) => {  // every page (the API answers 200 at a time at most)
+    const all = [];
+    let after = null;
+    do {
+      const page = await api(`/games/${enc(id)}/annotations?limit=200${after ? `&after=${enc(after)}` : ""}`, { token });
+      all.push(...page.annotations);
+      after = page.next;
+    } while (after);
+    return { annotations: all };
+  },
   annotate: (id, token, body) => api(`/games/${enc(id)}/annotations`, { method: "POST", token, body }),
   referee: (id, token, what, body) => api(`/games/${enc(id)}/referee/${what}`, { method: "POST", token, body }),
   exportLog: (id, token) => api(`/games/${enc(id)}/export`, { token, text: true }),

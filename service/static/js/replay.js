@@ -111,7 +111,7 @@ function annotationForm() {
     h("label", {}, _("Note"), h("textarea", { name: "text", id: "annotation-text", rows: 3, placeholder: _("What happened here?") })),
     h("div", { class: "row" },
       h("select", { name: "kind", id: "annotation-kind", "aria-label": _("Kind of note") }, kinds),
-      h("input", { type: "text", name: "author", id: "annotation-author", placeholder: _("Your name (optional)"), "aria-label": _("Your name (optional)"), maxlength: 80,
+      h("input", { type: "text", name: "author", id: "annotation-author", placeholder: _("Your name (optional)"), "aria-label": _("Your name (optional)"), maxlength: 40,
         value: S.role === "seat" ? S.names[S.seat] || "" : S.role === "referee" ? "referee" : "",
         readonly: S.role !== "spectator", title: S.role !== "spectator" ? _("Notes from a seat or the referee are signed with its name") : null }),
       h("button", { type: "submit", class: "primary", id: "annotation-submit" }, _("Add"))),
@@ -224,7 +224,7 @@ function drawMarkers() {
 
 function annotationItem(a) {
   return h("li", { class: `annotation kind-${a.kind}`, dataset: { id: a.id, seq: a.seq } },
-    h("div", { class: "ann-head" }, h("strong", {}, a.author || "anonymous"), " ",
+    h("div", { class: "ann-head" }, h("strong", {}, a.author || "anonymous"), a.role === "spectator" ? h("span", { class: "muted small" }, " (spectator)") : null, " ",
       h("span", { class: `badge kind-${a.kind}` }, humanize(a.kind)), " ",
       h("a", { href: `?at=${a.seq}`, onclick: (ev) => { ev.preventDefault(); goto(a.seq); } }, _("step {seq}", { seq: a.seq })),
       h("span", { class: "muted small" }, ` · ${fmtTime(a.ts)}`)),

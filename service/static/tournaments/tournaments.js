@@ -106,6 +106,9 @@ async function detailPage() {
   ctx.player = frag.player || stored.player || null;
   ctx.pid = frag.pid || stored.pid || null;
   sessionStorage.setItem(`tournament:${ctx.tid}`, JSON.stringify({ director: ctx.director, player: ctx.player, pid: ctx.pid }));
+  // As on the game pages: the token leaves the address bar (and so history and screen shares).
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  window.addEventListener("hashchange", () => location.reload());
   $("#t-export").href = `/api/tournaments/${ctx.tid}/export`;
   $("#director-panel").hidden = !ctx.director;
 
@@ -123,6 +126,13 @@ async function detailPage() {
         el("p", {}, el("a", { href: link, class: "link-url" }, link))));
       box.hidden = false;
       event.target.reset();
+      refresh();
+    } catch (e) { fail(e); }
+  });
+  $("#toggle-registration").addEventListener("click", async () => {
+    try {
+      const open = ctx.registration !== "open";
+      await api(`/tournaments/${ctx.tid}/registration`, { method: "POST", token: ctx.director, body: { open } });
       refresh();
     } catch (e) { fail(e); }
   });
@@ -166,7 +176,9 @@ function renderHeader(t) {
   $("#t-info").textContent = `${t.game} · ${t.format === "swiss" ? "Swiss pairing" : `tables of ${t.options.table_size}`}`
     + _(" · round {length} of {rounds_planned}{clock}", { length: t.rounds.length, rounds_planned: t.rounds_planned, clock });
   $("#t-head").textContent = (t.head_hash || "").slice(0, 16);
-  $("#register-panel").hidden = t.status === "finished";
+  ctx.registration = t.registration;
+  $("#register-panel").hidden = t.status === "finished" || t.registration === "closed";
+  $("#toggle-registration").textContent = t.registration === "closed" ? _("Reopen registration") : _("Close registration");
   $("#director-panel").hidden = !ctx.director || t.status === "finished";
 }
 

@@ -1,0 +1,75 @@
+"""Per-client rate limits and quotas (Flask-Limiter on the server's own Redis).
+
+Flask-Limiter (with its ``limits`` storage layer) rather than counters of our own: it
+keeps sliding-window counters in Redis atomically (one Lua call per limit), shares them
+between every worker and host, answers 429 with ``Retry-After`` and ``X-RateLimit-*``
+headers, and is configured by plain strings ("10 per minute;200 per day"). Writing that
+correctly by hand — atomic windows, clock edges, header arithmetic — is the kind of
+code this project prefers not to own.
+
+A client is its address (``request.remote_addr``; behind a proxy, set
+``TRUSTED_PROXIES`` so ``X-Forwarded-For`` is believed, see docs/DEPLOY.md). Tokens
+are not used as the key: anyone can send a fresh made-up token with every request.
+
+Limits (env var, default):
+- every ``/api/`` request: ``RATE_LIMIT_DEFAULT`` = 600 per minute;
+- creating a game, forking one, creating a tournament: ``RATE_LIMIT_CREATE``
+  = 10 per minute;200 per day (the daily figure is the client's quota);
+- posting an annotation: ``RATE_LIMIT_ANNOTATE`` = 20 per minute;500 per day;
+- registering for a tournament: ``RATE_LIMIT_REGISTER`` = 10 per minute;100 per day.
+``RATE_LIMITS=off`` turns them all off (the test suite does, except where it tests them).
+If Redis cannot count, the request is let through (the request itself then meets the
+storage error and answers it).
+"""
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+# endpoint -> config key of its own limit (on top of the default one)
+ROUTE_LIMITS = {
+    "games.create_game": "RATE_LIMIT_CREATE",
+    "games.fork_game": "RATE_LIMIT_CREATE",
+    "tournaments.create": "RATE_LIMIT_CREATE",
+    "games.add_annotation": "RATE_LIMIT_ANNOTATE",
+    "tournaments.register": "RATE_LIMIT_REGISTER",
+}
+
+
+def storage_uri(redis_url: str) -> str:
+    """The ``limits`` storage URI of the server's Redis URL."""
+    if redis_url.startswith("unix://"):
+        return "redis+unix://" + redis_url[len("unix://"):]
+    return redis_url  # redis://, rediss:// and redis+cluster:// (CLUSTER_SCHEME) read the same
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _not_api() -> bool:
+    return not request.path.startswith("/api/")
+
+
+def install(app: Flask, redis_url: str) -> Limiter:
+    cfg = app.config
+    if cfg["TRUSTED_PROXIES"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg["TRUSTED_PROXIES"])
+    limiter = Limiter(
+        client_address,
+        app=app,
+        storage_uri=storage_uri(redis_url),
+        strategy="sliding-window-counter",
+        default_limits=[cfg["RATE_LIMIT_DEFAULT"]] if cfg["RATE_LIMIT_DEFAULT"] else [],
+        default_limits_exempt_when=_not_api,
+        headers_enabled=True,
+        swallow_errors=True,
+        key_prefix="ratelimit",
+        enabled=cfg["RATE_LIMITS_ENABLED"],
+    )
+    for endpoint, key in ROUTE_LIMITS.items():
+        if cfg[key] and endpoint in app.view_functions:
+            app.view_functions[endpoint] = limiter.limit(cfg[key], override_defaults=False)(app.view_functions[endpoint])
+    app.extensions["rate_limiter"] = limiter
+    return limiter

@@ -1,0 +1,60 @@
+"""Per-client rate limits (Flask-Limiter on the server's Redis): 429 with Retry-After and
+the error body, counted per client address across workers (the counters live in Redis)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.platform.helpers import GameHandle
+
+
+@pytest.fixture()
+def limited(redis_url, redis_client):
+    from service.app import create_app
+
+    for key in redis_client.scan_iter(match="ratelimit*"):
+        redis_client.delete(key)
+
+    def make(**limits):
+        config = {"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "RATE_LIMITS_ENABLED": True, **limits}
+        return create_app(config).test_client()
+
+    yield make
+    for key in redis_client.scan_iter(match="ratelimit*"):
+        redis_client.delete(key)
+
+
+def create(client, addr="10.0.0.1"):
+    return client.post("/api/games", json={"game": "toy", "seats": ["a", "b"]}, environ_base={"REMOTE_ADDR": addr})
+
+
+def test_one_client_cannot_create_games_without_limit(limited):
+    client = limited(RATE_LIMIT_CREATE="5 per minute")
+    answers = [create(client) for _ in range(8)]
+    assert [r.status_code for r in answers] == [201] * 5 + [429] * 3
+    refused = answers[-1]
+    assert refused.json["error"]["code"] == "rate_limited"
+    assert set(refused.json["error"]) == {"code", "message", "details"}
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    assert create(client, addr="10.0.0.2").status_code == 201  # another client is not affected
+
+
+def test_the_count_is_shared_between_workers(limited):
+    """Two app instances (two workers) count in the same Redis."""
+    first, second = limited(RATE_LIMIT_CREATE="3 per minute"), limited(RATE_LIMIT_CREATE="3 per minute")
+    codes = [create(c).status_code for c in (first, second, first, second)]
+    assert codes == [201, 201, 201, 429]
+
+
+def test_annotations_are_limited_per_client(limited, app):
+    client = limited(RATE_LIMIT_ANNOTATE="3 per minute")
+    g = GameHandle(client)
+    codes = [client.post(g.url("/annotations"), json={"seq": 1, "text": f"note {i}"},
+                         environ_base={"REMOTE_ADDR": "10.0.0.3"}).status_code for i in range(5)]
+    assert codes == [201, 201, 201, 429, 429]
+
+
+def test_every_api_request_counts_against_the_default_limit(limited):
+    client = limited(RATE_LIMIT_DEFAULT="4 per minute")
+    codes = [client.get("/api/game-types", environ_base={"REMOTE_ADDR": "10.0.0.4"}).status_code for _ in range(6)]
+    assert codes == [200] * 4 + [429] * 2
+    assert client.get("/", environ_base={"REMOTE_ADDR": "10.0.0.4"}).status_code == 200  # pages are not limited
