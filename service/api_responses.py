@@ -42,7 +42,8 @@ class GameTypeSchema(Open):
 class SeatTokenSchema(Open):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
-    token = fields.String(required=True)
+    token = fields.String(required=True, allow_none=True)  # none for a computer's seat
+    bot = fields.Integer()  # the computer's strength, on a computer's seat
 
 
 class CreatedSchema(Open):

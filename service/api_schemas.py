@@ -128,13 +128,13 @@ class ForfeitSchema(Schema):
     dispute = DISPUTE
 
 
-STRENGTH = fields.Integer(load_default=2, validate=validate.Range(min=1, max=3))
+STRENGTH = fields.Integer(strict=True, load_default=2, validate=validate.Range(min=1, max=3))
 
 
 class BotSeatSchema(Schema):
     """A computer in a seat: ``strength`` 1-3 sets its search budget (docs/BOTS.md)."""
 
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=19))
+    seat = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=19))
     strength = STRENGTH
 
 

@@ -39,6 +39,7 @@ TEMPLATES = [
     _l("game not found"),
     _l("a computer must sit in one of the game's seats"),
     _l("a computer plays this seat"),
+    _l("{title} has no computer player"),
     _l("this seat is a person's"),
     _l("a computer already plays that seat"),
     _l("a game's evaluation is shown to all once it has ended; until then only to its referee"),

@@ -69,8 +69,20 @@ RESPONSES = {
     "tournaments.export": {"200": {"description": "the audit bundle (python -m service verify-tournament)",
                                    "content": {"application/json": {"schema": {"type": "object"}}}}},
 }
-for _kind in ("pause", "resume", "rewind", "adjust", "forfeit", "dismiss"):
+for _kind in ("pause", "resume", "rewind", "adjust", "forfeit", "dismiss", "bot"):
     RESPONSES[f"games.referee_{_kind}"] = {"201": _json("Seq", "the referee event's seq")}
+
+
+def _object(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"type": "object"}}}}
+
+
+RESPONSES.update({
+    "games.signing_keys": {"200": _object("the server's public signing keys, current and retired (docs/API.md)")},
+    "games.referee_correct": {"201": _json("Seq", "the correction's seq")},
+    "games.request_analysis": {"202": _object("the evaluation job: status, progress and the points so far (docs/BOTS.md)")},
+    "games.read_analysis": {"200": _object("the evaluation line as far as it has been computed (docs/BOTS.md)")},
+})
 
 SCHEMAS = {
     "GameType": R.GameTypeSchema, "GameCreated": R.CreatedSchema, "Lobby": R.LobbySchema,

@@ -198,6 +198,8 @@ class Platform:
         bots = {int(s): n for s, n in (bots or {}).items()}
         if any(not 0 <= s < len(seat_names) for s in bots):
             raise ApiError(400, "bad_seat", "a computer must sit in one of the game's seats")
+        if bots and not rules.plays_by_computer():
+            raise ApiError(400, "no_computer_player", f"{rules.title} has no computer player")
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)

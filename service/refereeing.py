@@ -72,6 +72,9 @@ def _forfeit(p, payload):
 
 def _bot(p, payload):
     _seat(p, payload)
+    game = fold.game_of(p)
+    if not game.plays_by_computer():
+        raise ApiError(400, "no_computer_player", f"{game.title} has no computer player")
     if p["status"] == "finished":
         raise ApiError(409, "game_finished", "the game is over")
     if str(payload["seat"]) in p["bots"]:

@@ -149,6 +149,11 @@ class Game(ABC):
             raise NotImplementedError(f"{self.name} hides information and must say how to re-deal it")
         return state
 
+    def plays_by_computer(self) -> bool:
+        """Whether a search bot can sit at this game: it must say how to re-deal what
+        a seat cannot see, unless it hides nothing."""
+        return not self.hidden_information or type(self).determinize is not Game.determinize
+
     def scores(self, state: State) -> list[float] | None:
         """Current score per seat (public or not); ranks seats if a game is forfeited."""
         return None

@@ -89,9 +89,12 @@ def test_the_referee_seats_a_computer_for_a_withdrawn_player(client, platform):
 
 def test_bad_bot_seats_are_refused_and_nothing_is_written(client, platform):
     before = client.get("/api/games").json["games"]
-    for bots in ([{"seat": 5}], [{"seat": 0, "strength": 9}], [{"seat": "x"}]):
+    for bots in ([{"seat": 5}], [{"seat": 0, "strength": 9}], [{"seat": "x"}], [{"seat": 0.5}]):
         r = client.post("/api/games", json={"game": "caylus", "seats": ["a", "b"], "bots": bots})
         assert r.status_code == 400, (bots, r.json)
+    # the toy game hides cards but cannot say how to re-deal them: no computer can sit there
+    r = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "bots": [{"seat": 1}]})
+    assert r.status_code == 400 and r.json["error"]["code"] == "no_computer_player"
     assert client.get("/api/games").json["games"] == before
 
 
