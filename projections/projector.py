@@ -1,6 +1,11 @@
 """Platform states on demand: a per-worker cache kept current with XRANGE, and
 snapshots every K entries in Redis so a cold fold never starts from zero.
 
+The cache is trusted only while the log still holds its head: every catch-up reads
+from the cached seq itself, so a log that came back shorter (an fsync policy that
+lost its last second, a failover to a lagging replica) or that diverged after it is
+noticed on the next read, and the state is refolded from the log.
+
 Snapshots are a cache of the fold, never a source of truth: drop them and every state
 is rebuilt from the log. Their key names the code that folded them (``code_digest``), so
 a snapshot from other code is never read.
@@ -11,6 +16,8 @@ import json
 import threading
 from collections import OrderedDict
 
+from prometheus_client import Counter
+
 from events import keys
 from events.store import EventStore
 
@@ -18,6 +25,10 @@ from . import fold
 from .code_digest import fold_version, platform_digest
 from .games import get as get_game
 from .games import registry
+
+CACHE_LOOKUPS = Counter("state_cache_lookups", "Latest-state lookups by the worker cache's answer",
+                        ["result"])  # hit: cache current or caught up; miss: cold; stale: ahead of the log
+FOLDED = Counter("events_folded", "Log entries folded into platform states")
 
 
 class Projector:
@@ -62,12 +73,21 @@ class Projector:
         """The platform state after the last entry in the log (None: no such game)."""
         with self._lock:
             cached = self._cache.get(game_id)
-        start = cached
-        if start is None:
-            last = self.store.last_seq(keys.events(game_id))
-            if last == 0:
-                return None
-            start = self._snapshot_at_or_before(game_id, last)
+        if cached is not None:
+            entries = self.store.read(keys.events(game_id), after=cached["seq"] - 1)
+            if entries and entries[0]["hash"] == cached["head"]:
+                CACHE_LOOKUPS.labels("hit").inc()
+                pstate = self._fold(game_id, entries[1:], cached)
+                self.remember(game_id, pstate)
+                return pstate
+            CACHE_LOOKUPS.labels("stale").inc()
+            self.forget(game_id)
+        else:
+            CACHE_LOOKUPS.labels("miss").inc()
+        last = self.store.last_seq(keys.events(game_id))
+        if last == 0:
+            return None
+        start = self._snapshot_at_or_before(game_id, last)
         entries = self.store.read(keys.events(game_id), after=start["seq"] if start else 0)
         pstate = self._fold(game_id, entries, start)
         if pstate is not None:
@@ -112,6 +132,7 @@ class Projector:
         state_at = lambda s: self.state_at(game_id, s)  # noqa: E731 - closes over game_id
         for envelope in entries:
             pstate = fold.apply(pstate, envelope, seed, state_at)
+            FOLDED.inc()
             if write_snapshots and pstate["seq"] % self.every == 0:
                 self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
         return pstate

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 
 from flask import Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
@@ -16,7 +17,7 @@ from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationSchema, Creat
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
-from .streaming import event_stream
+from .live import event_stream
 
 
 
@@ -101,18 +102,13 @@ def game_stream(game_id):
     platform().state(game_id)
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = int(last) if last and last.isdigit() else None
-    slots = current_app.extensions["sse_slots"]
-    if not slots.acquire(blocking=False):
-        raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly")
-
-    def body():
-        try:
-            yield from event_stream(platform(), game_id, after, current_app.config["SSE_SECONDS"])
-        finally:
-            slots.release()
-
-    return Response(stream_with_context(body()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    slot = ExitStack()
+    slot.enter_context(current_app.extensions["sse_slots"].hold(request.remote_addr or "", game_id))
+    body = event_stream(platform(), current_app.extensions["live_tails"], game_id, after, current_app.config["SSE_SECONDS"])
+    response = Response(stream_with_context(body), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(slot.close)
+    return response
 
 
 @bp.route("/games/<game_id>/undo", methods=["POST"])

@@ -8,15 +8,18 @@ from flask import Flask, jsonify, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from events.connection import connect, start_embedded
+from events.connection import UNAVAILABLE, connect, start_embedded
 
-from . import api, tournaments, web
+from . import api, ops, request_log, tournaments, web
 from .config import from_env
 from .errors import ApiError
+from .live import LiveTails, StreamSlots
+from .metrics import STORAGE_UNAVAILABLE
 from .platform import Platform
 
 log = logging.getLogger(__name__)
 _embedded = {}
+RETRY_AFTER_SECONDS = 1
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -26,11 +29,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
-    app.extensions["sse_slots"] = threading.BoundedSemaphore(app.config["SSE_MAX_STREAMS"])
+    app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
+                                              app.config["SSE_MAX_PER_GAME"])
+    app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
+    request_log.install(app)
     smorest = Api(app)
     smorest.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(web.bp)
+    app.register_blueprint(ops.bp)
     register_error_handlers(app)
     if app.config["CLOCK_SWEEP_SECONDS"] > 0:
         start_clock_sweeper(app)
@@ -66,6 +73,17 @@ def register_error_handlers(app: Flask) -> None:
             message = "the body is not valid JSON"
         return jsonify({"error": {"code": code, "message": message, "details": messages}}), status
 
+    def storage_unavailable(exc: Exception):
+        """Storage down, restarting or failing over: the one place that says so (503)."""
+        STORAGE_UNAVAILABLE.inc()
+        log.warning("storage unavailable on %s: %s", request.path, exc)
+        body = {"error": {"code": "storage_unavailable", "message": "storage is unreachable; retry shortly",
+                          "details": {"retry_after": RETRY_AFTER_SECONDS}}}
+        return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+    for unavailable in UNAVAILABLE:
+        app.register_error_handler(unavailable, storage_unavailable)
+
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unhandled error on %s", request.path)
@@ -86,6 +104,7 @@ def start_clock_sweeper(app: Flask) -> None:
     def sweep():
         while not stop.wait(period):
             try:
+                platform.lobby.flush()
                 platform.expire_clocks()
             except Exception:  # keep sweeping through a Redis hiccup
                 log.exception("clock sweep failed")

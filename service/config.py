@@ -13,6 +13,8 @@ def from_env() -> dict:
         "SNAPSHOT_EVERY": int(os.environ.get("SNAPSHOT_EVERY", 100)),
         "SSE_SECONDS": float(os.environ.get("SSE_SECONDS", 25)),
         "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", 16)),
+        "SSE_MAX_PER_CLIENT": int(os.environ.get("SSE_MAX_PER_CLIENT", 32)),
+        "SSE_MAX_PER_GAME": int(os.environ.get("SSE_MAX_PER_GAME", 2000)),
         "CLOCK_SWEEP_SECONDS": float(os.environ.get("CLOCK_SWEEP_SECONDS", 1.0)),
         "API_TITLE": "Board-game server",
         "API_VERSION": "1.0",

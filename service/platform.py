@@ -29,6 +29,8 @@ from projections.views import redacted_envelope
 from . import callers
 from .callers import Caller
 from .errors import ApiError, not_found
+from .lobby_writes import LobbyWrites
+from .metrics import APPENDS
 
 Entry = tuple[str, dict, dict]  # (type, actor, payload)
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ class Platform:
         self.redis = redis
         self.store = RedisEventStore(redis)
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
+        self.lobby = LobbyWrites()
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:
@@ -92,6 +95,7 @@ class Platform:
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
         """Newest first, from the summary cache (refolded where a summary is missing)."""
         out = []
+        self.lobby.flush()
         ids = self.redis.zrevrange(keys.GAMES_INDEX, 0, -1)
         summaries = self.redis.hmget(keys.SUMMARIES, ids) if ids else []
         for game_id, raw in zip(ids, summaries):
@@ -119,7 +123,7 @@ class Platform:
         meta = self.meta(game_id, p)
         summary = {k: meta[k] for k in ("id", "game", "title", "seats", "status", "seq", "to_act", "result",
                                         "created_at", "ranked", "forked_from", "tournament")}
-        self.redis.hset(keys.SUMMARIES, game_id, json.dumps(summary))
+        self.lobby.run(("summary", game_id), lambda: self.redis.hset(keys.SUMMARIES, game_id, json.dumps(summary)))
         return summary
 
     def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
@@ -187,7 +191,8 @@ class Platform:
         except IllegalAction as exc:
             raise ApiError(400, "bad_options", exc.message) from exc
         seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
-        self.redis.zadd(keys.GAMES_INDEX, {game_id: time.time()})
+        created_at = time.time()
+        self.lobby.run(("index", game_id), lambda: self.redis.zadd(keys.GAMES_INDEX, {game_id: created_at}))
         return {
             "id": game_id,
             "game": game,
@@ -220,10 +225,22 @@ class Platform:
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
 
         status, seq = self.append_entries(game_id, build, action_id=action_id, expected_seq=expected_seq)
+        if status == 200:
+            self._require_same_action(game_id, seq, action_id, f"{known['game']}.{type_}", caller.actor(), loaded)
         p = self.projector.cached(game_id) if status == 201 else None
         if p is None:  # a retry answered from the idempotency key: the view as it is now
             return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
         return status, {"seq": seq, "view": game.view(p["state"], caller.viewer(p["status"] == "finished"))}
+
+    def _require_same_action(self, game_id: str, seq: int, action_id: str | None, type_: str, actor: dict,
+                             payload: dict) -> None:
+        """A retry names an action already applied: it must be that same action, else
+        the id was reused for another move and the retry is refused, not silently
+        answered with the first move's seq."""
+        first = self.store.read(keys.events(game_id), after=seq - 1, upto=seq)
+        if first and (first[0]["type"], first[0]["actor"], first[0]["payload"]) != (type_, actor, payload):
+            raise ApiError(409, "action_id_reused", "this action_id was already used for a different action",
+                           {"action_id": action_id, "seq": seq})
 
     @staticmethod
     def require_active(p: dict) -> None:
@@ -238,27 +255,43 @@ class Platform:
 
         ``build`` validates against the latest state and may raise; on a lost race it runs
         again on the new state, unless the caller named ``expected_seq`` (then 409)."""
-        if action_id is not None:
-            first = self.redis.hget(keys.idempotency(game_id), action_id)
-            if first is not None:  # a retry: the first answer stands, whatever happened since
-                return 200, int(first)
+        applied = self._applied(game_id, action_id)
+        if applied is not None:  # a retry: the first answer stands, whatever happened since
+            return 200, applied
         for _ in range(attempts):
-            p = self.projector.latest(game_id)
-            current = p["seq"] if p else 0
-            if expected_seq is not None and expected_seq != current:
-                raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
-            envelopes, final = self._seal(game_id, p, build(p), action_id)
-            result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes)
+            try:
+                p = self.projector.latest(game_id)
+                current = p["seq"] if p else 0
+                if expected_seq is not None and expected_seq != current:
+                    raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
+                envelopes, final = self._seal(game_id, p, build(p), action_id)
+                result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes)
+            except ApiError:
+                applied = self._applied(game_id, action_id)
+                if applied is not None:  # a concurrent retry of this action landed first
+                    return 200, applied
+                raise
+            APPENDS.labels(result.status).inc()
             if result.status == "ok":
                 self.projector.remember(game_id, final)
-                self._schedule_clock(game_id, final)
+                self.lobby.run(("clock", game_id), lambda: self._schedule_clock(game_id, final))
                 self._summarise(game_id, final)
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq
             if expected_seq is not None:
+                applied = self._applied(game_id, action_id)
+                if applied is not None:
+                    return 200, applied
                 raise ApiError(409, "stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
         raise ApiError(409, "busy", "too many concurrent writers; try again")
+
+    def _applied(self, game_id: str, action_id: str | None) -> int | None:
+        """The first seq of ``action_id`` if it has been applied."""
+        if action_id is None:
+            return None
+        first = self.redis.hget(keys.idempotency(game_id), action_id)
+        return None if first is None else int(first)
 
     def _seal(self, game_id: str, p: dict | None, entries: list[Entry], action_id: str | None):
         """Seal entries, fold them (which validates them), then add what follows:
