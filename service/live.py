@@ -15,7 +15,6 @@ import json
 import logging
 import threading
 import time
-from collections import deque
 from contextlib import contextmanager
 
 from events import keys
@@ -45,8 +44,8 @@ def render(p: dict, envelopes: list[dict]) -> list[tuple[int, str]]:
 class Tail:
     def __init__(self, platform, game_id: str, seq: int):
         self.platform, self.game_id, self.seq = platform, game_id, seq
-        self.frames: deque[tuple[int, str]] = deque(maxlen=RING)
-        self.changed = threading.Condition()
+        self.frames: list[tuple[int, str]] = []  # consecutive seqs, the last RING..2*RING
+        self.arrived = threading.Event()  # replaced at each publish: waking every watcher is one set()
         self.watchers = 0
 
     def run(self, still_watched) -> None:
@@ -67,22 +66,27 @@ class Tail:
             LIVE_TAILS.dec()
 
     def _publish(self, frames: list[tuple[int, str]]) -> None:
-        with self.changed:
-            self.frames.extend(frames)
-            self.seq = frames[-1][0]
-            self.changed.notify_all()
+        if self.frames and frames[0][0] != self.frames[-1][0] + 1:
+            self.frames = []  # the log moved under us (refolded); keep the ring consecutive
+        kept = self.frames[-RING:] if len(self.frames) >= 2 * RING else self.frames
+        self.frames = kept + frames
+        self.seq = frames[-1][0]
+        arrived, self.arrived = self.arrived, threading.Event()
+        arrived.set()
 
     def after(self, seq: int, timeout: float) -> list[tuple[int, str]] | None:
         """Frames after ``seq``, waiting up to ``timeout`` for one; None when the ring
         no longer reaches back to ``seq`` (the caller reads its gap from the log)."""
-        with self.changed:
-            if self.seq <= seq:
-                self.changed.wait(timeout)
-            if self.seq <= seq:
-                return []
-            if not self.frames or self.frames[0][0] > seq + 1:
-                return None
-            return [f for f in self.frames if f[0] > seq]
+        arrived = self.arrived  # taken before the check, so a publish in between is not missed
+        if self.seq <= seq:
+            arrived.wait(timeout)
+        frames = self.frames
+        top = max(self.seq, frames[-1][0] if frames else 0)
+        if top <= seq:
+            return []
+        if not frames or frames[0][0] > seq + 1:
+            return None
+        return frames[seq + 1 - frames[0][0]:]
 
 
 class LiveTails:
