@@ -28,6 +28,7 @@ test-fast: install
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/spectators.py
 
 soak: install
 	SOAK=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests -m slow

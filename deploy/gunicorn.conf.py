@@ -14,6 +14,7 @@ with the master (PR_SET_PDEATHSIG), so a master killed with -9 frees the port at
 Metrics: prometheus-client in multiprocess mode; each worker writes its samples under
 PROMETHEUS_MULTIPROC_DIR (a fresh directory per master) and /metrics adds them up.
 """
+import glob
 import os
 import resource
 import shutil
@@ -29,6 +30,7 @@ graceful_timeout = 30
 accesslog = "-"
 # The path only: tokens travel in headers and link fragments, never in URLs.
 access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
+_created: list[str] = []  # a metrics directory this master made, removed on exit
 _streams = worker_connections * 3 // 4 if worker_class == "gevent" else max(1, threads // 2)
 raw_env = [f"SSE_MAX_STREAMS={os.environ.get('SSE_MAX_STREAMS', _streams)}"]
 
@@ -70,6 +72,8 @@ def on_exit(server):
     embedded = getattr(server, "embedded_redis", None)
     if embedded is not None:
         embedded.stop()  # no restart while the master shuts the server down
+    for path in _created:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _raise_open_files_limit():
@@ -80,7 +84,13 @@ def _raise_open_files_limit():
 
 
 def _fresh_metrics_dir():
-    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="boardgames-metrics-")
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path, mode=0o700)
+    """Samples of a previous run must not be added to this one's."""
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if path:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        for stale in glob.glob(os.path.join(path, "*.db")):
+            os.remove(stale)
+    else:
+        path = tempfile.mkdtemp(prefix="boardgames-metrics-")
+        _created.append(path)
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
