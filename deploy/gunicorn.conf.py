@@ -20,9 +20,16 @@ import resource
 import shutil
 import tempfile
 
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+if worker_class == "gevent":
+    # Before anything imports ssl or socket users (the embedded Redis's client does, in
+    # the master): patching later leaves modules with unpatched references.
+    from gevent import monkey
+
+    monkey.patch_all()
+
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 timeout = 60
