@@ -71,6 +71,7 @@ class Spectators:
         self.port, self.game_id, self.count = port, game_id, count
         self.selector = selectors.DefaultSelector()
         self.frames = 0
+        self.accepted = 0
         self.refused = 0
         self.stop = threading.Event()
 
@@ -95,7 +96,9 @@ class Spectators:
                     data = b"" if not isinstance(sys.exc_info()[1], BlockingIOError) else None
                 if data is None:
                     continue
-                if data.startswith(b"HTTP/1.1 ") and not data.startswith(b"HTTP/1.1 200"):
+                if data.startswith(b"HTTP/1.1 200"):
+                    self.accepted += 1
+                elif data.startswith(b"HTTP/1.1 "):
                     self.refused += 1
                 self.frames += data.count(b"event: appended")
                 if not data:
@@ -181,7 +184,10 @@ def main():
         spectators = Spectators(port, watched["id"], args.spectators)
         spectators.start()
         slow = slow_clients(port, args.slow)
-        time.sleep(2)
+        settle = time.monotonic() + 60
+        while spectators.accepted + spectators.refused < args.spectators and time.monotonic() < settle:
+            time.sleep(0.2)
+        print(f"{spectators.accepted} spectators connected in {time.monotonic() - settle + 60:.1f} s")
         before = redis_reads(store)
         loaded = play(base, watched, args.seconds, args.players)
         reads = redis_reads(store) - before

@@ -99,12 +99,14 @@ def game_events(query, game_id):
 @bp.route("/games/<game_id>/stream")
 def game_stream(game_id):
     """Server-Sent Events: every new entry as the spectator sees it."""
-    platform().state(game_id)
+    tails = current_app.extensions["live_tails"]
+    if not tails.watched(game_id):  # a tailed game exists: joining its watchers reads nothing
+        platform().state(game_id)
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = int(last) if last and last.isdigit() else None
     slot = ExitStack()
     slot.enter_context(current_app.extensions["sse_slots"].hold(request.remote_addr or "", game_id))
-    body = event_stream(platform(), current_app.extensions["live_tails"], game_id, after, current_app.config["SSE_SECONDS"])
+    body = event_stream(platform(), tails, game_id, after, current_app.config["SSE_SECONDS"])
     response = Response(stream_with_context(body), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     response.call_on_close(slot.close)

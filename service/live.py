@@ -97,6 +97,10 @@ class LiveTails:
         self._tails: dict[str, Tail] = {}
         self._lock = threading.Lock()
 
+    def watched(self, game_id: str) -> bool:
+        """Whether this worker already tails the game (so it exists: no read needed)."""
+        return game_id in self._tails
+
     @contextmanager
     def watch(self, game_id: str):
         with self._lock:
