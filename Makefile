@@ -28,6 +28,7 @@ test-fast: install
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/fsync.py
 	$(BIN)/python bench/spectators.py
 
 soak: install
