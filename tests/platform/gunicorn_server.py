@@ -55,3 +55,19 @@ def wait_until_serving(base: str, seconds: float = 60) -> bool:
         except requests.RequestException:
             time.sleep(0.1)
     return False
+
+
+def create(base: str) -> dict:
+    """A two-seat Caylus game through the API."""
+    r = requests.post(base + "/games", json={"game": "caylus", "seats": ["a", "b"]}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play(base: str, game: dict) -> requests.Response:
+    """The seat to act plays its first legal action."""
+    url = f"{base}/games/{game['id']}"
+    seat = requests.get(url, timeout=10).json()["to_act"][0]
+    headers = {"Authorization": "Bearer " + game["seats"][seat]["token"]}
+    action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
+    return requests.post(url + "/actions", json=action, headers=headers, timeout=10)

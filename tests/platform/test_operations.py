@@ -7,8 +7,7 @@ import json
 import pytest
 import requests
 
-from tests.platform.gunicorn_server import gunicorn
-from tests.platform.test_slow_clients import create, play
+from tests.platform.gunicorn_server import create, gunicorn, play
 
 pytestmark = pytest.mark.xdist_group("durability")
 

@@ -15,7 +15,7 @@ import pytest
 import redis
 import requests
 
-from tests.platform.gunicorn_server import gunicorn_process, wait_until_serving
+from tests.platform.gunicorn_server import create, gunicorn_process, wait_until_serving
 from tests.redis_servers import free_port
 
 pytestmark = pytest.mark.xdist_group("durability")
@@ -26,12 +26,6 @@ def embedded(data_dir) -> redis.Redis:
     with open(data_dir / "redis.db.settings") as handle:
         socket_path = json.load(handle)["unixsocket"]
     return redis.Redis(unix_socket_path=socket_path, decode_responses=True)
-
-
-def create(base) -> dict:
-    r = requests.post(base + "/games", json={"game": "caylus", "seats": ["a", "b"]}, timeout=10)
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
 def test_the_embedded_redis_is_restarted_by_the_master_and_503_while_it_is_down(tmp_path):

@@ -11,7 +11,7 @@ import redis
 import requests
 
 from tests import redis_servers
-from tests.platform.gunicorn_server import gunicorn
+from tests.platform.gunicorn_server import create, gunicorn, play
 
 pytestmark = [pytest.mark.xdist_group("durability"),
               pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
@@ -26,20 +26,6 @@ def standalone(tmp_path):
 
 def port_of(base: str) -> int:
     return int(base.split(":")[2].split("/")[0])
-
-
-def create(base: str) -> dict:
-    r = requests.post(base + "/games", json={"game": "caylus", "seats": ["a", "b"]}, timeout=10)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def play(base: str, game: dict) -> requests.Response:
-    url = f"{base}/games/{game['id']}"
-    seat = requests.get(url, timeout=10).json()["to_act"][0]
-    headers = {"Authorization": "Bearer " + game["seats"][seat]["token"]}
-    action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
-    return requests.post(url + "/actions", json=action, headers=headers, timeout=10)
 
 
 def open_stream(port: int, game_id: str, source: str = "127.0.0.1") -> tuple[socket.socket, int]:
