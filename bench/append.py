@@ -121,7 +121,8 @@ def main():
             bare_plans.append([(f"http://127.0.0.1:{bare_port}/append/{created['id']}", {},
                                 {"type": "roll", "payload": {}, "seat": m % 2}) for m in range(args.moves)])
         print(f"{args.games} games x {args.moves} moves, {args.clients} concurrent clients, "
-              f"gunicorn ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides, appendfsync {args.appendfsync}\n")
+              f"gunicorn ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides, "
+              f"appendfsync {args.appendfsync}\n")
         bare_rate = summary("bare Flask + one XADD", *run_load(bare_plans, args.clients))
         ours_rate = summary("POST /api/games/{id}/actions", *run_load(plans, args.clients))
         print(f"\nratio (ours / bare): {ours_rate / bare_rate:.2f}   (goal >= 0.6)")

@@ -104,7 +104,7 @@ def start_clock_sweeper(app: Flask) -> None:
     def sweep():
         while not stop.wait(period):
             try:
-                platform.lobby.flush()
+                platform.lobby_writes.flush()
                 platform.expire_clocks()
             except Exception:  # keep sweeping through a Redis hiccup
                 log.exception("clock sweep failed")

@@ -51,7 +51,7 @@ class Platform:
         self.redis = redis
         self.store = RedisEventStore(redis)
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
-        self.lobby = LobbyWrites()
+        self.lobby_writes = LobbyWrites()
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:
@@ -95,7 +95,7 @@ class Platform:
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
         """Newest first, from the summary cache (refolded where a summary is missing)."""
         out = []
-        self.lobby.flush()
+        self.lobby_writes.flush()
         ids = self.redis.zrevrange(keys.GAMES_INDEX, 0, -1)
         summaries = self.redis.hmget(keys.SUMMARIES, ids) if ids else []
         for game_id, raw in zip(ids, summaries):
@@ -123,7 +123,8 @@ class Platform:
         meta = self.meta(game_id, p)
         summary = {k: meta[k] for k in ("id", "game", "title", "seats", "status", "seq", "to_act", "result",
                                         "created_at", "ranked", "forked_from", "tournament")}
-        self.lobby.run(("summary", game_id), lambda: self.redis.hset(keys.SUMMARIES, game_id, json.dumps(summary)))
+        line = json.dumps(summary)
+        self.lobby_writes.run(("summary", game_id), lambda: self.redis.hset(keys.SUMMARIES, game_id, line))
         return summary
 
     def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
@@ -192,7 +193,7 @@ class Platform:
             raise ApiError(400, "bad_options", exc.message) from exc
         seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
         created_at = time.time()
-        self.lobby.run(("index", game_id), lambda: self.redis.zadd(keys.GAMES_INDEX, {game_id: created_at}))
+        self.lobby_writes.run(("index", game_id), lambda: self.redis.zadd(keys.GAMES_INDEX, {game_id: created_at}))
         return {
             "id": game_id,
             "game": game,
@@ -265,7 +266,8 @@ class Platform:
                 if expected_seq is not None and expected_seq != current:
                     raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
                 envelopes, final = self._seal(game_id, p, build(p), action_id)
-                result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes)
+                result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id,
+                                           envelopes)
             except ApiError:
                 applied = self._applied(game_id, action_id)
                 if applied is not None:  # a concurrent retry of this action landed first
@@ -274,7 +276,7 @@ class Platform:
             APPENDS.labels(result.status).inc()
             if result.status == "ok":
                 self.projector.remember(game_id, final)
-                self.lobby.run(("clock", game_id), lambda: self._schedule_clock(game_id, final))
+                self.lobby_writes.run(("clock", game_id), lambda: self._schedule_clock(game_id, final))
                 self._summarise(game_id, final)
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
