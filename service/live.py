@@ -59,7 +59,7 @@ class Tail:
                 except UNAVAILABLE as exc:  # watchers keep their keep-alives; the tail retries
                     log.warning("live tail of %s: storage unavailable: %s", self.game_id, exc)
                     time.sleep(1)
-                except Exception:  # noqa: BLE001 - one game's tail must not die silently for good
+                except Exception:
                     log.exception("live tail of %s failed", self.game_id)
                     time.sleep(1)
         finally:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from events.connection import UNAVAILABLE
 

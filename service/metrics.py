@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import os
 
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
-                               generate_latest, multiprocess)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 
 REQUESTS = Counter("http_requests", "HTTP requests by route, method and status", ["route", "method", "status"])
 LATENCY = Histogram("http_request_duration_seconds", "Time to answer (for streams: to start answering)",

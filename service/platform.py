@@ -276,7 +276,7 @@ class Platform:
             APPENDS.labels(result.status).inc()
             if result.status == "ok":
                 self.projector.remember(game_id, final)
-                self.lobby_writes.run(("clock", game_id), lambda: self._schedule_clock(game_id, final))
+                self.lobby_writes.run(("clock", game_id), lambda final=final: self._schedule_clock(game_id, final))
                 self._summarise(game_id, final)
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":

@@ -69,5 +69,5 @@ class EmbeddedRedis:
                 self._dead.append(self.server)
                 self.server, url = start_embedded(self.data_dir, appendfsync=self.appendfsync)
                 self.log.info("embedded Redis restarted on %s", url)
-            except Exception:  # noqa: BLE001 - keep watching; the next period tries again
+            except Exception:
                 self.log.exception("restarting the embedded Redis failed")

@@ -67,7 +67,7 @@ def test_workers_die_with_a_killed_master_so_the_port_is_free_at_once(tmp_path):
         for item in busy + half:
             item.close()
     started = time.monotonic()
-    with gunicorn_process(port=port, DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=1) as (base, output, again):
+    with gunicorn_process(port=port, DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=1) as (base, _, again):
         assert wait_until_serving(base, seconds=15)
         assert again.poll() is None, "the new master bound the port"
         assert time.monotonic() - started < 15

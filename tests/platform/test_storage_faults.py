@@ -85,9 +85,9 @@ def test_concurrent_retries_of_one_action_id_all_answer_its_seq(app, redis_clien
         seat = g.meta()["to_act"][0]
         barrier, answers = threading.Barrier(8), []
 
-        def post(expected=None):
+        def post(expected, action_id=f"r{round_}", barrier=barrier, seat=seat, answers=answers):
             c = app.test_client()
-            body = {"type": "roll", "payload": {}, "action_id": f"r{round_}", **expected}
+            body = {"type": "roll", "payload": {}, "action_id": action_id, **expected}
             barrier.wait()
             r = c.post(g.url("/actions"), json=body, headers=g.seat(seat))
             answers.append((r.status_code, r.json.get("seq", r.json)))
