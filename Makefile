@@ -36,6 +36,8 @@ bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
 	$(BIN)/python bench/undo.py
+	$(BIN)/python bench/fsync.py
+	$(BIN)/python bench/spectators.py
 
 # boardgame.io 0.50.2 side by side (npm, into bench/peer/node_modules, not committed)
 bench-peer: install

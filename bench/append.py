@@ -2,10 +2,9 @@
 endpoint that does one XADD, in the same run on the same Redis. Prints actions/s,
 p50/p99 latency, the workers' CPU per request and the ratio (goal: >= 0.7). Asserts nothing.
 
-    .venv/bin/python bench/append.py [--clients 32] [--games 500] [--moves 20]
+    .venv/bin/python bench/append.py [--clients 32] [--games 500] [--moves 20] [--appendfsync always]
 
-Both servers run the same gunicorn settings (deploy/gunicorn.conf.py: gthread, access
-log off);
+Both servers run the same gunicorn settings (deploy/gunicorn.conf.py);
 clients are several processes of threads with keep-alive sessions.
 """
 from __future__ import annotations
@@ -108,13 +107,15 @@ def main():
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--games", type=int, default=512)
     parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"],
+                        help="the embedded Redis's fsync policy (the server's default: always)")
     args = parser.parse_args()
     env = dict(os.environ)
     server = None
     if not env.get("REDIS_URL"):
         from events.connection import start_embedded
 
-        server, env["REDIS_URL"] = start_embedded(tempfile.mkdtemp(), appendfsync="everysec")
+        server, env["REDIS_URL"] = start_embedded(tempfile.mkdtemp(), appendfsync=args.appendfsync)
     ours_port, bare_port = free_port(), free_port()
     ours = serve("bench.toy_app:app", ours_port, env)
     bare = serve("bench.bare_app:app", bare_port, env)
@@ -132,9 +133,10 @@ def main():
             bare_plans.append([(f"http://127.0.0.1:{bare_port}/append/{created['id']}", {},
                                 {"type": "roll", "payload": {}, "seat": m % 2}) for m in range(args.moves)])
         print(f"{args.games} games x {args.moves} moves, {args.clients} concurrent clients, "
-              f"gunicorn gthread ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides\n")
-        bare_rate = summary("bare Flask + one XADD", *measured(bare, bare_plans, args.clients))
-        ours_rate = summary("POST /api/games/{id}/actions", *measured(ours, plans, args.clients))
+              f"gunicorn ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides, "
+              f"appendfsync {args.appendfsync}\n")
+        bare_rate = summary("bare Flask + one XADD", *run_load(bare_plans, args.clients))
+        ours_rate = summary("POST /api/games/{id}/actions", *run_load(plans, args.clients))
         print(f"\nratio (ours / bare): {ours_rate / bare_rate:.2f}   (goal >= 0.7)")
     finally:
         for proc in (ours, bare):

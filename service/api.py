@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import time
 from functools import cache
+from contextlib import ExitStack
 
 from flask import Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
@@ -22,7 +23,7 @@ from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, 
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
-from .streaming import event_stream
+from .live import event_stream
 
 
 
@@ -138,20 +139,18 @@ def game_events(query, game_id):
 @bp.route("/games/<game_id>/stream")
 def game_stream(game_id):
     """Server-Sent Events: every new entry as the spectator sees it."""
-    platform().state(game_id)
-    after = parse_seq(request.headers.get("Last-Event-ID") or request.args.get("after"), "Last-Event-ID")
-    slots = current_app.extensions["sse_slots"]
-    if not slots.acquire(blocking=False):
-        raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly")
-
-    def body():
-        try:
-            yield from event_stream(platform(), game_id, after, current_app.config["SSE_SECONDS"])
-        finally:
-            slots.release()
-
-    return Response(stream_with_context(body()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    tails = current_app.extensions["live_tails"]
+    if not tails.watched(game_id):  # a tailed game exists: joining its watchers reads nothing
+        platform().state(game_id)
+    last = request.headers.get("Last-Event-ID") or request.args.get("after")
+    after = parse_seq(last, "Last-Event-ID") if last else None
+    slot = ExitStack()
+    slot.enter_context(current_app.extensions["sse_slots"].hold(request.remote_addr or "", game_id))
+    body = event_stream(platform(), tails, game_id, after, current_app.config["SSE_SECONDS"])
+    response = Response(stream_with_context(body), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(slot.close)
+    return response
 
 
 @bp.route("/games/<game_id>/undo", methods=["POST"])

@@ -7,17 +7,20 @@ import threading
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from events.connection import connect, start_embedded
+from events.connection import UNAVAILABLE, connect, start_embedded
 
-from . import api, api_docs, i18n, limits, openapi, security_headers, tournaments, web
+from . import api, api_docs, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
 from .config import from_env
 from .errors import ApiError
 from .json_input import StrictJSONProvider
 from .keys import load_signer
+from .live import LiveTails, StreamSlots
+from .metrics import STORAGE_UNAVAILABLE
 from .platform import Platform
 
 log = logging.getLogger(__name__)
 _embedded = {}
+RETRY_AFTER_SECONDS = 1
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -29,11 +32,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
     app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
-    app.extensions["sse_slots"] = threading.BoundedSemaphore(app.config["SSE_MAX_STREAMS"])
+    app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
+                                              app.config["SSE_MAX_PER_GAME"])
+    app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
+    request_log.install(app)
     smorest = openapi.Api(app)
     smorest.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(web.bp)
+    app.register_blueprint(ops.bp)
     i18n.init_app(app)
     app.register_blueprint(api_docs.bp)
     openapi.document(smorest)
@@ -80,6 +87,17 @@ def register_error_handlers(app: Flask) -> None:
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]
         return jsonify({"error": {"code": code, "message": message, "details": messages}}), status, headers
 
+    def storage_unavailable(exc: Exception):
+        """Storage down, restarting or failing over: the one place that says so (503)."""
+        STORAGE_UNAVAILABLE.inc()
+        log.warning("storage unavailable on %s: %s", request.path, exc)
+        body = {"error": {"code": "storage_unavailable", "message": "storage is unreachable; retry shortly",
+                          "details": {"retry_after": RETRY_AFTER_SECONDS}}}
+        return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+    for unavailable in UNAVAILABLE:
+        app.register_error_handler(unavailable, storage_unavailable)
+
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unhandled error on %s", request.path)
@@ -101,6 +119,7 @@ def start_clock_sweeper(app: Flask) -> None:
     def sweep():
         while not stop.wait(period):
             try:
+                platform.lobby_writes.flush()
                 platform.expire_clocks()
             except Exception:  # keep sweeping through a Redis hiccup
                 log.exception("clock sweep failed")

@@ -17,6 +17,8 @@ def from_env() -> dict:
         "VERIFY_MAX_BYTES": int(os.environ.get("VERIFY_MAX_BYTES", 4 * 1024 * 1024)),
         "VERIFY_MAX_EVENTS": int(os.environ.get("VERIFY_MAX_EVENTS", 20000)),
         "VERIFY_SECONDS": float(os.environ.get("VERIFY_SECONDS", 10)),
+        "SSE_MAX_PER_CLIENT": int(os.environ.get("SSE_MAX_PER_CLIENT", 32)),
+        "SSE_MAX_PER_GAME": int(os.environ.get("SSE_MAX_PER_GAME", 2000)),
         "CLOCK_SWEEP_SECONDS": float(os.environ.get("CLOCK_SWEEP_SECONDS", 1.0)),
         "API_TITLE": "Board-game server",
         "API_VERSION": "1.0",

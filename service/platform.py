@@ -30,6 +30,8 @@ from projections.views import redacted_envelope
 from . import callers, lobby
 from .callers import Caller
 from .errors import ApiError, not_found
+from .lobby_writes import LobbyWrites
+from .metrics import APPENDS
 
 Entry = tuple[str, dict, dict]  # (type, actor, payload)
 log = logging.getLogger(__name__)
@@ -60,6 +62,7 @@ class Platform:
         self.store = RedisEventStore(redis)
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
         self.tokens = callers.TokenCache(redis)
+        self.lobby_writes = LobbyWrites()
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:
@@ -115,6 +118,7 @@ class Platform:
 
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
         """Newest first, one page from the lobby's indexes (service/lobby.py)."""
+        self.lobby_writes.flush()
         return lobby.page(self, game, status, limit)["games"]
 
     def _latest_or_none(self, game_id: str) -> dict | None:
@@ -140,7 +144,7 @@ class Platform:
             return None
         summary = summary_line(game_id, p)
         self.redis.set(keys.summary(game_id), json.dumps(summary))
-        lobby.record(self.redis, summary)
+        self.lobby_writes.run(("index", game_id), lambda: lobby.record(self.redis, summary))
         return summary
 
     def view(self, game_id: str, caller: Caller, at: int | None = None) -> dict:
@@ -223,7 +227,8 @@ class Platform:
         for seat in bots:
             callers.issue_bot_token(self.redis, game_id, seat)
         self._schedule_bots(game_id, self.projector.cached(game_id) or self.state(game_id))
-        self.redis.zadd(keys.GAMES_INDEX, {game_id: time.time()})
+        created_at = time.time()
+        self.lobby_writes.run(("created", game_id), lambda: self.redis.zadd(keys.GAMES_INDEX, {game_id: created_at}))
         return {
             "id": game_id,
             "game": game,
@@ -259,6 +264,8 @@ class Platform:
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
 
         status, seq = self.append_entries(game_id, build, action_id=action_id, expected_seq=expected_seq)
+        if status == 200:
+            self._require_same_action(game_id, seq, action_id, f"{known['game']}.{type_}", caller.actor(), loaded)
         p = self.projector.cached(game_id) if status == 201 else None
         if p is None:  # a retry answered from the idempotency key: the view as it is now
             return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
@@ -271,6 +278,16 @@ class Platform:
             return False
         source = p["forked_from"] and p["forked_from"]["game_id"]
         return not source or self.disclosed(self.state(source))
+
+    def _require_same_action(self, game_id: str, seq: int, action_id: str | None, type_: str, actor: dict,
+                             payload: dict) -> None:
+        """A retry names an action already applied: it must be that same action, else
+        the id was reused for another move and the retry is refused, not silently
+        answered with the first move's seq."""
+        first = self.store.read(keys.events(game_id), after=seq - 1, upto=seq)
+        if first and (first[0]["type"], first[0]["actor"], first[0]["payload"]) != (type_, actor, payload):
+            raise ApiError(409, "action_id_reused", "this action_id was already used for a different action",
+                           {"action_id": action_id, "seq": seq})
 
     @staticmethod
     def require_active(p: dict) -> None:
@@ -312,17 +329,23 @@ class Platform:
                 raise
             result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes,
                                        self._extras(game_id, p, envelopes, final))
+            APPENDS.labels(result.status).inc()
             if result.status == "ok":
                 self.projector.remember(game_id, final)
-                self._schedule_clock(game_id, final)
-                self._schedule_bots(game_id, final)
+                # keys outside the game's slot: written aside, never failing the move (Redis Cluster)
+                self.lobby_writes.run(("clock", game_id), lambda final=final: self._schedule_clock(game_id, final))
+                self.lobby_writes.run(("bots", game_id), lambda final=final: self._schedule_bots(game_id, final))
                 if p is None or p["status"] != final["status"]:  # the lobby's indexes change only then
-                    lobby.record(self.redis, summary_line(game_id, final))
+                    line = summary_line(game_id, final)
+                    self.lobby_writes.run(("index", game_id), lambda line=line: lobby.record(self.redis, line))
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq
             p, fresh = self.projector.catch_up(game_id, p, result.missed), True
             if expected_seq is not None:
+                applied = self._applied(game_id, action_id)
+                if applied is not None:
+                    return 200, applied
                 raise ApiError(409, "stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
         raise ApiError(409, "busy", "too many concurrent writers; try again")
 
@@ -337,6 +360,13 @@ class Platform:
             snap = final if at == final["seq"] else self.projector.fold_onto(game_id, p, [e for e in envelopes if e["seq"] <= at])
             extras.snapshot_seq, extras.snapshot = at, json.dumps(snap)
         return extras
+
+    def _applied(self, game_id: str, action_id: str | None) -> int | None:
+        """The first seq of ``action_id`` if it has been applied."""
+        if action_id is None:
+            return None
+        first = self.redis.hget(keys.idempotency(game_id), action_id)
+        return None if first is None else int(first)
 
     def _seal(self, game_id: str, p: dict | None, entries: list[Entry], action_id: str | None):
         """Seal entries, fold them (which validates them), then add what follows:

@@ -51,21 +51,28 @@ def available() -> bool:
     return shutil.which("redis-server") is not None and shutil.which("redis-cli") is not None
 
 
-def standalone(workdir):
-    port = free_port()
-    proc = _start(port, workdir)
+def standalone(workdir, *extra: str, port: int | None = None):
+    port = port or free_port()
+    proc = _start(port, workdir, *extra)
     _wait_ping(port)
     return proc, f"redis://127.0.0.1:{port}/0"
 
 
-def cluster(workdir, masters: int = 3):
+def restart(port: int, workdir, *extra: str) -> subprocess.Popen:
+    """Start a server again on ``port`` from what ``workdir`` holds (RDB, AOF, nodes.conf)."""
+    proc = _start(port, workdir, *extra)
+    _wait_ping(port)
+    return proc
+
+
+def cluster(workdir, masters: int = 3, *extra: str):
     ports = [free_port() for _ in range(masters)]
     procs = []
     for port in ports:
         node_dir = workdir / str(port)
         node_dir.mkdir()
         procs.append(_start(port, node_dir, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                            "--cluster-node-timeout", "5000"))
+                            "--cluster-node-timeout", "5000", *extra))
     for port in ports:
         _wait_ping(port)
     subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],

@@ -18,7 +18,15 @@ def gunicorn(app: str = "wsgi:app", **env_overrides):
     """Yields (base API url, output list): the output (access log included) is filled
     in when the server has stopped. ``REDIS_URL=None`` means the embedded Redis;
     ``app`` is the WSGI application gunicorn serves."""
-    port = free_port()
+    with gunicorn_process(app=app, **env_overrides) as (base, output, _):
+        yield base, output
+
+
+@contextmanager
+def gunicorn_process(port: int | None = None, app: str = "wsgi:app", **env_overrides):
+    """Like ``gunicorn`` on ``port`` (a free one by default), also yielding the master's
+    Popen, for tests that kill it."""
+    port = port or free_port()
     env = {**os.environ, "PORT": str(port), "PYTHONPATH": os.getcwd(), "CLOCK_SWEEP_SECONDS": "0"}
     for key, value in env_overrides.items():
         if value is None:
@@ -29,15 +37,37 @@ def gunicorn(app: str = "wsgi:app", **env_overrides):
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base, output = f"http://127.0.0.1:{port}/api", []
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                requests.get(base + "/game-types", timeout=5)
-                break
-            except requests.RequestException:
-                time.sleep(0.2)
-        yield base, output
+        wait_until_serving(base)
+        yield base, output, proc
     finally:
-        proc.send_signal(signal.SIGTERM)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=30)
         output.extend(out.splitlines())
+
+
+def wait_until_serving(base: str, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            requests.get(base + "/game-types", timeout=5)
+            return True
+        except requests.RequestException:
+            time.sleep(0.1)
+    return False
+
+
+def create(base: str) -> dict:
+    """A two-seat Caylus game through the API."""
+    r = requests.post(base + "/games", json={"game": "caylus", "seats": ["a", "b"]}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play(base: str, game: dict) -> requests.Response:
+    """The seat to act plays its first legal action."""
+    url = f"{base}/games/{game['id']}"
+    seat = requests.get(url, timeout=10).json()["to_act"][0]
+    headers = {"Authorization": "Bearer " + game["seats"][seat]["token"]}
+    action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
+    return requests.post(url + "/actions", json=action, headers=headers, timeout=10)

@@ -1,0 +1,116 @@
+"""Storage faults with real servers killed for real: the worker cache heals when the
+log comes back shorter, an unreachable Redis is answered 503 + Retry-After, a retry
+of one action id is answered with its seq however the racers interleave."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+import redis
+
+from service.app import create_app
+from tests import redis_servers
+from tests.platform.helpers import GameHandle
+
+pytestmark = [pytest.mark.xdist_group("durability"),
+              pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
+
+
+def note(g, text, seat=0, **extra):
+    """The toy game's note (text "a" or "b"), which does not pass the turn."""
+    return g.act(seat, "note", {"text": text}, **extra)
+
+
+def kill(proc) -> None:
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def test_a_worker_cache_ahead_of_the_log_is_noticed_and_refolded(tmp_path):
+    """Redis comes back from its last save with fewer events than this worker cached
+    (an fsync policy that lost its last second): moves land again at once, on the log."""
+    proc, url = redis_servers.standalone(tmp_path)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        g = GameHandle(client, seats=["a", "b"], options={"rounds": 10})
+        assert [note(g, "a").json["seq"] for i in range(3)] == [2, 3, 4]
+        redis.Redis.from_url(url).save()
+        assert [note(g, "b").json["seq"] for i in range(3)] == [5, 6, 7]  # cached, then lost
+        kill(proc)
+        proc = redis_servers.restart(port, tmp_path)
+
+        r = note(g, "b")
+        assert r.status_code == 201, r.json
+        assert r.json["seq"] == 5
+        texts = [e["payload"]["text"] for e in g.events(g.tokens[0])[1:]]
+        assert texts == ["a", "a", "a", "b"]
+        # and once the log passes the seq the cache had, the worker still reads it
+        for i in range(3):
+            assert note(g, "a").status_code == 201
+        assert client.get(g.url("/view"), headers=g.seat(0)).json["seq"] == 8
+    finally:
+        redis_servers.stop(proc)
+
+
+def test_a_killed_standalone_redis_is_answered_503_with_retry_after_then_recovers(tmp_path):
+    proc, url = redis_servers.standalone(tmp_path, "--appendonly", "yes", "--appendfsync", "always")
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        g = GameHandle(client, seats=["a", "b"], options={"rounds": 10})
+        assert note(g, "a").status_code == 201
+        kill(proc)
+        for answer in (note(g, "b"), client.get(g.url("/view")), client.get("/api/games"),
+                       client.post("/api/games", json={"game": "toy", "seats": ["a", "b"]})):
+            assert answer.status_code == 503, answer.get_data(as_text=True)
+            assert answer.headers["Retry-After"] == "1"
+            assert answer.json["error"]["code"] == "storage_unavailable"
+        assert client.get("/readyz").status_code == 503
+        assert client.get("/healthz").status_code == 200
+        proc = redis_servers.restart(port, tmp_path, "--appendonly", "yes")
+        assert client.get("/readyz").status_code == 200
+        assert note(g, "a").json["seq"] == 3
+    finally:
+        redis_servers.stop(proc)
+
+
+def test_concurrent_retries_of_one_action_id_all_answer_its_seq(app, redis_client):
+    """Eight racers post the same action id, twenty rounds: exactly one 201 per round,
+    every other answer 200 with the same seq, and the log holds the action once."""
+    g = GameHandle(app.test_client(), seats=["a", "b"], options={"rounds": 50})
+    for round_ in range(20):
+        seat = g.meta()["to_act"][0]
+        barrier, answers = threading.Barrier(8), []
+
+        def post(expected, action_id=f"r{round_}", barrier=barrier, seat=seat, answers=answers):
+            c = app.test_client()
+            body = {"type": "roll", "payload": {}, "action_id": action_id, **expected}
+            barrier.wait()
+            r = c.post(g.url("/actions"), json=body, headers=g.seat(seat))
+            answers.append((r.status_code, r.json.get("seq", r.json)))
+
+        start = g.meta()["seq"]
+        racers = [threading.Thread(target=post, args=({"expected_seq": start} if i % 2 else {},)) for i in range(8)]
+        [t.start() for t in racers]
+        [t.join(timeout=30) for t in racers]
+        assert sorted(status for status, _ in answers) == [200] * 7 + [201], answers
+        assert {seq for _, seq in answers} == {start + 1}, answers
+    ids = [e.get("action_id") for e in g.events(g.referee)]
+    assert len([i for i in ids if i]) == 20
+
+
+def test_a_reused_action_id_with_another_payload_is_refused(client):
+    g = GameHandle(client, seats=["a", "b"], options={"rounds": 10})
+    first = note(g, "a", action_id="x1")
+    assert first.status_code == 201
+    again = note(g, "a", action_id="x1")
+    assert (again.status_code, again.json["seq"]) == (200, first.json["seq"])
+    other = note(g, "b", action_id="x1")
+    assert other.status_code == 409
+    assert other.json["error"]["code"] == "action_id_reused"
+    assert other.json["error"]["details"] == {"action_id": "x1", "seq": first.json["seq"]}
+    assert note(g, "a", seat=1, action_id="x1").status_code == 409  # another seat's move under that id
+    assert [e["seq"] for e in g.events()] == [1, 2]
