@@ -108,6 +108,9 @@ def main() -> None:
     """``python -m service bots``: a niced process serving every worker's games."""
     from .app import create_app
 
+    from .supervision import die_with_parent
+
+    die_with_parent()  # a master killed with -9 takes the runner with it
     os.nice(int(os.environ.get("BOTS_NICE", "10")))
     cap = float(os.environ.get("BOT_SECONDS_CAP", "0") or 0)
     strengths = {n: dataclasses.replace(b, seconds=min(b.seconds or cap, cap)) for n, b in STRENGTHS.items()} if cap else None

@@ -341,7 +341,14 @@ class Platform:
                 return 201, envelopes[0]["seq"]
             if result.status == "duplicate":
                 return 200, result.seq
-            p, fresh = self.projector.catch_up(game_id, p, result.missed), True
+            if p is not None and (result.seq < current or (result.missed and result.missed[0]["prev"] != p["head"])):
+                # the log lost entries this worker had cached (an fsync window, a failover):
+                # refold it as it is, never trust the cache over the log
+                self.projector.forget(game_id)
+                p = self.projector.latest(game_id)
+            else:
+                p = self.projector.catch_up(game_id, p, result.missed)
+            fresh = True
             if expected_seq is not None:
                 applied = self._applied(game_id, action_id)
                 if applied is not None:

