@@ -6,9 +6,9 @@ import time
 
 import requests
 
-from projections.games import registry
+from projections.games import GAME_PACKAGES, registry
 
-GAMES = ["caylus", "carcassonne_castle", "shadow_of_the_emperor", "sultans_of_karaya", "age_of_rome"]
+GAMES = list(GAME_PACKAGES)
 
 
 def registered(name: str) -> bool:
