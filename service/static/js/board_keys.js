@@ -27,9 +27,9 @@ function nameOf(e, i) {
   const says = e.getAttribute("title") || (svgTitle ? svgTitle.textContent.trim() : "");
   const shown = e instanceof SVGElement
     ? [...e.querySelectorAll("text")].map((x) => x.textContent).join(" ")
-    : e.textContent || "";
+    : e.innerText || e.textContent || "";  // innerText: a <br> between words is a space, as a reader hears it
   const text = shown.replace(/\s+/g, " ").trim();
-  if (text && says && !says.includes(text)) return `${text}: ${says}`;
+  if (text && says && !says.startsWith(text)) return `${text}: ${says}`;
   return says || text || _("Board element {n}", { n: i + 1 });
 }
 

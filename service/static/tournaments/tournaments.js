@@ -43,7 +43,10 @@ function absolute(path) { return new URL(path, location.origin).href; }
 async function listPage() {
   const types = await api("/game-types").catch(() => []);
   const select = $("#create-game");
-  for (const t of types) select.append(el("option", { value: t.name }, `${tn(t.title)} (${t.min_seats}–${t.max_seats})`));
+  for (const t of types) {
+    TITLES[t.name] = tn(t.title);
+    select.append(el("option", { value: t.name }, `${tn(t.title)} (${t.min_seats}–${t.max_seats})`));
+  }
   const sizeInput = $("#create-size");
   const describe = () => {
     const t = types.find((x) => x.name === select.value);
@@ -81,6 +84,16 @@ async function listPage() {
   loadList();
 }
 
+const TITLES = {};  // game name -> its title in the page's language, from /api/game-types
+
+function formatName(format) {
+  return format === "swiss" ? _("Swiss pairing") : _("Fixed tables");
+}
+
+function statusName(status) {
+  return { registration: _("Registration open"), running: _("Running"), finished: _("Finished") }[status] || status;
+}
+
 async function loadList() {
   try {
     const { tournaments } = await api("/tournaments");
@@ -89,9 +102,10 @@ async function loadList() {
     box.replaceChildren(el("table", { class: "grid" },
       el("thead", {}, el("tr", {}, [_("Name"), _("Game"), _("Format"), _("Players"), _("Round"), _("Status")].map((h) => el("th", {}, h)))),
       el("tbody", {}, tournaments.map((t) => el("tr", {},
-        el("td", {}, el("a", { href: `/tournaments/${t.id}` }, t.name)), el("td", {}, t.game), el("td", {}, t.format),
+        el("td", {}, el("a", { href: `/tournaments/${t.id}`, translate: "no" }, t.name)), el("td", {}, TITLES[t.game] || t.game),
+        el("td", {}, formatName(t.format)),
         el("td", {}, t.players), el("td", {}, `${t.round} / ${t.rounds_planned}`),
-        el("td", {}, el("span", { class: `badge status-${t.status === "finished" ? "finished" : "active"}` }, t.status)))))));
+        el("td", {}, el("span", { class: `badge status-${t.status === "finished" ? "finished" : "active"}` }, statusName(t.status))))))));
   } catch (e) { fail(e); }
 }
 
@@ -169,11 +183,12 @@ async function refresh() {
 function renderHeader(t) {
   document.title = _("{name} · Boardroom", { name: t.name });
   $("#t-name").textContent = t.name;
+  $("#t-name").setAttribute("translate", "no");  // a name the director chose
   const badge = $("#t-status");
   badge.textContent = t.status;
   badge.className = `badge status-${t.status === "finished" ? "finished" : "active"}`;
   const clock = t.options.clock ? _(", clock {base}s + {increment}s", { base: t.options.clock.base, increment: t.options.clock.increment }) : "";
-  $("#t-info").textContent = `${t.game} · ${t.format === "swiss" ? "Swiss pairing" : `tables of ${t.options.table_size}`}`
+  $("#t-info").textContent = `${TITLES[t.game] || t.game} · ${t.format === "swiss" ? _("Swiss pairing") : _("tables of {n}", { n: t.options.table_size })}`
     + _(" · round {length} of {rounds_planned}{clock}", { length: t.rounds.length, rounds_planned: t.rounds_planned, clock });
   $("#t-head").textContent = (t.head_hash || "").slice(0, 16);
   ctx.registration = t.registration;
