@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: install run test test-fast bench bench-peer bench-bots soak clean axe
+.PHONY: install run test test-fast lint format bench bench-peer bench-bots soak clean axe
 
 install: $(VENV)/.installed
 
@@ -28,6 +28,16 @@ $(AXE): tests/browser/axe/package.json
 
 test: install axe
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests
+
+# ruff (lint + format check) and mypy (strict on events/ and the platform's projections; pyproject.toml)
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 test-fast: install
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests --ignore=tests/browser -m "not slow"

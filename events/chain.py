@@ -2,9 +2,12 @@
 is known) each payload against its digest. Shared by game and tournament audits."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from marshmallow import ValidationError
 
 from .envelope import EnvelopeSchema, entry_hash, is_legacy, payload_digest, payload_nonce
+from .types import Envelope
 
 _SCHEMA = EnvelopeSchema()
 
@@ -16,7 +19,7 @@ class ChainError(Exception):
         self.message = message
 
 
-def chain_format(envelopes: list[dict]) -> str:
+def chain_format(envelopes: Sequence[object]) -> str:
     """"2" when every entry is format 2, "legacy" when any is legacy. A game begun before
     format 2 goes on in format 2 after an upgrade (a legacy prefix), but a format-2
     entry is never followed by a legacy one."""
@@ -30,7 +33,7 @@ def chain_format(envelopes: list[dict]) -> str:
     return "legacy"
 
 
-def check_links(envelopes: list[dict]) -> None:
+def check_links(envelopes: Sequence[object]) -> None:
     """Every entry is an envelope, numbered from 1, linked to the one before and
     re-hashed; raises ChainError at the first that is not. A legacy entry shown
     redacted cannot be re-hashed (its hash covers the payload it no longer has)."""
@@ -55,7 +58,7 @@ def check_links(envelopes: list[dict]) -> None:
         prev = envelope["hash"]
 
 
-def check_payloads(envelopes: list[dict], seed: str | None) -> None:
+def check_payloads(envelopes: Sequence[Envelope], seed: str | None) -> None:
     """Every format-2 payload against its digest, salted from ``seed`` (None: a
     stream whose digests are unsalted). A redacted entry fails: it is not the payload."""
     for envelope in envelopes:

@@ -11,6 +11,7 @@ again by every client without telling them.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import redis
 from redis import exceptions
@@ -34,7 +35,7 @@ def _retry() -> Retry:
     return Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), 3)
 
 
-def connect(url: str):
+def connect(url: str) -> Any:
     timeouts = {"socket_connect_timeout": 2, "socket_timeout": 10}  # XREAD BLOCK waits up to 2 s
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], decode_responses=True,
@@ -42,7 +43,7 @@ def connect(url: str):
     return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=_retry(), **timeouts)
 
 
-def start_embedded(data_dir: str, appendfsync: str = "always"):
+def start_embedded(data_dir: str, appendfsync: str = "always") -> tuple[Any, str]:
     """Start the embedded Redis persisting under ``data_dir``; returns (server, url).
 
     ``data_dir`` is made private (0700): it holds the seeds and token digests. Keep
@@ -64,14 +65,14 @@ def start_embedded(data_dir: str, appendfsync: str = "always"):
     return server, f"unix://{server.socket_file}"
 
 
-def embedded_alive(server) -> bool:
+def embedded_alive(server: Any) -> bool:
     """Whether the embedded server process still runs (a zombie counts as dead)."""
     import psutil
 
     try:
         with open(server.pidfile) as handle:
             process = psutil.Process(int(handle.read()))
-        return process.status() != psutil.STATUS_ZOMBIE
+        return bool(process.status() != psutil.STATUS_ZOMBIE)
     except (OSError, TypeError, ValueError, psutil.Error):
         return False
 
@@ -92,7 +93,7 @@ def _forget_dead_server(db_file: str) -> bool:
             pidfile = json.load(handle).get("pidfile", "")
         with open(pidfile) as handle:
             pid = int(handle.read())
-        alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        alive = bool(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except (OSError, ValueError, psutil.Error):
         alive = False
     if not alive and os.path.exists(registry):

@@ -18,6 +18,10 @@ any byte of any entry breaks the chain at that entry.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+
 import hashlib
 import hmac
 import json
@@ -25,21 +29,23 @@ from datetime import datetime, timezone
 
 from marshmallow import Schema, fields, validate
 
+from .types import JSON, Actor, Envelope
+
 GENESIS = ""
 FORMAT = 2
 
 
-def canonical_json(obj) -> str:
+def canonical_json(obj: object) -> str:
     """One spelling per value: sorted keys, no spaces, UTF-8 kept as is."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def is_legacy(envelope: dict) -> bool:
+def is_legacy(envelope: Mapping[str, Any]) -> bool:
     """An entry of the format before salted payload digests (no ``v`` field)."""
     return "v" not in envelope
 
 
-def entry_hash(envelope: dict) -> str:
+def entry_hash(envelope: Mapping[str, Any]) -> str:
     """The hash of an entry: over its digest (format 2) or its payload (legacy).
     Display-only keys (``redacted``) are never part of it."""
     skip = {"hash", "redacted"} if is_legacy(envelope) else {"hash", "redacted", "payload"}
@@ -55,7 +61,7 @@ def payload_nonce(seed: str | None, seq: int) -> bytes:
     return hmac.new(seed.encode(), f"payload:{seq}".encode(), hashlib.sha256).digest()
 
 
-def payload_digest(nonce: bytes, payload: dict) -> str:
+def payload_digest(nonce: bytes, payload: JSON) -> str:
     return hashlib.sha256(nonce + canonical_json(payload).encode()).hexdigest()
 
 
@@ -67,11 +73,11 @@ def parse_ts(ts: str) -> float:
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
 
 
-def seal(seq: int, type_: str, actor: dict, payload: dict, prev: str, action_id: str | None, ts: str,
-         seed: str | None = None) -> dict:
+def seal(seq: int, type_: str, actor: Actor, payload: JSON, prev: str, action_id: str | None, ts: str,
+         seed: str | None = None) -> Envelope:
     """A complete format-2 envelope for ``seq`` chained to ``prev``; ``seed`` salts the
     payload digest (None for a stream whose payloads are all public)."""
-    envelope = {
+    envelope: Envelope = {
         "v": FORMAT,
         "seq": seq,
         "type": type_,
@@ -81,6 +87,7 @@ def seal(seq: int, type_: str, actor: dict, payload: dict, prev: str, action_id:
         "action_id": action_id,
         "ts": ts,
         "prev": prev,
+        "hash": "",
     }
     envelope["hash"] = entry_hash(envelope)
     return envelope

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def new_seed() -> str:
@@ -39,7 +43,7 @@ class SeededRng:
             if value < limit:
                 return value % n
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: Sequence[T]) -> list[T]:
         """A new list in Fisher-Yates order; the input is left as it is."""
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
@@ -47,8 +51,8 @@ class SeededRng:
             out[i], out[j] = out[j], out[i]
         return out
 
-    def choice(self, items: list):
+    def choice(self, items: Sequence[T]) -> T:
         return items[self.randbelow(len(items))]
 
-    def sample(self, items: list, k: int) -> list:
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
         return self.shuffle(items)[:k]

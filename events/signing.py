@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .envelope import canonical_json
+from .types import JSON
 
 ALGORITHM = "Ed25519"
 
@@ -44,21 +45,21 @@ class Signer:
         self.public = private.public_key()
         self.key_id = key_id(self.public)
 
-    def sign(self, statement: dict) -> dict:
+    def sign(self, statement: JSON) -> JSON:
         """The statement with ``key_id`` and ``signature`` (base64) added."""
         body = {**statement, "key_id": self.key_id}
         signature = self.private.sign(canonical_json(body).encode())
         return {**body, "signature": base64.b64encode(signature).decode()}
 
-    def describe(self) -> dict:
+    def describe(self) -> JSON:
         return {"key_id": self.key_id, "algorithm": ALGORITHM, "public_key": encode_public(self.public)}
 
 
-def check(signed: dict, keys: dict[str, Ed25519PublicKey]) -> str:
+def check(signed: object, keys: dict[str, Ed25519PublicKey]) -> str:
     """"ok", "unknown_key" (signed by none of ``keys``) or "bad" for a signed statement."""
     if not isinstance(signed, dict) or not isinstance(signed.get("signature"), str):
         return "bad"
-    public = keys.get(signed.get("key_id"))
+    public = keys.get(str(signed.get("key_id")))
     if public is None:
         return "unknown_key"
     body = {k: v for k, v in signed.items() if k != "signature"}
@@ -69,13 +70,13 @@ def check(signed: dict, keys: dict[str, Ed25519PublicKey]) -> str:
     return "ok"
 
 
-def head_statement(game_id: str, seq: int, head: str) -> dict:
+def head_statement(game_id: str, seq: int, head: str) -> JSON:
     return {"kind": "head", "game_id": game_id, "seq": seq, "head": head}
 
 
 def keyring(texts: list[str]) -> dict[str, Ed25519PublicKey]:
     """Public keys by id, from base64 texts (a bad text raises ValueError)."""
-    out = {}
+    out: dict[str, Ed25519PublicKey] = {}
     for text in texts:
         public = decode_public(text)
         out[key_id(public)] = public

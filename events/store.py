@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Any
 
 from .envelope import canonical_json
+from .types import JSON, Envelope
 
 APPEND_LUA = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
@@ -73,7 +75,7 @@ return out
 class AppendResult:
     status: str  # "ok" | "conflict" | "duplicate"
     seq: int  # ok: last seq written; conflict: current last seq; duplicate: the first seq of that action
-    missed: list[dict] = field(default_factory=list)  # conflict: the entries after the expected seq
+    missed: list[Envelope] = field(default_factory=list)  # conflict: the entries after the expected seq
 
 
 @dataclass
@@ -95,8 +97,8 @@ class Loaded:
     game's seed (None where there is none)."""
 
     last_seq: int
-    snapshot: dict | None
-    entries: list[dict]
+    snapshot: Any  # the fold's state at that seq, opaque to the store
+    entries: list[Envelope]
     seed: str | None = None
 
 
@@ -104,7 +106,8 @@ class EventStore(ABC):
     """Append-only streams of sealed envelopes, one per key."""
 
     @abstractmethod
-    def append(self, key: str, idem_key: str, expected_seq: int, action_id: str | None, envelopes: list[dict]) -> AppendResult:
+    def append(self, key: str, idem_key: str, expected_seq: int, action_id: str | None, envelopes: list[Envelope],
+               extras: Extras | None = None) -> AppendResult:
         ...
 
     @abstractmethod
@@ -112,11 +115,11 @@ class EventStore(ABC):
         ...
 
     @abstractmethod
-    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[dict]:
+    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
         ...
 
     @abstractmethod
-    def tail(self, key: str, after: int, block_ms: int) -> list[dict]:
+    def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]:
         ...
 
     @abstractmethod
@@ -125,12 +128,13 @@ class EventStore(ABC):
 
 
 class RedisEventStore(EventStore):
-    def __init__(self, redis):
+    def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._append = redis.register_script(APPEND_LUA)
         self._load = redis.register_script(LOAD_LUA)
 
-    def append(self, key, idem_key, expected_seq, action_id, envelopes, extras: Extras | None = None):
+    def append(self, key: str, idem_key: str, expected_seq: int, action_id: str | None, envelopes: list[Envelope],
+               extras: Extras | None = None) -> AppendResult:
         """One round trip: check the action id and the expected seq, append, and write
         the extras; on a conflict the answer carries the entries the caller missed."""
         x = extras or Extras(summary_key=key)
@@ -141,7 +145,7 @@ class RedisEventStore(EventStore):
         status = status.decode() if isinstance(status, bytes) else status
         return AppendResult(status, int(seq), [json.loads(e) for e in missed])
 
-    def load(self, key, snapshots_key, seed_key, every):
+    def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded:
         last, *rest = self._load(keys=[key, snapshots_key, seed_key], args=[every])
         if int(last) == 0:
             return Loaded(0, None, [])
@@ -149,20 +153,20 @@ class RedisEventStore(EventStore):
         return Loaded(int(last), json.loads(snapshot) if int(found) else None, [json.loads(e) for e in entries],
                       seed or None)
 
-    def read(self, key, after=0, upto=None):
+    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
         end = f"0-{upto}" if upto is not None else "+"
         if upto is not None and upto <= after:
             return []
         entries = self.redis.xrange(key, f"0-{after + 1}", end)
         return [json.loads(fields["e"]) for _, fields in entries]
 
-    def tail(self, key, after, block_ms):
+    def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]:
         found = self.redis.xread({key: f"0-{after}"}, block=block_ms)
-        out = []
+        out: list[Envelope] = []
         for _, entries in found or []:
             out.extend(json.loads(fields["e"]) for _, fields in entries)
         return out
 
-    def last_seq(self, key):
+    def last_seq(self, key: str) -> int:
         last = self.redis.xrevrange(key, "+", "-", count=1)
         return int(last[0][0].split("-")[1]) if last else 0

@@ -8,6 +8,8 @@ Version 1 of every payload; a changed shape gets a new version and an upcaster h
 """
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 PAYLOAD_VERSION = 1
@@ -29,7 +31,7 @@ class TournamentOptionsSchema(Schema):
     bye_points = fields.Float(load_default=None, allow_none=True)
 
     @validates_schema
-    def points_fit_the_table(self, data, **kwargs):
+    def points_fit_the_table(self, data: dict[str, Any], **kwargs: Any) -> None:
         points = data.get("points")
         if points is not None:
             if len(points) != data.get("table_size"):
@@ -123,6 +125,7 @@ SCHEMAS = {
 }
 
 
-def load_payload(event_type: str, payload: dict) -> dict:
+def load_payload(event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The validated payload (defaults filled in); raises ValidationError or KeyError."""
-    return SCHEMAS[event_type]().load(payload)
+    loaded: dict[str, Any] = SCHEMAS[event_type]().load(payload)
+    return loaded

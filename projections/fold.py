@@ -16,35 +16,73 @@ events after the end, fold as recorded).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable, Iterator
+from typing import Any, TypedDict
 
 from events.envelope import parse_ts
 from events.rng import SeededRng
+from events.types import JSON, Envelope
 
 from .games import get as get_game
 from .games.base import Game
 from .outcome import final_result
 
-StateAt = Callable[[int], dict]
 CORRECTION = "referee.correction"
+
+
+class PlatformState(TypedDict):
+    """A game as the platform folds it: the game's own ``state`` wrapped with what
+    undo, referees, clocks, results and the chain need."""
+
+    game_id: str | None
+    game: str
+    seats: list[str]
+    options: JSON
+    rules_version: int
+    ranked: bool
+    tournament: JSON | None
+    forked_from: JSON | None
+    seed_commitment: str
+    created_at: str
+    seq: int
+    head: str
+    status: str  # "active" | "paused" | "finished"
+    state: Any  # the game's own, opaque to the platform
+    draws: int
+    history: list[list[Any]]  # [seq, seat, revealing] per effective game event
+    pending_undo: JSON | None
+    adjustments: list[list[Any]]  # [seat, points]
+    forfeits: list[int]
+    resolutions: dict[str, JSON]
+    result: JSON | None
+    clocks: JSON | None
+    bots: dict[str, int]
+    withdrawn: list[int]
+
+
+StateAt = Callable[[int], PlatformState]
+Handler = Callable[[PlatformState, Envelope, StateAt], None]
 
 
 class FoldError(Exception):
     """The log cannot be folded (a tampered or foreign entry)."""
 
 
-def game_of(pstate: dict) -> Game:
-    return get_game(pstate["game"])
+def game_of(pstate: PlatformState) -> Game:
+    game = get_game(pstate["game"])
+    if game is None:
+        raise FoldError(f"unknown game {pstate['game']!r}")
+    return game
 
 
-def awaited(pstate: dict) -> list[int]:
+def awaited(pstate: PlatformState) -> list[int]:
     """The seats the game is waiting for, as the API shows them: none once finished."""
     if pstate["status"] == "finished":
         return []
     return sorted(game_of(pstate).to_act(pstate["state"]))
 
 
-def game_event(envelope: dict, game_name: str) -> dict | None:
+def game_event(envelope: Envelope, game_name: str) -> JSON | None:
     """The game's own view of an entry, or None for a platform entry."""
     prefix = game_name + "."
     if not envelope["type"].startswith(prefix):
@@ -52,13 +90,13 @@ def game_event(envelope: dict, game_name: str) -> dict | None:
     return {"type": envelope["type"][len(prefix):], "seat": envelope["actor"].get("seat"), "payload": envelope["payload"]}
 
 
-def rules_version(created_payload: dict) -> int:
+def rules_version(created_payload: JSON) -> int:
     """The rules version a game was created under; logs from before versions were
     recorded were all played under version 1."""
-    return created_payload.get("rules_version", 1)
+    return int(created_payload.get("rules_version", 1))
 
 
-def create(envelope: dict, seed: str | None) -> dict:
+def create(envelope: Envelope, seed: str | None) -> PlatformState:
     p = envelope["payload"]
     game = get_game(p["game"])
     if game is None:
@@ -73,7 +111,7 @@ def create(envelope: dict, seed: str | None) -> dict:
         state = game.setup({**p["options"], "rules_version": rules_version(p)}, len(p["seats"]), rng)
         draws = rng.counter
     ts = parse_ts(envelope["ts"])
-    pstate = {
+    pstate: PlatformState = {
         "game_id": p.get("game_id"),
         "game": p["game"],
         "seats": list(p["seats"]),
@@ -111,7 +149,7 @@ def create(envelope: dict, seed: str | None) -> dict:
     return pstate
 
 
-def apply(pstate: dict | None, envelope: dict, seed: str | None, state_at: StateAt) -> dict:
+def apply(pstate: PlatformState | None, envelope: Envelope, seed: str | None, state_at: StateAt) -> PlatformState:
     """The platform state after one more entry. Never mutates ``pstate``."""
     if pstate is None:
         if envelope["type"] != "game.created" or envelope["seq"] != 1:
@@ -122,7 +160,7 @@ def apply(pstate: dict | None, envelope: dict, seed: str | None, state_at: State
     if pstate["status"] == "finished" and envelope["type"] != CORRECTION and "v" in envelope:
         # format-2 logs are final at game.finished; legacy logs fold as they were recorded
         raise FoldError(f"seq {envelope['seq']}: {envelope['type']} after game.finished (only a correction may follow)")
-    new = dict(pstate)
+    new = pstate.copy()
     new["seq"] = envelope["seq"]
     new["head"] = envelope["hash"]
     ts = parse_ts(envelope["ts"])
@@ -140,7 +178,7 @@ def apply(pstate: dict | None, envelope: dict, seed: str | None, state_at: State
     return new
 
 
-def _apply_game_event(new: dict, game: Game, event: dict, seq: int, seed: str | None) -> None:
+def _apply_game_event(new: PlatformState, game: Game, event: JSON, seq: int, seed: str | None) -> None:
     if new["status"] != "active":
         raise FoldError(f"a game event at seq {seq} while the game is {new['status']}")
     if seed is None:
@@ -158,12 +196,12 @@ def _apply_game_event(new: dict, game: Game, event: dict, seq: int, seed: str | 
         clocks["remaining"][event["seat"]] += clocks["increment"]
 
 
-def effective_points(pstate: dict) -> set[int]:
+def effective_points(pstate: PlatformState) -> set[int]:
     """Seqs a game can be taken back to: its creation and each effective action."""
     return {1} | {seq for seq, _, _ in pstate["history"]}
 
 
-def _restore(new: dict, to_seq: int, state_at: StateAt, ts: str) -> None:
+def _restore(new: PlatformState, to_seq: int, state_at: StateAt, ts: str) -> None:
     if to_seq not in effective_points(new):
         raise FoldError(f"seq {to_seq} is not a step of the current history")
     past = state_at(to_seq)
@@ -173,7 +211,7 @@ def _restore(new: dict, to_seq: int, state_at: StateAt, ts: str) -> None:
         new["clocks"] = _clocks_without_undone(past["clocks"], new["clocks"], parse_ts(ts))
 
 
-def _clocks_without_undone(past: dict, now_clocks: dict, now: float) -> dict:
+def _clocks_without_undone(past: JSON, now_clocks: JSON, now: float) -> JSON:
     """The clocks as they would be had the undone moves never been made: the seats
     to act back then have been thinking for all the running time since (pauses do not
     count), and no increment of an undone move is kept (so move-and-undo cannot bank
@@ -185,20 +223,20 @@ def _clocks_without_undone(past: dict, now_clocks: dict, now: float) -> dict:
     return {**past, "remaining": remaining, "since": now, "ran": now_clocks.get("ran", 0.0)}
 
 
-def _finished(new, env, state_at):
+def _finished(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     new["status"] = "finished"
     new["result"] = env["payload"]["result"]
     new["pending_undo"] = None
 
 
-def correction_statement(game_id: str | None, envelope: dict) -> dict:
+def correction_statement(game_id: str | None, envelope: Envelope) -> JSON:
     """What the server signs in a correction: which game, where, after what, and the
     result it records."""
     return {"kind": "correction", "game_id": game_id, "seq": envelope["seq"], "prev": envelope["prev"],
             "result": envelope["payload"].get("result")}
 
 
-def _correction(new, env, state_at):
+def _correction(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     """A finished game's result corrected by the referee: adjustments added, the
     result recomputed, and it must be the one the entry records."""
     if new["status"] != "finished":
@@ -211,18 +249,20 @@ def _correction(new, env, state_at):
     _resolve(new, env)
 
 
-def _undo(new, env, state_at):
+def _undo(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     _restore(new, env["payload"]["to_seq"], state_at, env["ts"])
 
 
-def _undo_requested(new, env, state_at):
+def _undo_requested(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     p = env["payload"]
     seat = env["actor"]["seat"]
     needed = [s for s in range(len(new["seats"])) if s != seat and s not in new["forfeits"]]
     new["pending_undo"] = {"id": p["request_id"], "seat": seat, "to_seq": p["to_seq"], "seq": env["seq"], "approvals": [], "needed": needed}
 
 
-def _undo_approved(new, env, state_at):
+def _undo_approved(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
+    if new["pending_undo"] is None:
+        raise FoldError(f"seq {env['seq']}: an approval without a pending undo")
     req = dict(new["pending_undo"])
     if env["actor"].get("role") == "referee":
         req["approvals"] = list(req["needed"])
@@ -234,24 +274,24 @@ def _undo_approved(new, env, state_at):
         new["pending_undo"] = req
 
 
-def _undo_declined(new, env, state_at):
+def _undo_declined(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     new["pending_undo"] = None
 
 
-def _pause(new, env, state_at):
+def _pause(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     new["status"] = "paused"
 
 
-def _resume(new, env, state_at):
+def _resume(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     new["status"] = "active"
 
 
-def _rewind(new, env, state_at):
+def _rewind(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     _restore(new, env["payload"]["to_seq"], state_at, env["ts"])
     _resolve(new, env)
 
 
-def _adjust(new, env, state_at):
+def _adjust(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     p = env["payload"]
     new["adjustments"] = new["adjustments"] + [[p["seat"], p["points"]]]
     if new["status"] == "finished":
@@ -259,13 +299,13 @@ def _adjust(new, env, state_at):
     _resolve(new, env)
 
 
-def _forfeit(new, env, state_at):
+def _forfeit(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     seat = env["payload"]["seat"]
     new["forfeits"] = sorted(set(new["forfeits"]) | {seat})
     _resolve(new, env)
 
 
-def _bot(new, env, state_at):
+def _bot(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     """A computer takes the seat from here on (an empty chair, a withdrawn player). A
     withdrawn player's seat plays on for the others' sake but ranks last, as a forfeit
     would, without ending the game."""
@@ -276,17 +316,17 @@ def _bot(new, env, state_at):
     _resolve(new, env)
 
 
-def _dismiss(new, env, state_at):
+def _dismiss(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     _resolve(new, env)
 
 
-def _resolve(new, env):
+def _resolve(new: PlatformState, env: Envelope) -> None:
     dispute = env["payload"].get("dispute")
     if dispute:
         new["resolutions"] = {**new["resolutions"], dispute: {"seq": env["seq"], "type": env["type"], "reason": env["payload"].get("reason", "")}}
 
 
-PLATFORM_EVENTS = {
+PLATFORM_EVENTS: dict[str, Handler] = {
     "game.finished": _finished,
     "game.undo": _undo,
     "game.undo_requested": _undo_requested,
@@ -304,7 +344,7 @@ PLATFORM_EVENTS = {
 }
 
 
-def _spend_clock(new: dict, ts: float) -> None:
+def _spend_clock(new: PlatformState, ts: float) -> None:
     clocks = new["clocks"]
     if not clocks:
         return
@@ -318,7 +358,7 @@ def _spend_clock(new: dict, ts: float) -> None:
     new["clocks"] = clocks
 
 
-def _restart_clock(new: dict, game: Game, ts: float) -> None:
+def _restart_clock(new: PlatformState, game: Game, ts: float) -> None:
     if new["clocks"]:
         running = sorted(game.to_act(new["state"])) if new["status"] == "active" else []
         new["clocks"] = {**new["clocks"], "running": [s for s in running if s not in new["forfeits"]], "since": ts}
@@ -334,15 +374,15 @@ class InMemoryHistory:
     ``every`` entries), remembering what it folds.
     """
 
-    def __init__(self, envelopes: list[dict], seed: str | None, every: int = 50):
+    def __init__(self, envelopes: list[Envelope], seed: str | None, every: int = 50) -> None:
         self.envelopes = envelopes
         self.seed = seed
         self.every = every
-        self.checkpoints: dict[int, dict] = {}
-        self.points: dict[int, dict] = {}
-        self._refolded: dict[int, dict] = {}
+        self.checkpoints: dict[int, PlatformState] = {}
+        self.points: dict[int, PlatformState] = {}
+        self._refolded: dict[int, PlatformState] = {}
 
-    def state_at(self, seq: int) -> dict:
+    def state_at(self, seq: int) -> PlatformState:
         found = self.points.get(seq) or self._refolded.get(seq)
         if found is not None:
             return found
@@ -351,20 +391,22 @@ class InMemoryHistory:
         for envelope in self.envelopes[base:seq]:
             pstate = self._refolded.get(envelope["seq"]) or apply(pstate, envelope, self.seed, self.state_at)
             self._refolded[envelope["seq"]] = pstate
+        if pstate is None:
+            raise FoldError(f"no state at seq {seq}")
         return pstate
 
-    def states(self):
+    def states(self) -> Iterator[tuple[Envelope, PlatformState]]:
         """(envelope, state after it) for each entry, folding once in order."""
-        pstate = None
+        pstate: PlatformState | None = None
         for envelope in self.envelopes:
-            before = pstate["history"] if pstate else []
+            before: list[list[Any]] = pstate["history"] if pstate else []
             pstate = apply(pstate, envelope, self.seed, self.state_at)
             self._keep(before, pstate)
             if envelope["seq"] % self.every == 0:
                 self.checkpoints[envelope["seq"]] = pstate
             yield envelope, pstate
 
-    def _keep(self, before: list, pstate: dict) -> None:
+    def _keep(self, before: list[list[Any]], pstate: PlatformState) -> None:
         after = pstate["history"]
         if pstate["seq"] == 1 or (after and after[-1][0] == pstate["seq"]):
             self.points[pstate["seq"]] = pstate
@@ -372,8 +414,10 @@ class InMemoryHistory:
             for seq, _, _ in before[len(after):]:
                 self.points.pop(seq, None)
 
-    def final(self) -> dict:
-        pstate = None
+    def final(self) -> PlatformState:
+        pstate: PlatformState | None = None
         for _, pstate in self.states():
             pass
+        if pstate is None:
+            raise FoldError("an empty log")
         return pstate

@@ -1,10 +1,17 @@
 """The recorded result of a game: the rules' result, then forfeits and adjustments."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from events.types import JSON
+
 from .games.base import Game, ranking_from
 
+if TYPE_CHECKING:
+    from .fold import PlatformState
 
-def final_result(game: Game, pstate: dict) -> dict | None:
+
+def final_result(game: Game, pstate: PlatformState) -> JSON | None:
     """The result as the platform records it, or None while nothing has ended the game.
 
     A forfeited seat ranks below every other; referee adjustments add points and

@@ -17,13 +17,16 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from typing import Any
 
 from prometheus_client import Counter
 
 from events import keys
 from events.store import EventStore
+from events.types import Envelope
 
 from . import fold
+from .fold import PlatformState
 from .code_digest import fold_version, platform_digest
 from .games import get as get_game
 from .games import registry
@@ -34,12 +37,12 @@ FOLDED = Counter("events_folded", "Log entries folded into platform states")
 
 
 class Projector:
-    def __init__(self, store: EventStore, redis, snapshot_every: int = 100, cache_size: int = 512):
+    def __init__(self, store: EventStore, redis: Any, snapshot_every: int = 100, cache_size: int = 512) -> None:
         self.store = store
         self.redis = redis
         self.every = snapshot_every
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, dict] = OrderedDict()
+        self._cache: OrderedDict[str, PlatformState] = OrderedDict()
         self._seeds: dict[str, str | None] = {}
         self._game_types: dict[str, str] = {}
         self._platform = platform_digest()
@@ -66,8 +69,7 @@ class Projector:
     def _game_type(self, game_id: str) -> str:
         if game_id not in self._game_types:
             known = self.cached(game_id)
-            created = known or self.store.read(keys.events(game_id), after=0, upto=1)[0]["payload"]
-            self._game_types[game_id] = created["game"]
+            self._game_types[game_id] = known["game"] if known else self.store.read(keys.events(game_id), after=0, upto=1)[0]["payload"]["game"]
         return self._game_types[game_id]
 
     def _logged_game_type(self, game_id: str) -> str | None:
@@ -77,11 +79,11 @@ class Projector:
             first = self.store.read(keys.events(game_id), after=0, upto=1)
             if not first:
                 return None
-            self._game_types[game_id] = first[0]["payload"]["game"]
+            self._game_types[game_id] = str(first[0]["payload"]["game"])
         return self._game_types[game_id]
 
     # -- the latest state ----------------------------------------------------------------
-    def latest(self, game_id: str) -> dict | None:
+    def latest(self, game_id: str) -> PlatformState | None:
         """The platform state after the last entry in the log (None: no such game)."""
         with self._lock:
             cached = self._cache.get(game_id)
@@ -92,7 +94,8 @@ class Projector:
             if entries and entries[0]["hash"] == cached["head"]:
                 CACHE_LOOKUPS.labels("hit").inc()
                 pstate = self._fold(game_id, entries[1:], cached)
-                self.remember(game_id, pstate)
+                if pstate is not None:
+                    self.remember(game_id, pstate)
                 return pstate
             CACHE_LOOKUPS.labels("stale").inc()
             self.forget(game_id)
@@ -112,7 +115,7 @@ class Projector:
             self.remember(game_id, pstate)
         return pstate
 
-    def catch_up(self, game_id: str, pstate: dict | None, missed: list[dict]) -> dict | None:
+    def catch_up(self, game_id: str, pstate: PlatformState | None, missed: list[Envelope]) -> PlatformState | None:
         """Fold entries another writer appended (a conflict's answer) onto a state."""
         pstate = self._fold(game_id, missed, pstate, write_snapshots=False)
         if pstate is not None:
@@ -123,7 +126,7 @@ class Projector:
     def snapshot_due(self, seq: int) -> bool:
         return seq % self.every == 0
 
-    def remember(self, game_id: str, pstate: dict) -> None:
+    def remember(self, game_id: str, pstate: PlatformState) -> None:
         with self._lock:
             cached = self._cache.get(game_id)
             if cached is None or cached["seq"] < pstate["seq"]:
@@ -132,7 +135,7 @@ class Projector:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
-    def cached(self, game_id: str) -> dict | None:
+    def cached(self, game_id: str) -> PlatformState | None:
         """This worker's latest known state, without asking Redis for newer entries."""
         with self._lock:
             return self._cache.get(game_id)
@@ -142,27 +145,34 @@ class Projector:
             self._cache.pop(game_id, None)
 
     # -- any past state ------------------------------------------------------------------
-    def state_at(self, game_id: str, seq: int) -> dict:
+    def state_at(self, game_id: str, seq: int) -> PlatformState:
         with self._lock:
             cached = self._cache.get(game_id)
         if cached is not None and cached["seq"] == seq:
             return cached
         start = self._snapshot_at_or_before(game_id, seq)
         entries = self.store.read(keys.events(game_id), after=start["seq"] if start else 0, upto=seq)
-        return self._fold(game_id, entries, start)
+        pstate = self._fold(game_id, entries, start)
+        if pstate is None:
+            raise fold.FoldError(f"{game_id} has no seq {seq}")
+        return pstate
 
-    def fold_onto(self, game_id: str, pstate: dict | None, entries: list[dict]) -> dict:
+    def fold_onto(self, game_id: str, pstate: PlatformState | None, entries: list[Envelope]) -> PlatformState:
         """Fold new entries (not yet stored) onto a state, with history for undo."""
-        return self._fold(game_id, entries, pstate, write_snapshots=False)
+        after = self._fold(game_id, entries, pstate, write_snapshots=False)
+        if after is None:
+            raise fold.FoldError("nothing to fold")
+        return after
 
-    def _fold(self, game_id, entries, start, write_snapshots=True):
+    def _fold(self, game_id: str, entries: list[Envelope], start: PlatformState | None,
+              write_snapshots: bool = True) -> PlatformState | None:
         """Fold ``entries`` onto ``start``. An undo whose target lies in this run is
         answered from the states folded here, so one fold never refolds itself."""
         seed = self.seed(game_id)
         pstate = start
-        folded: dict[int, dict] = {start["seq"]: start} if start else {}
+        folded: dict[int, PlatformState] = {start["seq"]: start} if start else {}
 
-        def state_at(s):
+        def state_at(s: int) -> PlatformState:
             return folded.get(s) or self.state_at(game_id, s)
 
         for envelope in entries:
@@ -173,12 +183,13 @@ class Projector:
                 self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
         return pstate
 
-    def _snapshot_at_or_before(self, game_id: str, seq: int) -> dict | None:
+    def _snapshot_at_or_before(self, game_id: str, seq: int) -> PlatformState | None:
         mark = (seq // self.every) * self.every
         key = self.snapshots_key(game_id) if mark > 0 else None
         while mark > 0:
             raw = self.redis.hget(key, mark)
             if raw is not None:
-                return json.loads(raw)
+                snapshot: PlatformState = json.loads(raw)
+                return snapshot
             mark -= self.every
         return None

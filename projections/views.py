@@ -1,6 +1,10 @@
 """Redacting the log: what a viewer may see of each entry."""
 from __future__ import annotations
 
+from typing import Any
+
+from events.types import Envelope
+
 from . import fold
 from .games import get as get_game
 from .games.base import REFEREE
@@ -8,7 +12,7 @@ from .games.base import REFEREE
 HIDDEN = {"hidden": True}
 
 
-def redacted_envelope(game_name: str, envelope: dict, viewer) -> dict:
+def redacted_envelope(game_name: str, envelope: Envelope, viewer: Any) -> Envelope:
     """The entry as ``viewer`` may see it, marked ``"redacted": true`` where its
     payload was changed (its hash then cannot be recomputed). A wholly hidden game
     payload becomes ``{"hidden": true}``; the seed stays out until the game has finished (it is only
@@ -21,7 +25,10 @@ def redacted_envelope(game_name: str, envelope: dict, viewer) -> dict:
             fork = {**envelope["payload"]["fork"], "state": HIDDEN}
             return {**envelope, "payload": {**envelope["payload"], "fork": fork}, "redacted": True}
         return envelope
-    shown = get_game(game_name).redact(event, viewer)
+    game = get_game(game_name)
+    if game is None:
+        raise fold.FoldError(f"unknown game {game_name!r}")
+    shown = game.redact(event, viewer)
     payload = HIDDEN if shown is None else shown["payload"]
     if payload == envelope["payload"]:
         return envelope

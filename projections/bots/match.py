@@ -10,6 +10,7 @@ import random
 from typing import Callable
 
 from events.rng import SeededRng
+from events.types import JSON
 from projections.games.base import Action, Game, State
 
 from .search import Budget, choose
@@ -43,7 +44,7 @@ def state_seats(state: State) -> int:
     return seats if isinstance(seats, int) else len(state["players"])
 
 
-def play(game: Game, policies: list[Policy], seed: str, options: dict | None = None, max_steps: int = 20000) -> dict:
+def play(game: Game, policies: list[Policy], seed: str, options: JSON | None = None, max_steps: int = 20000) -> JSON:
     """The result of one game in which seat ``s`` is played by ``policies[s]``."""
     schema = game.options_schema() if game.options_schema else None
     opts = schema.load(options or {}) if schema else dict(options or {})
@@ -52,8 +53,9 @@ def play(game: Game, policies: list[Policy], seed: str, options: dict | None = N
     counter = rng.counter
     rand = random.Random(seed)
     for _ in range(max_steps):
-        if game.result(state) is not None:
-            return game.result(state)
+        result = game.result(state)
+        if result is not None:
+            return result
         auto = game.automatic(state)
         if auto is not None:
             seat, action = None, auto

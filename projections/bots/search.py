@@ -122,10 +122,11 @@ def choose(game: Game, state: State, seat: int, seats: int, budget: Budget, seed
         world = game.determinize(state, seat, rand) if game.hidden_information else state
         _iterate(game, Simulation(game, world, f"{seed}:{i}"), root, seat, seats, budget, rand)
     best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))
-    return json.loads(best[0].split("|", 1)[1])
+    chosen: Action = json.loads(best[0].split("|", 1)[1])
+    return chosen
 
 
-def _iterate(game, sim: Simulation, root: Node, seat: int, seats: int, budget: Budget, rand: random.Random) -> None:
+def _iterate(game: Game, sim: Simulation, root: Node, seat: int, seats: int, budget: Budget, rand: random.Random) -> None:
     path: list[tuple[Node, int]] = []
     node, mover, actions = root, seat, game.legal_actions(sim.state, seat)
     while True:

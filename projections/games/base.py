@@ -19,9 +19,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Protocol
 
-State = dict
-Action = dict
-Event = dict
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
 
 REFEREE = "referee"
 """Viewer that sees everything: a referee, or anyone once the game has finished."""
