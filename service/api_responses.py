@@ -79,11 +79,18 @@ class LobbySchema(Open):
     next = fields.String(required=True, allow_none=True, metadata={"description": "cursor of the next page, or null"})
 
 
+class MoveSchema(Open):
+    seq = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+
+
 class MetaSchema(SummarySchema):
     seed_commitment = fields.String(required=True)
     head_hash = fields.String(required=True)
     clocks = _obj(required=True, allow_none=True)
     pending_undo = _obj(required=True, allow_none=True)
+    moves = fields.List(fields.Nested(MoveSchema), required=True, metadata={
+        "description": "the effective history: the game moves that stand after every undo and rewind, in order"})
     options = _obj(required=True)
     rules_version = fields.Integer(required=True)
 

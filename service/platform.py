@@ -112,6 +112,7 @@ class Platform:
             "tournament": p["tournament"],
             "clocks": p["clocks"] and {k: p["clocks"][k] for k in ("base", "increment", "remaining", "running", "since")},
             "pending_undo": p["pending_undo"],
+            "moves": [{"seq": seq, "seat": seat} for seq, seat, _ in p["history"]],
             "options": p["options"],
             "rules_version": p["rules_version"],
         }

@@ -119,6 +119,7 @@ def test_undo_immediate_then_requested_and_approved(live_server, page, new_page,
     page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=seq0 + 2)
     assert first in live_server.meta(g["id"])["to_act"]
     assert "undid back to step" in page.locator("#log").inner_text()
+    page.wait_for_selector(f'#log li[data-seq="{seq0 + 1}"].reverted')  # the server's moves say it was taken back
     # 2. my move, then the other seat moves: the undo is a request the other seat approves
     meta = live_server.meta(g["id"])
     while True:

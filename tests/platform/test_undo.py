@@ -95,3 +95,19 @@ def test_an_undone_step_cannot_be_a_target_again(client):
     client.post(g.url("/undo"), json={"to_seq": 2}, headers=g.seat(0))
     r = client.post(g.url("/undo"), json={"to_seq": 3}, headers=g.seat(0))
     assert r.status_code == 422 and r.json["error"]["code"] == "not_an_effective_step"
+
+
+def test_the_meta_names_the_moves_that_stand_so_clients_fold_nothing(client):
+    g = GameHandle(client)
+    g.act(0, "note", {"text": "a"})  # seq 2
+    g.act(0, "play", {"card": g.legal(0)[0]["payload"]["card"]})  # seq 3
+    g.act(1, "note", {"text": "b"})  # seq 4
+    meta = client.get(g.url("")).json
+    assert meta["moves"] == [{"seq": 2, "seat": 0}, {"seq": 3, "seat": 0}, {"seq": 4, "seat": 1}]
+    req = client.post(g.url("/undo"), json={"to_seq": 2}, headers=g.seat(0)).json["request_id"]
+    assert client.get(g.url("")).json["moves"] == meta["moves"]  # a request takes nothing back yet
+    client.post(g.url(f"/undo/{req}/approve"), headers=g.seat(1))
+    assert client.get(g.url("")).json["moves"] == [{"seq": 2, "seat": 0}]
+    r = g.act(0, "note", {"text": "b"})
+    assert r.status_code == 201, r.json
+    assert [m["seq"] for m in client.get(g.url("")).json["moves"]] == [2, r.json["seq"]]

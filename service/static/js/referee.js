@@ -4,7 +4,7 @@ import { Api, ApiError } from "./api.js";
 import { sentence } from "./sentences.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, follow, serial, humanize, fmtTime, shortHash, foldMoves,
+  auditBox, follow, serial, humanize, fmtTime, shortHash, takenBack,
 } from "./shell.js";
 
 const gameId = document.body.dataset.gameId;
@@ -136,7 +136,7 @@ function draw() {
   pb.disabled = view.status === "finished";
   $("#rewind-to").max = String(meta.seq);
   // log
-  const { reverted } = foldMoves(S.events, meta.game, S.names.length);
+  const reverted = takenBack(S.events, meta);
   clear($("#referee-log"), S.events.map((e) => h("li", {
     dataset: { seq: e.seq }, tabindex: 0, class: reverted.has(e.seq) ? "reverted" : null,
     title: `${reverted.has(e.seq) ? "taken back · " : ""}${fmtTime(e.ts)} · ${shortHash(e.hash)}`,

@@ -3,7 +3,7 @@ import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, humanize, fmtTime, shortHash, follow, foldMoves,
+  auditBox, humanize, fmtTime, shortHash, follow, takenBack,
 } from "./shell.js";
 import { mountEvaluation } from "./evaluation.js";
 
@@ -194,7 +194,7 @@ function drawControls(fromSlider = false) {
 function annotationsAt(seq) { return S.annotations.filter((a) => a.seq === seq); }
 
 function drawLog() {
-  const { reverted } = foldMoves(S.events, S.meta.game, S.names.length);
+  const reverted = takenBack(S.events, S.meta);
   clear($("#replay-log"), S.events.map((e) => {
     const anns = annotationsAt(e.seq);
     const disputes = anns.filter((a) => a.kind === "dispute");

@@ -193,38 +193,15 @@ function ownThings(view, ctx) {
 
 // -- the effective history ---------------------------------------------------------
 /**
- * Fold the log's moves the way the server does: undo and rewind cut the history back,
- * an undo request cuts it once every seat asked has approved (or the referee has).
- * Returns {effective: [{seq, seat}], reverted: Set of the seqs of moves taken back}.
+ * The seqs of the game moves an undo or rewind took back. The server says which moves
+ * stand (``meta.moves``); every other game move of the log up to ``meta.seq`` was
+ * taken back. The client folds nothing itself.
  */
-export function foldMoves(events, game, seatCount) {
-  const prefix = `${game}.`;
-  let hist = [];
-  let pending = null;
-  const reverted = new Set();
-  const forfeits = new Set();
-  const cut = (to) => {
-    for (const m of hist) if (m.seq > to) reverted.add(m.seq);
-    hist = hist.filter((m) => m.seq <= to);
-    pending = null;
-  };
-  for (const e of events) {
-    const t = String(e.type);
-    const p = e.payload || {};
-    const a = e.actor || {};
-    if (t.startsWith(prefix)) { hist.push({ seq: e.seq, seat: a.seat ?? null }); pending = null; }
-    else if (t === "game.undo" || t === "referee.rewind") cut(p.to_seq);
-    else if (t === "referee.forfeit") forfeits.add(p.seat);
-    else if (t === "game.undo_requested") {
-      const needed = [];
-      for (let i = 0; i < seatCount; i++) if (i !== a.seat && !forfeits.has(i)) needed.push(i);
-      pending = { to: p.to_seq, needed, ok: new Set() };
-    } else if (t === "game.undo_approved" && pending) {
-      if (a.role === "referee") cut(pending.to);
-      else { pending.ok.add(a.seat); if (pending.needed.every((i) => pending.ok.has(i))) cut(pending.to); }
-    } else if (t === "game.undo_declined") pending = null;
-  }
-  return { effective: hist, reverted };
+export function takenBack(events, meta) {
+  const prefix = `${meta.game}.`;
+  const stand = new Set((meta.moves || []).map((m) => m.seq));
+  return new Set(events.filter((e) => String(e.type).startsWith(prefix) && e.seq <= meta.seq && !stand.has(e.seq))
+    .map((e) => e.seq));
 }
 
 // -- words ------------------------------------------------------------------------

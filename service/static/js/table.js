@@ -4,7 +4,7 @@ import { Api, ApiError } from "./api.js";
 import { sentence } from "./sentences.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, follow, serial, humanize, fmtTime, foldMoves,
+  auditBox, follow, serial, humanize, fmtTime, takenBack,
 } from "./shell.js";
 
 const gameId = document.body.dataset.gameId;
@@ -334,7 +334,7 @@ async function onManual(ev) {
 // -- undo -----------------------------------------------------------------------
 /** The step to go back to so that my last effective move is undone, or null. */
 function undoTarget() {
-  const hist = foldMoves(S.events, S.meta.game, S.names.length).effective;
+  const hist = S.meta.moves || [];
   for (let i = hist.length - 1; i >= 0; i--) {
     if (hist[i].seat === S.seat) return { move: hist[i].seq, to: i > 0 ? hist[i - 1].seq : 1 };
   }
@@ -457,7 +457,7 @@ setInterval(() => {
 
 function drawLog() {
   const list = $("#log");
-  const { reverted } = foldMoves(S.events, S.meta.game, S.names.length);
+  const reverted = takenBack(S.events, S.meta);
   const recent = S.events.slice(-60).reverse();
   clear(list, recent.map((e) => h("li", { value: e.seq, title: reverted.has(e.seq) ? _("taken back") : fmtTime(e.ts), dataset: { seq: e.seq }, class: reverted.has(e.seq) ? "reverted" : null },
     h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
