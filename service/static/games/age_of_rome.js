@@ -6,7 +6,7 @@
 import { t as _, tn } from "/static/js/i18n.js";
 import { sentence } from "/static/js/sentences.js";
 
-import { el } from "./dom.js";
+import { h as el } from "/static/js/dom.js";
 
 const TYPES = ["military", "political", "commercial", "religious", "agricultural"];
 const TYPE_ICON = { military: "⚔", political: "⚖", commercial: "⚱", religious: "☧", agricultural: "✿" };

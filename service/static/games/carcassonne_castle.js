@@ -6,8 +6,8 @@
 // features of the tile just placed are clickable during the follower step.
 import { t as _, tn } from "/static/js/i18n.js";
 import { sentence } from "/static/js/sentences.js";
+import { h as html, svg } from "/static/js/dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const S = 44; // pixels per cell
 const COLOURS = { C: "#8cc063", P: "#e8c64a", H: "#c8503c", T: "#9a9a9a" };
 const TYPE_LETTER = { court: "C", path: "P", house: "H", tower: "T" };
@@ -22,25 +22,6 @@ const SIDE_NAMES = ["N", "E", "S", "W"];
 
 let chosenRotation = 0; // the rotation the player is trying, kept across redraws
 
-function svg(tag, attrs = {}, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  for (const c of children) if (c) e.append(c);
-  return e;
-}
-
-function html(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "onclick") e.addEventListener("click", v);
-    else e.setAttribute(k, String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 function nameOf(seat, names) {
   return (names && names[seat]) || _("Seat {seat}", { seat });

@@ -7,7 +7,7 @@
 import { t as _, tn } from "/static/js/i18n.js";
 import { sentence } from "/static/js/sentences.js";
 
-import { el } from "./dom.js";
+import { h as el } from "/static/js/dom.js";
 
 const CUBES = ["food", "wood", "stone", "cloth", "gold"];
 const SPECIALS = ["gate", "trading_post", "merchants_guild", "joust_field", "stables", "inn"];

@@ -3,18 +3,10 @@
 // Same contract as every renderer: render(root, view, ctx), describeAction, describeEvent.
 import { t as _, tn } from "/static/js/i18n.js";
 import { sentence } from "/static/js/sentences.js";
+import { h } from "/static/js/dom.js";
 
 const SKIP = new Set(["summary", "scores"]);
 
-function el(tag, cls, ...children) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  for (const c of children) {
-    if (c === null || c === undefined) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
 
 function words(key) {
   const s = String(key).replace(/_/g, " ");
@@ -24,98 +16,98 @@ function words(key) {
 function isScalar(v) { return v === null || ["string", "number", "boolean"].includes(typeof v); }
 
 function scalar(v, key, ctx) {
-  if (v === null || v === undefined) return el("span", "g-null", "—");
-  if (typeof v === "boolean") return el("span", v ? "g-yes" : "g-no", v ? "yes" : "no");
+  if (v === null || v === undefined) return h("span", { class: "g-null" }, "—");
+  if (typeof v === "boolean") return h("span", { class: v ? "g-yes" : "g-no" }, v ? "yes" : "no");
   if ((key === "seat" || key === "owner" || key === "player" || /_seat$/.test(String(key))) && typeof v === "number" && ctx && ctx.names) {
-    return el("span", `g-seat seat-${v}`, ctx.names[v] || _("Seat {v}", { v }));
+    return h("span", { class: `g-seat seat-${v}` }, ctx.names[v] || _("Seat {v}", { v }));
   }
-  return el("span", typeof v === "number" ? "g-num" : "g-str", String(v));
+  return h("span", { class: typeof v === "number" ? "g-num" : "g-str" }, String(v));
 }
 
 function isHiddenMarker(v) { return v && typeof v === "object" && !Array.isArray(v) && v.hidden === true && Object.keys(v).length <= 2; }
 
 function value(v, key, ctx, depth) {
   if (isScalar(v)) return scalar(v, key, ctx);
-  if (isHiddenMarker(v)) return el("span", "g-hidden", v.count !== undefined ? _("{count} hidden", { count: v.count }) : "hidden");
+  if (isHiddenMarker(v)) return h("span", { class: "g-hidden" }, v.count !== undefined ? _("{count} hidden", { count: v.count }) : "hidden");
   if (Array.isArray(v)) return list(v, key, ctx, depth);
   return object(v, ctx, depth);
 }
 
 function list(arr, key, ctx, depth) {
-  if (arr.length === 0) return el("span", "g-null", "none");
+  if (arr.length === 0) return h("span", { class: "g-null" }, "none");
   if (arr.every(isScalar)) {
-    const wrap = el("span", "g-chips");
-    for (const x of arr) wrap.append(el("span", "g-chip", scalar(x, key, ctx)));
+    const wrap = h("span", { class: "g-chips" });
+    for (const x of arr) wrap.append(h("span", { class: "g-chip" }, scalar(x, key, ctx)));
     return wrap;
   }
   if (arr.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
     const cols = [];
     for (const row of arr) for (const k of Object.keys(row)) if (!cols.includes(k)) cols.push(k);
     if (cols.length <= 16 && arr.every((row) => Object.values(row).every((x) => isScalar(x) || (Array.isArray(x) && x.every(isScalar)) || isHiddenMarker(x)))) {
-      const table = el("table", "g-table");
-      const head = el("tr", null);
+      const table = h("table", { class: "g-table" });
+      const head = h("tr", {});
       const perSeat = /seat|player/i.test(String(key)) && arr.length === (ctx && ctx.names ? ctx.names.length : -1);
-      if (perSeat && !cols.includes("seat")) head.append(el("th", null, ""));
-      for (const c of cols) head.append(el("th", null, words(c)));
-      table.append(el("thead", null, head));
-      const body = el("tbody", null);
+      if (perSeat && !cols.includes("seat")) head.append(h("th", {}, ""));
+      for (const c of cols) head.append(h("th", {}, words(c)));
+      table.append(h("thead", {}, head));
+      const body = h("tbody", {});
       arr.forEach((row, i) => {
-        const tr = el("tr", null);
-        if (perSeat && !cols.includes("seat")) tr.append(el("th", null, ctx && ctx.names ? (ctx.names[i] || _("Seat {i}", { i })) : `#${i}`));
+        const tr = h("tr", {});
+        if (perSeat && !cols.includes("seat")) tr.append(h("th", {}, ctx && ctx.names ? (ctx.names[i] || _("Seat {i}", { i })) : `#${i}`));
         if (perSeat && ctx && ctx.seat === i) tr.className = "g-me";
-        for (const c of cols) tr.append(el("td", null, row[c] === undefined ? "" : value(row[c], c, ctx, depth + 1)));
+        for (const c of cols) tr.append(h("td", {}, row[c] === undefined ? "" : value(row[c], c, ctx, depth + 1)));
         body.append(tr);
       });
       table.append(body);
-      return el("div", "g-scroll", table);
+      return h("div", { class: "g-scroll" }, table);
     }
   }
-  const ol = el("ol", "g-list");
-  arr.forEach((x) => ol.append(el("li", null, value(x, key, ctx, depth + 1))));
+  const ol = h("ol", { class: "g-list" });
+  arr.forEach((x) => ol.append(h("li", {}, value(x, key, ctx, depth + 1))));
   return ol;
 }
 
 function object(obj, ctx, depth) {
   const keys = Object.keys(obj);
-  if (keys.length === 0) return el("span", "g-null", "empty");
-  const dl = el("dl", "g-dl");
+  if (keys.length === 0) return h("span", { class: "g-null" }, "empty");
+  const dl = h("dl", { class: "g-dl" });
   for (const k of keys) {
-    dl.append(el("dt", null, words(k)));
-    dl.append(el("dd", null, value(obj[k], k, ctx, depth + 1)));
+    dl.append(h("dt", {}, words(k)));
+    dl.append(h("dd", {}, value(obj[k], k, ctx, depth + 1)));
   }
   if (depth >= 2 && keys.length > 6) {
-    const d = el("details", "g-more", el("summary", null, _("{length} fields", { length: keys.length })), dl);
+    const d = h("details", { class: "g-more" }, h("summary", {}, _("{length} fields", { length: keys.length })), dl);
     return d;
   }
   return dl;
 }
 
 function scoresTable(scores, ctx) {
-  const table = el("table", "g-table g-scores");
-  const tr1 = el("tr", null);
-  const tr2 = el("tr", null);
+  const table = h("table", { class: "g-table g-scores" });
+  const tr1 = h("tr", {});
+  const tr2 = h("tr", {});
   scores.forEach((s, i) => {
-    tr1.append(el("th", ctx && ctx.seat === i ? "g-me" : null, (ctx && ctx.names && ctx.names[i]) || _("Seat {i}", { i })));
-    tr2.append(el("td", null, s === null || s === undefined ? el("span", "g-hidden", "hidden") : String(s)));
+    tr1.append(h("th", { class: ctx && ctx.seat === i ? "g-me" : null }, (ctx && ctx.names && ctx.names[i]) || _("Seat {i}", { i })));
+    tr2.append(h("td", {}, s === null || s === undefined ? h("span", { class: "g-hidden" }, "hidden") : String(s)));
   });
-  table.append(el("thead", null, tr1), el("tbody", null, tr2));
+  table.append(h("thead", {}, tr1), h("tbody", {}, tr2));
   return table;
 }
 
 export function render(root, view, ctx = {}) {
-  const board = el("div", "generic-board");
+  const board = h("div", { class: "generic-board" });
   if (view === null || view === undefined || typeof view !== "object") {
-    board.append(el("p", "g-null", _("Nothing to show.")));
+    board.append(h("p", { class: "g-null" }, _("Nothing to show.")));
     root.append(board);
     return;
   }
-  if (view.summary) board.append(el("p", "g-summary", sentence(String(view.summary))));
+  if (view.summary) board.append(h("p", { class: "g-summary" }, sentence(String(view.summary))));
   if (Array.isArray(view.scores)) {
-    board.append(el("section", "g-section", el("h4", null, _("Scores")), scoresTable(view.scores, ctx)));
+    board.append(h("section", { class: "g-section" }, h("h4", {}, _("Scores")), scoresTable(view.scores, ctx)));
   }
   for (const [k, v] of Object.entries(view)) {
     if (SKIP.has(k)) continue;
-    const sec = el("section", "g-section", el("h4", null, words(k)), value(v, k, ctx, 0));
+    const sec = h("section", { class: "g-section" }, h("h4", {}, words(k)), value(v, k, ctx, 0));
     sec.dataset.key = k;
     board.append(sec);
   }

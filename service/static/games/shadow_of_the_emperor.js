@@ -7,7 +7,7 @@
 import { t as _, tn } from "/static/js/i18n.js";
 import { sentence } from "/static/js/sentences.js";
 
-import { el } from "./dom.js";
+import { h as el } from "/static/js/dom.js";
 
 const ELECTORATE_SHORT = {
   trier: _("Trier"), koeln: _("Köln"), mainz: _("Mainz"), pfalz: _("Pfalz"),

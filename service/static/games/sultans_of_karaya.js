@@ -4,7 +4,7 @@
 import { t as _, tn } from "/static/js/i18n.js";
 import { sentence } from "/static/js/sentences.js";
 
-import { el } from "./dom.js";
+import { h as el, svg } from "/static/js/dom.js";
 
 const ROLE = {
   sultan: [_("Sultan"), "#2a62c9"], guard: [_("Guard"), "#2a62c9"], assassin: [_("Assassin"), "#c62f2f"],
@@ -12,14 +12,6 @@ const ROLE = {
   vizier: [_("Vizier"), "#2f8f46"], oracle: [_("Oracle"), "#2f8f46"],
 };
 const SIDE = { loyalists: _("Loyalists"), rebels: _("Rebels") };
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs, text) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const roleName = (r) => (r && ROLE[r] ? ROLE[r][0] : _("hidden card"));
 const seatName = (s, names) => (s === "spare" ? _("the spare") : (names && names[s]) || _("Seat {s}", { s }));

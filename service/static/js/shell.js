@@ -3,34 +3,9 @@ import { t as _, tn } from "./i18n.js";
 import { enhanceBoard, hasFocus } from "./board_keys.js";
 import { ApiError } from "./api.js";
 
-/** h("div", {class: "x", onclick: fn}, child, "text", [more]) -> Element */
-export function h(tag, attrs = {}, ...children) {
-  const el = tag.startsWith("svg:")
-    ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4))
-    : document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k === "text") el.textContent = v;
-    else if (v === true) el.setAttribute(k, "");
-    else el.setAttribute(k, String(v));
-  }
-  append(el, children);
-  return el;
-}
+import { h, clear, $ } from "./dom.js";
 
-function append(el, children) {
-  for (const c of children) {
-    if (c === undefined || c === null || c === false) continue;
-    if (Array.isArray(c)) append(el, c);
-    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-}
-
-export function clear(el, ...children) { el.replaceChildren(); append(el, children); return el; }
-
-export const $ = (sel, root = document) => root.querySelector(sel);
+export { h, clear, $ };
 
 // -- messages -------------------------------------------------------------------
 let flashTimer = null;

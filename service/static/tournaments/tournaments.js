@@ -4,23 +4,8 @@
 // fragment (#director=... / #player=...&pid=...), never in a URL the server sees.
 import { t as _, tn } from "/static/js/i18n.js";
 import { api } from "/static/js/api.js";
+import { h as el, $ } from "/static/js/dom.js";
 
-const $ = (sel) => document.querySelector(sel);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 function flash(message, kind = "error") {
   const box = $("#flash");
