@@ -90,6 +90,9 @@ def post_fork(server, worker):
     from service.supervision import die_with_parent
 
     die_with_parent()
+    embedded = getattr(server, "embedded_redis", None)
+    if embedded is not None:
+        embedded.stop()  # the worker's copy of the master's watcher (a greenlet under gevent)
 
 
 def child_exit(server, worker):

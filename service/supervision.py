@@ -47,6 +47,7 @@ class EmbeddedRedis:
         self._dead: list = []  # replaced servers stay referenced: collecting one would stop the new server
         self._restarts: list[float] = []
         self._stop = threading.Event()
+        self._owner = os.getpid()
 
     def watch(self, on_give_up) -> None:
         threading.Thread(target=self._watch, args=(on_give_up,), name="embedded-redis-watch", daemon=True).start()
@@ -55,7 +56,10 @@ class EmbeddedRedis:
         self._stop.set()
 
     def _watch(self, on_give_up) -> None:
-        while not self._stop.wait(self.period):
+        # Under gevent the master is monkey-patched, this thread is a greenlet, and every
+        # forked worker inherits it: only the master may restart the server, or several
+        # servers would share one AOF, each acknowledging writes the others never see.
+        while not self._stop.wait(self.period) and os.getpid() == self._owner:
             if embedded_alive(self.server):
                 continue
             now = time.monotonic()

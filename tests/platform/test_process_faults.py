@@ -47,6 +47,36 @@ def test_the_embedded_redis_is_restarted_by_the_master_and_503_while_it_is_down(
         assert create(base)["id"]  # writes too
 
 
+def servers_of(data_dir) -> list[psutil.Process]:
+    """The redis-server processes serving ``data_dir``'s socket."""
+    socket_path = str(data_dir / "redis.sock")
+    found = []
+    for process in psutil.process_iter(["name", "cmdline"]):
+        try:
+            if "redis-server" in (process.info["name"] or "") and socket_path in " ".join(process.info["cmdline"] or []):
+                found.append(process)
+        except psutil.Error:
+            pass
+    return found
+
+
+def test_only_the_master_restarts_the_embedded_redis_so_one_server_owns_the_data(tmp_path):
+    """With gevent the master's watcher is a greenlet, and a forked worker inherits it:
+    each worker restarting the server too would put several servers on one AOF, each
+    acknowledging writes the others never see."""
+    with gunicorn_process(DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=2) as (base, _, _proc):
+        game = create(base)
+        assert len(servers_of(tmp_path)) == 1
+        pid = int(embedded(tmp_path).info("server")["process_id"])
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and requests.get(f"{base}/games/{game['id']}", timeout=10).status_code != 200:
+            time.sleep(0.1)
+        time.sleep(3)  # every watcher has had several periods to act
+        live = [p for p in servers_of(tmp_path) if p.status() != psutil.STATUS_ZOMBIE]
+        assert len(live) == 1, [p.pid for p in live]
+
+
 def test_workers_die_with_a_killed_master_so_the_port_is_free_at_once(tmp_path):
     """Workers busy with live streams and a half-sent request when the master is
     killed: they die within seconds and a new server binds the same port at once."""
