@@ -3,9 +3,9 @@
 For every game and player count the search bot takes one seat (rotating through the
 seats) against opponents that all play uniformly at random, then against the game's
 weighted bot where the game has one. Two-player cells give the win rate with a 95%
-Wilson interval; multiplayer cells give the mean rank with a 95% interval and the
-normalised rank, (rank - 1) / (seats - 1): 0 is always first, 1 always last, 0.5 is
-what a random player averages. A solo game (Age of Rome, one seat) is played against
+Wilson interval; multiplayer cells give the mean rank and the normalised rank,
+(rank - 1) / (seats - 1): 0 is always first, 1 always last, 0.5 is what a random
+player averages, with a conservative 95% interval (see ``summary``). A solo game (Age of Rome, one seat) is played against
 the game's own automaton, beside the random bot's solo win rate for comparison.
 
 Goals (issue 19): >= 90% wins in two-player games and a normalised rank <= 0.30 (the
@@ -71,14 +71,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = z * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
 def has_weighted(name: str) -> bool:
     return hasattr(importlib.import_module(f"projections.games.{name}.bot"), "weight")
 
@@ -117,14 +109,21 @@ def summary(name: str, seats: int, against: str, ranks: list[int], cpu: list[flo
     lo, hi = wilson(wins, n)
     row = {"game": name, "seats": seats, "against": against, "games": n, "wins": wins,
            "win_rate": wins / n, "win_ci": (lo, hi), "cpu_per_game": statistics.fmean(cpu)}
-    mean, mlo, mhi = mean_interval([float(r) for r in ranks])
-    row.update(mean_rank=mean, rank_ci=(mlo, mhi))
+    row.update(mean_rank=statistics.fmean(ranks), rank_ci=(1.0, 1.0))
     if seats > 1:
-        norm = [(r - 1) / (seats - 1) for r in ranks]
-        row["normalised"], row["norm_lo"], row["norm_hi"] = mean_interval(norm)
+        # The normalised rank lies in [0, 1], so its variance is at most m(1 - m) for a
+        # mean m: the Wilson interval with that variance is a conservative 95% interval
+        # that does not collapse when every game ended alike (three wins out of three).
+        m = statistics.fmean([(r - 1) / (seats - 1) for r in ranks])
+        nlo, nhi = wilson(m * n, n)
+        row["normalised"], row["norm_lo"], row["norm_hi"] = m, nlo, nhi
+        row["rank_ci"] = (1 + nlo * (seats - 1), 1 + nhi * (seats - 1))
     if against == "uniform":
         row["goal"] = ("met" if lo >= 0.9 else "not shown" if hi >= 0.9 else "missed") if seats == 2 else \
             ("met" if row["norm_hi"] <= 0.3 else "not shown" if row["norm_lo"] <= 0.3 else "missed")
+    elif against == "weighted":  # better than the weighted bot: ahead of an even share
+        lo_, hi_ = (lo, hi) if seats == 2 else (1 - row["norm_hi"], 1 - row["norm_lo"])
+        row["goal"] = "better" if lo_ > 0.5 else "worse" if hi_ < 0.5 else "not shown"
     return row
 
 
@@ -146,8 +145,8 @@ def speed(name: str, seats: int, seconds: float, budget: Budget) -> float:
 
 def markdown(rows: list[dict], speeds: list[tuple], header: str) -> str:
     lines = [header, "",
-             "| game | seats | against | budget (iterations / rollout depth) | games | wins | win rate (95% CI) "
-             "| mean rank (95% CI) | normalised rank (95% CI) | goal vs random | CPU s/game |",
+             ("| game | seats | against | budget (iterations / rollout depth) | games | wins | win rate (95% CI) "
+              "| mean rank (95% CI) | normalised rank (95% CI) | goal | CPU s/game |"),
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         norm = f"{r['normalised']:.2f} ({r['norm_lo']:.2f}–{r['norm_hi']:.2f})" if "normalised" in r else "—"
@@ -196,7 +195,7 @@ def main() -> None:
             for line in f:
                 entry = json.loads(line)
                 done[tuple(entry["task"])] = (entry["rank"], entry["cpu"])
-    print(f"{len(todo)} cells, {len(tasks)} games over {args.jobs} processes, {len(done)} logged", flush=True)
+    print(f"{len(todo)} cells, {len(tasks)} games, {len(done)} logged", flush=True)
     # Game by game across all cells, so that every cell has games if the run is cut short;
     # the cells of the goals (each game's smallest table against the random bot, and solo)
     # three games to the others' one.
@@ -209,13 +208,11 @@ def main() -> None:
     for k in range(len(tasks)):
         if tasks[k] in done:
             results[owners[k]].append(done[tasks[k]])
-    log = open(args.log, "a") if args.log else None
-    with multiprocessing.Pool(args.jobs) as pool:
+    with multiprocessing.Pool(args.jobs) as pool, open(args.log or os.devnull, "a") as log:
         for k, outcome in zip(order, pool.imap(one_game, [tasks[k] for k in order])):
             results[owners[k]].append(outcome)
-            if log:
-                log.write(json.dumps({"task": tasks[k], "rank": outcome[0], "cpu": outcome[1]}) + "\n")
-                log.flush()
+            log.write(json.dumps({"task": tasks[k], "rank": outcome[0], "cpu": outcome[1]}) + "\n")
+            log.flush()
     rows = []
     print(f"{'game':22} {'seats':>5} {'against':>11} {'games':>5} {'wins':>4} {'win rate (CI)':>17} {'mean rank (CI)':>18} "
           f"{'norm rank':>9} {'goal':>9} {'CPU s/game':>10}")
@@ -241,11 +238,14 @@ def main() -> None:
             speeds.append((name, seats, budget(name).rollout_depth, speed(name, seats, 3.0, budget(name))))
             print(f"speed {name:22} {seats:>3} seats: {speeds[-1][3]:.0f} iterations per CPU second", flush=True)
     cpu_total = sum(c for cell in todo for _, c in results[cell])
-    header = (f"`{' '.join(['nice -n 10 .venv/bin/python bench/bots.py'] + sys.argv[1:])}` — "
-              f"{started:%Y-%m-%d %H:%M} UTC, {platform.machine()} {os.cpu_count()} cores "
-              f"({platform.processor() or 'cpu'}), load average {load0[0]:.1f} at the start and "
-              f"{os.getloadavg()[0]:.1f} at the end; {cpu_total / 60:.0f} CPU minutes of games in "
-              f"{(time.monotonic() - wall0) / 60:.0f} minutes of wall time.")
+    if args.report_only:
+        header = f"{sum(len(v) for v in results.values())} games logged in {args.log}, {cpu_total / 60:.0f} CPU minutes."
+    else:
+        header = (f"`{' '.join(['nice -n 10 .venv/bin/python bench/bots.py'] + sys.argv[1:])}` — "
+                  f"{started:%Y-%m-%d %H:%M} UTC, {platform.machine()} {os.cpu_count()} cores "
+                  f"({platform.processor() or 'cpu'}), load average {load0[0]:.1f} at the start and "
+                  f"{os.getloadavg()[0]:.1f} at the end; {cpu_total / 60:.0f} CPU minutes of games in "
+                  f"{(time.monotonic() - wall0) / 60:.0f} minutes of wall time.")
     print(header)
     if args.markdown:
         with open(args.markdown, "w") as out:
