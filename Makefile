@@ -55,7 +55,7 @@ bench-peer: install
 	$(BIN)/python bench/peer.py
 
 bench-bots: install
-	$(BIN)/python bench/bots.py
+	nice -n 10 $(BIN)/python bench/bots.py --jobs 2 --markdown /tmp/bench-bots.md
 
 soak: install
 	SOAK=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests -m slow

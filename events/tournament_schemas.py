@@ -67,8 +67,11 @@ class WithdrawnSchema(Schema):
 class TableSchema(Schema):
     table = fields.Integer(required=True, validate=validate.Range(min=1))
     game_id = fields.String(required=True)
-    seats = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
+    seats = fields.List(fields.String(allow_none=True), required=True, validate=validate.Length(min=1))
     seed_commitment = fields.String(load_default=None, allow_none=True)
+    # A bye the director filled with computers: ``None`` in ``seats`` where one sits,
+    # its strength here by seat (absent at tables of players only).
+    computers = fields.Dict(keys=fields.String(), values=fields.Integer(validate=validate.Range(min=1, max=3)))
 
 
 class PairedSchema(Schema):

@@ -35,6 +35,7 @@ class GameTypeSchema(Open):
     max_seats = fields.Integer(required=True)
     hidden_information = fields.Boolean(required=True)
     chance = fields.Boolean(required=True)
+    computer_seats = fields.Boolean()  # whether a computer may sit at this game
     options = _obj(required=True)
     actions = fields.List(fields.String())
 

@@ -31,6 +31,7 @@ def describe_game(game: Game) -> dict:
         "max_seats": game.max_seats,
         "hidden_information": game.hidden_information,
         "chance": game.chance,
+        "computer_seats": game.plays_by_computer(),
         "rules_version": game.rules_version,
         "options": options,
         "actions": sorted(game.action_schemas),

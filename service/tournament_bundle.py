@@ -193,8 +193,10 @@ def _verify_games(state, in_tournament, games, out, fail, keys):
             fail("games", f"game {gid}: " + "; ".join(report.get("messages") or ["verification failed"]))
             continue
         created = log[0]["payload"]
-        names = [state["players"][pid]["name"] for pid in table["seats"]]
-        if created.get("tournament") != state["id"] or created.get("seats") != names or created.get("game") != state["game"]:
+        names = tfold.seat_names(state, table)
+        computers = table.get("computers") or {}
+        if (created.get("tournament") != state["id"] or created.get("seats") != names or created.get("game") != state["game"]
+                or any((created.get("bots") or {}).get(s) != n for s, n in computers.items())):
             fail("results", f"game {gid} was not created for this table (tournament, game or seats differ)")
         reported = table["result"]
         if reported is None:

@@ -24,7 +24,7 @@ from projections.games import registry
 from projections.tournaments import fold as tfold
 from projections.tournaments import standings as tstandings
 from projections.tournaments.fold import TournamentError
-from projections.tournaments.pairing import plan_round
+from projections.tournaments.pairing import fill_byes, plan_round
 
 from . import names
 from .callers import issue_bot_token, token_digest
@@ -226,8 +226,10 @@ class Tournaments:
         if self.redis.exists(keys.tournament_pairing_lock(tid)):
             raise ApiError(409, "pairing_in_progress", "the director is pairing a round; try again in a moment")
 
-    def pair(self, tid: str) -> dict:
-        """Create the next round's games and append ``round.paired``.
+    def pair(self, tid: str, bye_computer: int | None = None) -> dict:
+        """Create the next round's games and append ``round.paired``; with
+        ``bye_computer`` the players who would get a bye play computers of that
+        strength instead (``pairing.fill_byes``).
 
         Games are created before the event that names them, so a lock keeps
         registrations, withdrawals and a second pairing out meanwhile; if the stream
@@ -236,11 +238,11 @@ class Tournaments:
         if not self.redis.set(keys.tournament_pairing_lock(tid), "1", nx=True, ex=300):
             raise ApiError(409, "pairing_in_progress", "another request is pairing this round")
         try:
-            return self._pair(tid)
+            return self._pair(tid, bye_computer)
         finally:
             self.redis.delete(keys.tournament_pairing_lock(tid))
 
-    def _pair(self, tid: str) -> dict:
+    def _pair(self, tid: str, bye_computer: int | None = None) -> dict:
         state = self.sync(tid)
         try:
             tfold.check_next_round(state)
@@ -248,20 +250,30 @@ class Tournaments:
         except TournamentError as exc:
             raise ApiError(exc.status, exc.code, exc.message, exc.details) from exc
         rules = get_game(state["game"])
+        if bye_computer is not None and plan["byes"]:
+            if not rules.plays_by_computer():
+                raise ApiError(400, "no_computer_player", f"{rules.title} has no computer player")
+            plan = fill_byes(state, plan, bye_computer)
+        computers = {t["table"]: t["computers"] for t in plan["tables"] if t.get("computers")}
         dry = {"round": plan["round"], "byes": plan["byes"],
-               "tables": [{"table": t["table"], "game_id": f"?{t['table']}", "seats": t["seats"]} for t in plan["tables"]]}
+               "tables": [{"table": t["table"], "game_id": f"?{t['table']}", "seats": t["seats"],
+                           **({"computers": computers[t["table"]]} if t["table"] in computers else {})}
+                          for t in plan["tables"]]}
         _apply(state, {"type": "round.paired", "payload": dry, "seq": state["seq"] + 1})  # refuse before creating games
         opts = state["options"]
         tables, secrets_map = [], {}
         for t in plan["tables"]:
-            names = [state["players"][pid]["name"] for pid in t["seats"]]
+            names = tfold.seat_names(state, t)
+            bots = {int(s): n for s, n in (t.get("computers") or {}).items()}
             created = self.platform.create_game(rules.name, names, opts["game_options"], clock=opts["clock"],
-                                                ranked=True, tournament=tid)
+                                                ranked=True, tournament=tid, bots=bots)
             tables.append({"table": t["table"], "game_id": created["id"], "seats": t["seats"],
-                           "seed_commitment": created["seed_commitment"]})
+                           "seed_commitment": created["seed_commitment"],
+                           **({"computers": t["computers"]} if t.get("computers") else {})})
             secrets_map[f"referee:{created['id']}"] = created["referee_token"]
             for seat, pid in zip(created["seats"], t["seats"]):
-                secrets_map[f"seat:{created['id']}:{pid}"] = seat["token"]
+                if pid is not None:
+                    secrets_map[f"seat:{created['id']}:{pid}"] = seat["token"]
         self.redis.hset(keys.tournament_secrets(tid), mapping=secrets_map)
         payload = {"round": plan["round"], "tables": tables, "byes": plan["byes"]}
         def build(s):
@@ -391,7 +403,9 @@ class Tournaments:
     def _table_public(self, state: dict, table: dict) -> dict:
         return {
             "table": table["table"], "game_id": table["game_id"],
-            "seats": [{"seat": s, "pid": pid, "name": state["players"][pid]["name"]} for s, pid in enumerate(table["seats"])],
+            "seats": [{"seat": s, "pid": pid, "name": name,
+                       **({"computer": table["computers"][str(s)]} if pid is None else {})}
+                      for s, (pid, name) in enumerate(zip(table["seats"], tfold.seat_names(state, table)))],
             "result": table["result"], "head_hash": table["head_hash"],
             "links": {"game": seat_link(table["game_id"]), "replay": f"/games/{table['game_id']}/replay"},
         }
@@ -408,12 +422,12 @@ class Tournaments:
         if not 1 <= number <= len(state["rounds"]):
             raise not_found(f"round {number}")
         out = self._round_public(state, state["rounds"][number - 1])
-        wanted = [f"seat:{t['game_id']}:{s['pid']}" for t in out["tables"] for s in t["seats"]]
+        wanted = [f"seat:{t['game_id']}:{s['pid']}" for t in out["tables"] for s in t["seats"] if s["pid"] is not None]
         wanted += [f"referee:{t['game_id']}" for t in out["tables"]]
         stored = dict(zip(wanted, self.redis.hmget(keys.tournament_secrets(tid), wanted))) if wanted else {}
         for t in out["tables"]:
             for s in t["seats"]:
-                if role == "director" or s["pid"] == pid:
+                if s["pid"] is not None and (role == "director" or s["pid"] == pid):
                     token = stored.get(f"seat:{t['game_id']}:{s['pid']}")
                     s["token"], s["link"] = token, seat_link(t["game_id"], token)
             if role == "director":

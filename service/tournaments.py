@@ -49,6 +49,12 @@ class WithdrawSchema(Schema):
     ranks last) instead of forfeiting them, so the other players' games go on."""
 
 
+class PairSchema(Schema):
+    bye_computer = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=3))
+    """A computer of this strength fills each bye: the players who would sit out play it
+    (their result counts as any game's; docs/TOURNAMENTS.md)."""
+
+
 class ReportSchema(Schema):
     game_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
@@ -136,7 +142,7 @@ def player_games(tid, pid):
 def pair(tid):
     svc = service()
     svc.require_director(tid, bearer())
-    return svc.pair(tid), 201
+    return svc.pair(tid, body(PairSchema)["bye_computer"]), 201
 
 
 @bp.get("/api/tournaments/<tid>/rounds/<int:number>")

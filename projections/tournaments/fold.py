@@ -12,7 +12,8 @@ State shape (JSON-serialisable)::
      "registration": "open"|"closed" (the director's switch),
      "players": {pid: {"pid", "name", "withdrawn", "registered_seq"}}, "order": [pid],
      "rounds": [{"round", "status": "paired"|"finished", "byes": [pid],
-                 "tables": [{"table", "game_id", "seats": [pid], "result", "head_hash"}]}],
+                 "tables": [{"table", "game_id", "seats": [pid | None], "result", "head_hash",
+                             "computers"?: {seat: strength}}]}],
      "games": {game_id: [round index, table index]}, "seq", "created_at", "finished_at"}
 """
 from __future__ import annotations
@@ -53,6 +54,14 @@ def apply(state: dict | None, event: dict) -> dict:
 
 def active_players(state: dict) -> list[str]:
     return [pid for pid in state["order"] if not state["players"][pid]["withdrawn"]]
+
+
+def seat_names(state: dict, table: dict) -> list[str]:
+    """The names a table's game is created with: each player's, and for a seat a
+    computer fills (a bye filled by the director: ``None`` in ``seats``) its strength."""
+    computers = table.get("computers") or {}
+    return [state["players"][pid]["name"] if pid is not None else f"Computer (strength {computers[str(s)]})"
+            for s, pid in enumerate(table["seats"])]
 
 
 def current_round(state: dict) -> dict | None:
@@ -136,7 +145,7 @@ def _paired(state, p, event):
     if p["round"] != number:
         raise TournamentError("wrong_round", f"the next round is {number}", 409)
     active = set(active_players(state))
-    seated = [pid for t in p["tables"] for pid in t["seats"]] + list(p["byes"])
+    seated = [pid for t in p["tables"] for pid in t["seats"] if pid is not None] + list(p["byes"])
     if sorted(seated) != sorted(active):
         raise TournamentError("bad_pairing", "a round must seat every active player exactly once", 422)
     for t in p["tables"]:
@@ -144,10 +153,15 @@ def _paired(state, p, event):
             raise TournamentError("bad_pairing", f"table {t['table']} has {len(t['seats'])} seats", 422)
         if t["game_id"] in state["games"]:
             raise TournamentError("bad_pairing", f"game {t['game_id']} is already in the tournament", 422)
+        empty = {str(s) for s, pid in enumerate(t["seats"]) if pid is None}
+        if empty != set(t.get("computers") or {}) or len(empty) == len(t["seats"]):
+            raise TournamentError("bad_pairing", f"table {t['table']}: a computer fills each empty seat, "
+                                                 "and a table holds at least one player", 422)
     new = dict(state)
     new["status"] = "running"
     tables = [{"table": t["table"], "game_id": t["game_id"], "seats": list(t["seats"]),
-               "result": None, "head_hash": None} for t in p["tables"]]
+               "result": None, "head_hash": None, **({"computers": dict(t["computers"])} if t.get("computers") else {})}
+              for t in p["tables"]]
     new["rounds"] = [*state["rounds"], {"round": number, "status": "paired", "byes": list(p["byes"]),
                                         "tables": tables, "paired_at": event.get("ts")}]
     new["games"] = dict(state["games"])

@@ -39,3 +39,25 @@ def plan_round(state: dict) -> dict:
         seating = tables.seat_round(sitters, state["options"]["table_size"], state["min_seats"], state["max_seats"])
         seated, byes = seating.tables, seating.byes
     return {"round": number, "tables": [{"table": i + 1, "seats": s} for i, s in enumerate(seated)], "byes": byes}
+
+
+def fill_byes(state: dict, plan: dict, strength: int) -> dict:
+    """``plan`` with its byes seated against computers of ``strength``: the players who
+    would sit out sit together at tables of the configured size (two in Swiss), and a
+    computer fills each seat left empty (``None`` in ``seats``, its strength in
+    ``computers``). A player who sat first less often than not takes the first seat."""
+    if not plan["byes"]:
+        return plan
+    size = 2 if state["format"] == "swiss" else max(state["options"]["table_size"], state["min_seats"], 2)
+    size = min(size, state["max_seats"])
+    rec = standings.records(state)
+    byes = sorted(plan["byes"], key=lambda p: (rec[p]["firsts"] - rec[p]["seconds"], state["order"].index(p)))
+    tables = list(plan["tables"])
+    for start in range(0, len(byes), max(size - 1, 1)):
+        group = byes[start:start + max(size - 1, 1)]
+        seats: list = list(group) + [None] * (size - len(group))
+        if len(group) == 1 and rec[group[0]]["firsts"] > rec[group[0]]["seconds"]:
+            seats = [None, *group] + [None] * (size - 2)
+        computers = {str(s): strength for s, pid in enumerate(seats) if pid is None}
+        tables.append({"table": len(tables) + 1, "seats": seats, "computers": computers})
+    return {**plan, "tables": tables, "byes": []}

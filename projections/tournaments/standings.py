@@ -74,16 +74,19 @@ def records(state: dict) -> dict:
         for table in rnd["tables"]:
             seats = table["seats"]
             n = len(seats)
-            for s, pid in enumerate(seats):
+            players = [(s, pid) for s, pid in enumerate(seats) if pid is not None]
+            for s, pid in players:
                 r = rec[pid]
-                r["opponents"].extend(o for o in seats if o != pid)
+                if table.get("computers"):
+                    r["byes"] += 1  # a bye filled by a computer: the next bye goes to someone else
+                r["opponents"].extend(o for o in seats if o != pid and o is not None)
                 r["firsts" if s == 0 else "seconds"] += 1
                 r["last_first"] = s == 0
                 r["seat_share"] += Fraction(s, max(n - 1, 1))
             result = table["result"]
             if result is None:
                 continue
-            for s, pid in enumerate(seats):
+            for s, pid in players:
                 r = rec[pid]
                 r["games"] += 1
                 r["points"] += position_points(result["ranking"], s, opts)
@@ -91,7 +94,7 @@ def records(state: dict) -> dict:
                 if result["ranking"][s] == 1 and result["ranking"].count(1) == 1:
                     r["wins"] += 1
                 r["meetings"].append({o: result["ranking"][s] - result["ranking"][k]
-                                      for k, o in enumerate(seats) if o != pid})
+                                      for k, o in enumerate(seats) if o != pid and o is not None})
     return rec
 
 

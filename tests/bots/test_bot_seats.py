@@ -182,3 +182,69 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
     last = max(standings["standings"], key=lambda row: row["rank"])
     assert last["pid"] == quitter["pid"]
+
+
+def _play_humans(client, platform, gid, humans, seed):
+    bot, rand = runner(platform), random.Random(seed)
+    for _ in range(3000):
+        bot.run_until_idle()
+        meta = client.get(f"/api/games/{gid}").json
+        if meta["status"] == "finished":
+            return meta
+        seat = rand.choice([s for s in meta["to_act"] if s in humans])
+        actions = client.get(f"/api/games/{gid}/actions", headers=auth(humans[seat])).json["actions"]
+        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
+                        headers=auth(humans[seat]))
+        assert r.status_code == 201, r.json
+    raise AssertionError(f"game {gid} did not finish")
+
+
+def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, platform):
+    """Three players, two-player Swiss: the player who would sit out plays a computer;
+    their result counts as any game's, the computer has no standing, the next bye rotates."""
+    from service.tournament_bundle import verify_tournament
+    from tests.tournaments.bots import bearer as tbearer
+
+    made = client.post("/api/tournaments", json={"game": "caylus", "name": "Odd night",
+                                                 "options": {"table_size": 2, "rounds": 2}}).get_json()
+    tid, director = made["id"], made["director_token"]
+    for name in ("Ann", "Bob", "Cy"):
+        assert client.post(f"/api/tournaments/{tid}/players", json={"name": name}).status_code == 201
+    for bad in ({"bye_computer": 0}, {"bye_computer": 4}, {"bye_computer": "2"}, {"bye_computer": True}):
+        refused = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director), json=bad)
+        assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "bad_request", bad
+    assert client.get(f"/api/tournaments/{tid}").get_json()["rounds"] == []  # nothing written
+
+    first = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director), json={"bye_computer": 1})
+    assert first.status_code == 201, first.get_json()
+    pairing = first.get_json()
+    assert pairing["byes"] == [] and len(pairing["tables"]) == 2
+    filled = next(t for t in pairing["tables"] if any(s["pid"] is None for s in t["seats"]))
+    computer = next(s for s in filled["seats"] if s["pid"] is None)
+    player = next(s for s in filled["seats"] if s["pid"] is not None)
+    assert computer == {"seat": computer["seat"], "pid": None, "name": "Computer (strength 1)", "computer": 1}
+    assert computer.get("token") is None and player["token"]  # the director gets the player's link only
+    meta = client.get(f"/api/games/{filled['game_id']}").json
+    assert meta["seats"][computer["seat"]]["bot"] == 1 and meta["tournament"] == tid
+
+    results = {}
+    for table in pairing["tables"]:
+        humans = {s["seat"]: s["token"] for s in table["seats"] if s["pid"] is not None}
+        results[table["game_id"]] = _play_humans(client, platform, table["game_id"], humans, 11)["result"]
+    standings = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
+    assert {row["pid"] for row in standings} == {"p1", "p2", "p3"}  # the computer has no standing
+    row = next(r for r in standings if r["pid"] == player["pid"])
+    won = results[filled["game_id"]]["ranking"][player["seat"]] == 1
+    assert row["points"] == (1 if won else 0) and row["games"] == 1 and row["byes"] == 1
+    assert sum(r["points"] for r in standings) == 1 + (1 if won else 0)  # no free bye point
+
+    second = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director), json={"bye_computer": 1}).get_json()
+    filled2 = next(t for t in second["tables"] if any(s["pid"] is None for s in t["seats"]))
+    assert player["pid"] not in [s["pid"] for s in filled2["seats"]]  # the bye rotates
+    for table in second["tables"]:
+        humans = {s["seat"]: s["token"] for s in table["seats"] if s["pid"] is not None}
+        _play_humans(client, platform, table["game_id"], humans, 12)
+    summary = client.get(f"/api/tournaments/{tid}").get_json()
+    assert summary["status"] == "finished"
+    report = verify_tournament(client.get(f"/api/tournaments/{tid}/export").get_json())
+    assert report["ok"], report["messages"]

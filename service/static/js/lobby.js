@@ -81,11 +81,28 @@ function buildSeats() {
   const n = Number($("#create-count").value || 0);
   const box = $("#create-seats");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  const oldPlayers = [...box.querySelectorAll("select[data-player]")].map((s) => s.value);
+  const t = currentType();
   clear(box, h("legend", {}, _("Seat names")));
   for (let i = 0; i < n; i++) {
-    box.append(h("label", { class: "seat-name" }, h("span", { class: `seat-dot seat-${i}` }), _("Seat {i}", { i }),
-      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || _("Player {v0}", { v0: i + 1 }), maxlength: 60, required: true })));
+    const name = h("label", { class: "seat-name" }, h("span", { class: `seat-dot seat-${i}` }), _("Seat {i}", { i }),
+      h("input", { type: "text", name: `seat_${i}`, value: old[i] || DEFAULT_NAMES[i] || _("Player {v0}", { v0: i + 1 }), maxlength: 60, required: true }));
+    box.append(h("div", { class: "seat-row" }, name, t && t.computer_seats ? playerSelect(i, oldPlayers[i]) : null));
   }
+}
+
+// Who plays a seat: a person (who gets a seat link) or a computer of strength 1-3
+// (docs/BOTS.md), which the server's bot runner plays through the ordinary API path.
+function playerSelect(i, value) {
+  const choices = [["person", _("A person")], ...[1, 2, 3].map((n) => [String(n), _("Computer, strength {n}", { n })])];
+  return h("select", { name: `player_${i}`, dataset: { player: String(i) }, "aria-label": _("Who plays seat {i}", { i }) },
+    choices.map(([v, label]) => h("option", { value: v, selected: v === (value || "person") }, label)));
+}
+
+function readBots() {
+  return [...document.querySelectorAll("#create-seats select[data-player]")]
+    .filter((s) => s.value !== "person")
+    .map((s) => ({ seat: Number(s.dataset.player), strength: Number(s.value) }));
 }
 
 function readOptions() {
@@ -109,6 +126,8 @@ async function onCreate(ev) {
   const seats = [...document.querySelectorAll("#create-seats input")].map((i) => i.value.trim());
   if (seats.some((s) => !s)) { flash(_("Every seat needs a name."), "error"); return; }
   const body = { game: t.name, seats, options: readOptions() };
+  const bots = readBots();
+  if (bots.length) body.bots = bots;
   body.ranked = form.ranked.checked;
   if (form.clock_base.value) body.clock = { base: Number(form.clock_base.value), increment: Number(form.clock_increment.value || 0) };
   const button = $("#create-submit");
@@ -143,7 +162,10 @@ function showCreated(created, t) {
     h("h3", {}, `${tn(t.title || humanize(t.name))} · ${created.id}`),
     h("p", { class: "warn small" }, _("Each seat link is that player's key: send it to them privately. The links are shown only now.")),
     h("ul", { class: "links-list", id: "seat-links" },
-      created.seats.map((s) => linkRow(_("{name} (seat {seat})", { name: s.name, seat: s.seat }), link(game, s.token), "seat-link", null))),
+      created.seats.map((s) => (s.bot
+        ? h("li", { class: "seat-link computer-seat" }, h("span", { class: "link-label" }, _("{name} (seat {seat})", { name: s.name, seat: s.seat })),
+          h("span", {}, _("Computer, strength {n}", { n: s.bot })))
+        : linkRow(_("{name} (seat {seat})", { name: s.name, seat: s.seat }), link(game, s.token), "seat-link", null)))),
     h("ul", { class: "links-list" },
       linkRow(_("Spectators"), `${location.origin}${game}#spectator`, "spectator-link"),
       linkRow(_("Referee"), link(`${game}/referee`, created.referee_token), "referee-link"),
