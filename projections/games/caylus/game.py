@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from ..base import REFEREE, Game
-from .actions import apply_event
+from . import actions, turn
 from .legal import legal_actions
 from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import setup_state
-from .turn import advance, current_decision
+from .state import clone, setup_state
+from .turn import current_decision
 from .view import make_view
 
 
@@ -22,11 +22,23 @@ class Caylus(Game):
 
     def setup(self, options, seats, rng):
         state = setup_state(options, seats, rng)
-        advance(state)
+        turn.advance(state)
         return state
 
-    def apply(self, state, event, rng):
-        return apply_event(state, event)
+    def awaits(self, state, seat, kind):
+        return actions.awaits(state, kind)
+
+    def check(self, state, seat, kind, payload):
+        actions.check(state, seat, kind, payload)
+
+    copy = staticmethod(clone)
+
+    def effect(self, state, seat, kind, payload, rng):
+        actions.effect(state, seat, kind, payload)
+
+    def advance(self, state, rng):
+        turn.advance(state)
+        return state
 
     def to_act(self, state):
         decision = current_decision(state)
