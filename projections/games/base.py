@@ -126,7 +126,7 @@ class Game(ABC):
         if self.over(state):
             refuse("game_over", "the game has ended")
         if not self.may_act(state, seat, kind):
-            refuse("not_your_turn", "the game is not waiting for this seat")
+            refuse("not_your_turn", "the game is not waiting for this seat", awaiting=sorted(self.to_act(state)))
         if kind not in self.action_schemas:
             refuse("unknown_action", f"{self.title} has no action {kind!r}")
         problem = "the payload is not an object" if not isinstance(payload, dict) else self.malformed(kind, payload)

@@ -10,7 +10,7 @@ from projections.games.base import Game, ranking_from
 
 from . import determinize, legal, rules, view as views
 from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import initial_state
+from .state import fork, initial_state
 
 
 class CarcassonneCastle(Game):
@@ -33,8 +33,21 @@ class CarcassonneCastle(Game):
         begin_turn(state)
         return state
 
-    def apply(self, state, event, rng):
-        return rules.apply(state, event)
+    def over(self, state):
+        return state["phase"] == "over"
+
+    def awaits(self, state, seat, kind):
+        return rules.awaits(state, kind)
+
+    malformed = staticmethod(rules.malformed)
+
+    def check(self, state, seat, kind, payload):
+        rules.check(state, seat, kind, payload)
+
+    copy = staticmethod(fork)
+
+    def effect(self, state, seat, kind, payload, rng):
+        rules.effect(state, seat, kind, payload)
 
     def to_act(self, state):
         return legal.to_act(state)
