@@ -1,11 +1,11 @@
 """In the Shadow of the Emperor as a base.Game: the protocol methods, delegating to the rules."""
 from __future__ import annotations
 
-from projections.games.base import Game, IllegalAction, ranking_from
+from projections.games.base import Game, ranking_from, refuse
 
 from . import determinize, flow, rules, versions, view
 from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import initial_state
+from .state import clone, initial_state
 
 
 class ShadowOfTheEmperor(Game):
@@ -19,16 +19,29 @@ class ShadowOfTheEmperor(Game):
     action_schemas = ACTION_SCHEMAS
     rules_version = versions.CURRENT
 
-    def setup(self, options, seats, rng):
-        if not self.min_seats <= seats <= self.max_seats:
-            raise IllegalAction("bad_seat_count", f"{self.title} is for 2 to 4 players")
+    def check_options(self, options, seats):
         first = options.get("first_emperor")
         if first is not None and not 0 <= first < seats:
-            raise IllegalAction("bad_options", f"first_emperor must be a seat (0 to {seats - 1})")
+            refuse("bad_options", f"first_emperor must be a seat (0 to {seats - 1})")
+
+    def setup(self, options, seats, rng):
+        if not self.min_seats <= seats <= self.max_seats:
+            refuse("bad_seat_count", f"{self.title} is for 2 to 4 players")
         return flow.advance(initial_state(options, seats, rng))
 
-    def apply(self, state, event, rng):
-        return rules.apply(state, event)
+    def over(self, state):
+        return state["phase"] == "finished"
+
+    def awaits(self, state, seat, kind):
+        return rules.awaits(state, kind)
+
+    copy = staticmethod(clone)
+
+    def effect(self, state, seat, kind, payload, rng):
+        rules.effect(state, seat, kind, payload)
+
+    def advance(self, state, rng):
+        return flow.advance(state)
 
     def to_act(self, state):
         return rules.waiting_for(state)

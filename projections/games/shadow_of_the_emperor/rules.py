@@ -1,9 +1,7 @@
-"""Who may act now, what they may post, and applying one event."""
+"""Who may act now, what they may post, and what each answer does (``base.Game.apply`` runs it)."""
 from __future__ import annotations
 
-from . import decisions, flow, options, turn, versions
-from .refusals import refuse
-from .state import clone
+from . import decisions, options, turn, versions
 
 HANDLERS = {
     "place_start_piece": decisions.place_start_piece,
@@ -73,21 +71,16 @@ def waiting_for(state: dict) -> set[int]:
     return {pending["seat"]}
 
 
-def apply(state: dict, event: dict) -> dict:
-    if state["phase"] == "finished":
-        refuse("game_over", "the game is over")
-    seat = event.get("seat")
-    if seat not in waiting_for(state):
-        refuse("not_your_turn", "the game is not waiting for this seat", awaiting=sorted(waiting_for(state)))
-    kind = state["await"]["kind"]
-    if event.get("type") not in answers(state, kind):
-        refuse("wrong_action", f"now awaiting {kind.replace('_', ' ')}", expected=answers(state, kind))
-    new = clone(state)
-    pending = new["await"]
-    HANDLERS[event["type"]](new, seat, dict(event.get("payload") or {}))
-    if new["await"] is pending:
-        new["await"] = None
-    return flow.advance(new)
+def awaits(state: dict, kind: str) -> bool:
+    return kind in answers(state, state["await"]["kind"])
+
+
+def effect(state: dict, seat: int, kind: str, payload: dict) -> None:
+    """Answer the awaited decision on the copy; a handler that awaits nothing new closes it."""
+    pending = state["await"]
+    HANDLERS[kind](state, seat, dict(payload))
+    if state["await"] is pending:
+        state["await"] = None
 
 
 def legal_actions(state: dict, seat: int) -> list[dict]:
