@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..base import REFEREE, Game
-from . import actions, turn
+from . import rules, turn
 from .legal import legal_actions
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import clone, setup_state
@@ -26,15 +26,15 @@ class Caylus(Game):
         return state
 
     def awaits(self, state, seat, kind):
-        return actions.awaits(state, kind)
+        return rules.awaits(state, kind)
 
     def check(self, state, seat, kind, payload):
-        actions.check(state, seat, kind, payload)
+        rules.check(state, seat, kind, payload)
 
     copy = staticmethod(clone)
 
     def effect(self, state, seat, kind, payload, rng):
-        actions.effect(state, seat, kind, payload)
+        rules.effect(state, seat, kind, payload)
 
     def advance(self, state, rng):
         turn.advance(state)
