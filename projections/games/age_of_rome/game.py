@@ -27,14 +27,23 @@ class AgeOfRome(Game):
         run(state, rng)
         return state
 
-    def apply(self, state, event, rng):
-        seat, kind = event.get("seat"), event.get("type")
-        payload = event.get("payload") or {}
-        step = actions.check(state, seat, kind, payload)
-        new = initial.copy_state(state)
-        resolve.perform(new, seat, kind, payload, dict(new["queue"][0]), rng)
-        run(new, rng)
-        return new
+    def may_act(self, state, seat, kind):
+        return actions.may_act(state, seat, kind)
+
+    def awaits(self, state, seat, kind):
+        return actions.awaits(state, seat, kind)
+
+    def check(self, state, seat, kind, payload):
+        actions.check(state, seat, kind, payload)
+
+    copy = staticmethod(initial.copy_state)
+
+    def effect(self, state, seat, kind, payload, rng):
+        resolve.perform(state, seat, kind, payload, dict(state["queue"][0]), rng)
+
+    def advance(self, state, rng):
+        run(state, rng)
+        return state
 
     def to_act(self, state):
         return {s for s in actions.waiting_seats(state) if s is not None}
