@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, IllegalAction
 
-from . import actions, determinize, resolve, state as initial, versions, view as views
+from . import determinize, legal, resolve, state as initial, versions, view as views
 from .flow import run
 from .options import DEFAULTS
 from .schemas import ACTION_SCHEMAS, OptionsSchema
@@ -28,13 +28,13 @@ class AgeOfRome(Game):
         return state
 
     def may_act(self, state, seat, kind):
-        return actions.may_act(state, seat, kind)
+        return legal.may_act(state, seat, kind)
 
     def awaits(self, state, seat, kind):
-        return actions.awaits(state, seat, kind)
+        return legal.awaits(state, seat, kind)
 
     def check(self, state, seat, kind, payload):
-        actions.check(state, seat, kind, payload)
+        legal.check(state, seat, kind, payload)
 
     copy = staticmethod(initial.copy_state)
 
@@ -46,10 +46,10 @@ class AgeOfRome(Game):
         return state
 
     def to_act(self, state):
-        return {s for s in actions.waiting_seats(state) if s is not None}
+        return {s for s in legal.waiting_seats(state) if s is not None}
 
     def legal_actions(self, state, seat):
-        return actions.offers_for(state, seat) if seat is not None else []
+        return legal.offers_for(state, seat) if seat is not None else []
 
     def view(self, state, viewer):
         return views.view(state, viewer)
@@ -61,7 +61,7 @@ class AgeOfRome(Game):
         return state["result"]
 
     def automatic(self, state):
-        step = actions.front(state)
+        step = legal.front(state)
         if step is not None and step["op"] == "rival_turn":
             return {"type": "rival_card", "payload": {}}
         return None
