@@ -6,7 +6,7 @@ enumerates actions by running the same checks, so offered == accepted.
 """
 from __future__ import annotations
 
-from projections.games.base import IllegalAction
+from projections.games.base import refuse
 
 from . import knowledge, versions, windows
 from .components import SCORING, SIDES
@@ -17,10 +17,6 @@ MAIN_ACTIONS = ("investigate", "swap", "hide", "execute", "detain", "assassinate
 ABILITY_OF = {"execute": "sultan", "detain": "guard", "assassinate": "assassin", "call_revolt": "slave",
               "capture": "slaver", "dance": "dancer", "manipulate": "vizier", "foretell": "oracle"}
 FORCEABLE = ("execute", "detain", "assassinate", "capture")
-
-
-def refuse(code: str, message: str) -> None:
-    raise IllegalAction(code, message)
 
 
 # -- shared checks -----------------------------------------------------------------
