@@ -16,10 +16,8 @@ from .state import fork, initial_state
 class CarcassonneCastle(Game):
     name = "carcassonne_castle"
     title = "Carcassonne: The Castle"
-    min_seats = 2
-    max_seats = 2
-    hidden_information = True
-    chance = True
+    min_seats, max_seats = 2, 2
+    hidden_information = chance = True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
     rules_version = 2
@@ -36,34 +34,17 @@ class CarcassonneCastle(Game):
     def over(self, state):
         return state["phase"] == "over"
 
-    def awaits(self, state, seat, kind):
-        return rules.awaits(state, kind)
-
+    # the skeleton's steps and the protocol, from the rules modules (redact: events carry
+    # only public choices; the draws they cause live in the state)
+    awaits = staticmethod(rules.awaits)
     malformed = staticmethod(rules.malformed)
-
-    def check(self, state, seat, kind, payload):
-        rules.check(state, seat, kind, payload)
-
+    check = staticmethod(rules.check)
     copy = staticmethod(fork)
-
-    def effect(self, state, seat, kind, payload, rng):
-        rules.effect(state, seat, kind, payload)
-
-    def to_act(self, state):
-        return legal.to_act(state)
-
-    def legal_actions(self, state, seat):
-        return legal.legal_actions(state, seat)
-
-    def view(self, state, viewer):
-        return views.view(state, viewer)
-
-    def redact(self, event, viewer):
-        """Events carry only public choices; the draws they cause live in the state."""
-        return event
-
-    def determinize(self, state, seat, rand):
-        return determinize.deal(state, seat, rand)
+    effect = staticmethod(rules.effect)
+    to_act = staticmethod(legal.to_act)
+    legal_actions = staticmethod(legal.legal_actions)
+    view = staticmethod(views.view)
+    determinize = staticmethod(determinize.deal)
 
     def reveals(self, before, event, after):
         """A new castle tile turned up, or a face-down wall tile was taken."""

@@ -30,7 +30,7 @@ PHASE_OF = {
 }
 
 
-def awaits(state: dict, kind: str) -> bool:
+def awaits(state: dict, seat: int, kind: str) -> bool:
     return PHASE_OF[kind] == state["phase"]
 
 
@@ -40,7 +40,7 @@ def check(state: dict, seat: int, kind: str, payload: dict) -> None:
         check(state, seat, payload)
 
 
-def effect(state: dict, seat: int, kind: str, payload: dict) -> None:
+def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
     state["recent"] = []
     DO[kind](state, seat, payload)
 

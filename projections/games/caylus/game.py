@@ -13,10 +13,8 @@ from .view import make_view
 class Caylus(Game):
     name = "caylus"
     title = "Caylus"
-    min_seats = 2
-    max_seats = 5
-    hidden_information = False
-    chance = True
+    min_seats, max_seats = 2, 5
+    hidden_information, chance = False, True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
 
@@ -25,16 +23,10 @@ class Caylus(Game):
         turn.advance(state)
         return state
 
-    def awaits(self, state, seat, kind):
-        return rules.awaits(state, kind)
-
-    def check(self, state, seat, kind, payload):
-        rules.check(state, seat, kind, payload)
-
+    awaits = staticmethod(rules.awaits)
+    check = staticmethod(rules.check)
     copy = staticmethod(clone)
-
-    def effect(self, state, seat, kind, payload, rng):
-        rules.effect(state, seat, kind, payload)
+    effect = staticmethod(rules.effect)
 
     def advance(self, state, rng):
         turn.advance(state)
@@ -44,14 +36,10 @@ class Caylus(Game):
         decision = current_decision(state)
         return set() if decision is None else {decision["seat"]}
 
-    def legal_actions(self, state, seat):
-        return legal_actions(state, seat)
+    legal_actions = staticmethod(legal_actions)
 
     def view(self, state, viewer):
         return make_view(state, viewer if viewer in (None, REFEREE) else int(viewer))
-
-    def redact(self, event, viewer):
-        return event  # nothing in Caylus is hidden (digest §12)
 
     def result(self, state):
         return state["result"]

@@ -204,7 +204,7 @@ HANDLERS = {
 }
 
 
-def awaits(state: dict, kind: str) -> bool:
+def awaits(state: dict, seat: int, kind: str) -> bool:
     return current_decision(state)["kind"] in HANDLERS[kind][0]
 
 
@@ -212,7 +212,7 @@ def check(state: dict, seat: int, kind: str, payload: dict) -> None:
     HANDLERS[kind][1](state, seat, payload, current_decision(state))
 
 
-def effect(state: dict, seat: int, kind: str, payload: dict) -> None:
+def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
     """Apply ``kind`` to the copy; the decision it answered is closed unless favours remain."""
     decision = current_decision(state)
     if not state["favours"]:

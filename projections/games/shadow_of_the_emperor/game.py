@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from, refuse
 
-from . import determinize, flow, rules, versions, view
+from . import determinize, flow, rules, versions, view as views
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import clone, initial_state
 
@@ -11,10 +11,8 @@ from .state import clone, initial_state
 class ShadowOfTheEmperor(Game):
     name = "shadow_of_the_emperor"
     title = "In the Shadow of the Emperor"
-    min_seats = 2
-    max_seats = 4
-    hidden_information = True
-    chance = True
+    min_seats, max_seats = 2, 4
+    hidden_information = chance = True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
     rules_version = versions.CURRENT
@@ -32,35 +30,23 @@ class ShadowOfTheEmperor(Game):
     def over(self, state):
         return state["phase"] == "finished"
 
-    def awaits(self, state, seat, kind):
-        return rules.awaits(state, kind)
-
+    awaits = staticmethod(rules.awaits)
     copy = staticmethod(clone)
-
-    def effect(self, state, seat, kind, payload, rng):
-        rules.effect(state, seat, kind, payload)
+    effect = staticmethod(rules.effect)
 
     def advance(self, state, rng):
         return flow.advance(state)
 
-    def to_act(self, state):
-        return rules.waiting_for(state)
-
-    def legal_actions(self, state, seat):
-        return rules.legal_actions(state, seat)
-
-    def view(self, state, viewer):
-        return view.view(state, viewer)
-
-    def redact(self, event, viewer):
-        return view.redact(event, viewer)
+    to_act = staticmethod(rules.waiting_for)
+    legal_actions = staticmethod(rules.legal_actions)
+    view = staticmethod(views.view)
+    redact = staticmethod(views.redact)
 
     def reveals(self, before, event, after):
         """The last secret vote reveals every committed vote at once."""
         return event.get("type") == "vote" and after["election"] is not before["election"] and after["election"] != before["election"]
 
-    def determinize(self, state, seat, rand):
-        return determinize.deal(state, seat, rand)
+    determinize = staticmethod(determinize.deal)
 
     def scores(self, state):
         return [player["vp"] for player in state["players"]]

@@ -71,11 +71,11 @@ def waiting_for(state: dict) -> set[int]:
     return {pending["seat"]}
 
 
-def awaits(state: dict, kind: str) -> bool:
+def awaits(state: dict, seat: int, kind: str) -> bool:
     return kind in answers(state, state["await"]["kind"])
 
 
-def effect(state: dict, seat: int, kind: str, payload: dict) -> None:
+def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
     """Answer the awaited decision on the copy; a handler that awaits nothing new closes it."""
     pending = state["await"]
     HANDLERS[kind](state, seat, dict(payload))

@@ -10,6 +10,7 @@ from projections.games.base import refuse
 
 from . import knowledge, versions, windows
 from .components import SCORING, SIDES
+from .flow import Engine
 from .table import beside_active_dancer, hidden_living, supply
 
 MAIN_ACTIONS = ("investigate", "swap", "hide", "execute", "detain", "assassinate",
@@ -412,3 +413,9 @@ EFFECTS = {
     "look": do_look, "predict": do_predict, "respond": do_respond,
     "window_timeout": do_window_timeout, "royal_claim": do_royal_claim,
 }
+
+
+def effect(state: dict, seat, kind: str, payload: dict, rng) -> None:
+    """The action's change on the copy; the notes say what this event caused."""
+    state["notes"] = []
+    EFFECTS[kind](Engine(state, rng), seat, dict(payload))
