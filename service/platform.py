@@ -56,6 +56,15 @@ def action_schema(game_name: str, type_: str):
     return schema() if schema is not None else None
 
 
+def check_options(rules, options: dict, seats: int) -> None:
+    """The game's own check of options against the table (``Game.check_options``), as a
+    400 ``bad_options`` before anything is written: the one path for every game."""
+    try:
+        rules.check_options(options, seats)
+    except IllegalAction as exc:
+        raise ApiError(400, "bad_options", exc.message, exc.details) from exc
+
+
 class Platform:
     def __init__(self, redis, snapshot_every: int = 100):
         self.redis = redis
@@ -200,6 +209,7 @@ class Platform:
             opts = rules.options_schema().load(options or {}) if rules.options_schema else dict(options or {})
         except ValidationError as exc:
             raise ApiError(400, "bad_options", "the options fail their schema", {"options": exc.messages}) from exc
+        check_options(rules, opts, len(seat_names))
         bots = {int(s): n for s, n in (bots or {}).items()}
         if any(not 0 <= s < len(seat_names) for s in bots):
             raise ApiError(400, "bad_seat", "a computer must sit in one of the game's seats")
@@ -217,12 +227,8 @@ class Platform:
             payload["fork"] = fork
         try:
             self.append_entries(game_id, lambda p: [("game.created", SYSTEM, payload)], expected_seq=0)
-        except BaseException as exc:
+        except BaseException:
             self.redis.delete(keys.seed(game_id))  # a game that was never created leaves nothing behind
-            if isinstance(exc, IllegalAction):
-                raise ApiError(400, "bad_options", exc.message) from exc
-            if isinstance(exc, ApiError) and exc.status == 422:  # the game's setup refused the options
-                raise ApiError(400, exc.code, exc.message, exc.details) from exc
             raise
         seat_tokens, referee_token = callers.issue_tokens(self.redis, game_id, len(seat_names))
         for seat in bots:

@@ -1,11 +1,12 @@
-"""A minimal game for platform tests (not in the registry): chance, hidden hands,
+"""A minimal game for platform tests (not in the registry), and the template of a game
+(projections/games/README.md): chance, hidden hands,
 a secret note hidden in the log, and a draw from a pre-shuffled deck that counts as
 revealing. Seats take turns; each plays ``rounds`` moves; the highest score wins."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from projections.games.base import REFEREE, Game, IllegalAction, ranking_from
+from projections.games.base import REFEREE, Game, ranking_from, refuse
 
 
 class Options(Schema):
@@ -38,29 +39,30 @@ class ToyGame(Game):
         return {"deck": deck[2 * seats:], "hands": hands, "scores": [0] * seats, "turn": 0, "moves": 0,
                 "limit": options["rounds"] * seats, "notes": [[] for _ in range(seats)]}
 
-    def apply(self, state, event, rng):
-        seat = event["seat"]
-        if seat != state["turn"]:
-            raise IllegalAction("not_your_turn", "it is another seat's turn")
-        s = {**state, "scores": list(state["scores"]), "hands": [list(h) for h in state["hands"]]}
-        if event["type"] == "play":
-            card = event["payload"]["card"]
-            if card not in s["hands"][seat]:
-                raise IllegalAction("not_in_hand", "that card is not in your hand")
-            s["hands"][seat].remove(card)
-            s["scores"][seat] += card
-            if s["deck"]:
-                s["hands"][seat].append(s["deck"][0])
-                s["deck"] = s["deck"][1:]
-        elif event["type"] == "roll":
-            s["scores"][seat] += 1 + rng.randbelow(6)
-        elif event["type"] == "note":
-            s["notes"] = [list(n) for n in s["notes"]]
-            s["notes"][seat].append(event["payload"]["text"])
-            return s
-        s["moves"] += 1
-        s["turn"] = (seat + 1) % len(s["scores"])
-        return s
+    # apply is base.Game.apply: the generic guards, then these four steps
+    def check(self, state, seat, kind, payload):
+        if kind == "play" and payload["card"] not in state["hands"][seat]:
+            refuse("not_in_hand", "that card is not in your hand")
+
+    def copy(self, state):
+        """Lists the effect edits are new; the rest is only ever replaced."""
+        return {**state, "scores": list(state["scores"]), "hands": [list(h) for h in state["hands"]],
+                "notes": [list(n) for n in state["notes"]]}
+
+    def effect(self, state, seat, kind, payload, rng):
+        if kind == "note":
+            state["notes"][seat].append(payload["text"])
+            return  # a note is not a move
+        if kind == "play":
+            state["hands"][seat].remove(payload["card"])
+            state["scores"][seat] += payload["card"]
+            if state["deck"]:
+                state["hands"][seat].append(state["deck"][0])
+                state["deck"] = state["deck"][1:]
+        else:
+            state["scores"][seat] += 1 + rng.randbelow(6)
+        state["moves"] += 1
+        state["turn"] = (seat + 1) % len(state["scores"])
 
     def to_act(self, state):
         return set() if state["moves"] >= state["limit"] else {state["turn"]}

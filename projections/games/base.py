@@ -16,8 +16,9 @@ Shapes (plain dicts, so states and events serialise as they are):
 """
 from __future__ import annotations
 
+import copy as _copy
 from abc import ABC, abstractmethod
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -38,6 +39,16 @@ class IllegalAction(Exception):
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.message!r})"
+
+
+def refuse(code: str, message: str, **details: Any) -> NoReturn:
+    """The one way a rule says no: the event is refused with a stable ``code``."""
+    raise IllegalAction(code, message, details)
+
+
+GENERIC_REFUSALS = ("game_over", "not_your_turn", "unknown_action", "bad_payload", "wrong_action")
+"""The codes ``Game.apply`` gives before a game's own checks run, in the order it tries
+them (docs/API.md lists them); every other code is a game's own and names a rule."""
 
 
 class Rng(Protocol):
@@ -90,13 +101,81 @@ class Game(ABC):
         tests calling ``setup`` directly) play the current version."""
         return played_version(state, self.rules_version)
 
-    @abstractmethod
-    def apply(self, state: State, event: Event, rng: Rng) -> State:
-        """The state after ``event``. Raise IllegalAction for anything the rules forbid.
+    def check_options(self, options: dict, seats: int) -> None:
+        """Refuse (``bad_options``) options that pass their schema but not the table: a
+        rule tying an option to the seat count. The platform calls it before anything
+        is written, so ``setup`` may trust its options."""
 
-        Must not mutate ``state``: validate everything first, then build the new state.
-        """
-        ...
+    # -- apply: one skeleton for every game ---------------------------------------------
+    def apply(self, state: State, event: Event, rng: Rng) -> State:
+        """The state after ``event``, in the same steps for every game: the generic guards
+        (``guard``), the game's ``check`` on the untouched state, one ``copy``, the
+        ``effect`` on the copy, then ``advance`` to the next decision. A refusal raises
+        ``IllegalAction`` before the copy, so a refused event changes nothing."""
+        kind, seat = event.get("type"), event.get("seat")
+        payload = event.get("payload")
+        payload = {} if payload is None else payload
+        self.guard(state, seat, kind, payload)
+        self.check(state, seat, kind, payload)
+        new = self.copy(state)
+        self.effect(new, seat, kind, payload, rng)
+        return self.advance(new, rng)
+
+    def guard(self, state: State, seat: int | None, kind: Any, payload: Any) -> None:
+        """The generic refusals, always in this order (``GENERIC_REFUSALS``)."""
+        if self.over(state):
+            refuse("game_over", "the game has ended")
+        if not self.may_act(state, seat, kind):
+            refuse("not_your_turn", "the game is not waiting for this seat", awaiting=sorted(self.to_act(state)))
+        if kind not in self.action_schemas:
+            refuse("unknown_action", f"{self.title} has no action {kind!r}")
+        problem = "the payload is not an object" if not isinstance(payload, dict) else self.malformed(kind, payload)
+        if problem is not None:
+            refuse("bad_payload", problem)
+        if not self.awaits(state, seat, kind):
+            self.refuse_unawaited(state, seat, kind)
+
+    def over(self, state: State) -> bool:
+        """Whether the game has ended (no event is accepted after that)."""
+        return self.result(state) is not None
+
+    def may_act(self, state: State, seat: int | None, kind: Any) -> bool:
+        """Whether ``seat`` may post anything now; a game with out-of-turn interrupts or
+        system events (seat None) says which ``kind`` lets a seat in."""
+        return seat in self.to_act(state)
+
+    def malformed(self, kind: str, payload: dict) -> str | None:
+        """Why a payload cannot reach the rules (the platform has already run its schema;
+        this guards direct callers), or None."""
+        return None
+
+    def awaits(self, state: State, seat: int | None, kind: str) -> bool:
+        """Whether ``kind`` answers what the game waits for from ``seat`` now."""
+        return True
+
+    def refuse_unawaited(self, state: State, seat: int | None, kind: str) -> NoReturn:
+        """Refuse a kind the game does not wait for now; override only to name a more
+        specific rule than ``wrong_action``."""
+        refuse("wrong_action", f"{kind} is not what the game waits for now")
+
+    def check(self, state: State, seat: int | None, kind: str, payload: dict) -> None:
+        """Refuse what the rules forbid, reading ``state`` only (no copy exists yet)."""
+
+    def copy(self, state: State) -> State:
+        """A state ``effect`` may change freely. The contract: every container the effect
+        edits in place is new in the copy; anything shared with ``state`` is only ever
+        replaced, never edited. A game declares its copy once (usually a hand-written
+        copy of the mutable parts, a few times faster than this deep copy); the harness
+        checks that ``apply`` never changes its input."""
+        return _copy.deepcopy(state)
+
+    def effect(self, state: State, seat: int | None, kind: str, payload: dict, rng: Rng) -> None:
+        """Change the copy ``state`` by the event, which has passed every check."""
+        raise NotImplementedError(f"{self.name} must say what an event does")
+
+    def advance(self, state: State, rng: Rng) -> State:
+        """Carry the changed state on to the next decision (automatic steps, scoring)."""
+        return state
 
     @abstractmethod
     def to_act(self, state: State) -> set[int]:

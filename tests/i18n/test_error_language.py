@@ -61,3 +61,16 @@ def test_pages_follow_the_switch_then_the_browser(client):
 def test_the_switch_goes_back_only_to_this_site(client, target):
     r = client.get("/lang/en", query_string={"next": target})
     assert r.headers["Location"] == "/"
+
+
+def test_a_shared_refusal_is_said_in_the_request_language_in_every_game(client):
+    """The generic refusals (docs/API.md) have one message, so one catalogue entry."""
+    from tests.platform.helpers import GameHandle
+
+    g = GameHandle(client, game="shadow_of_the_emperor", seats=("a", "b"))
+    seat = g.meta()["to_act"][0]
+    r = client.post(g.url("/actions"), json={"type": "vote", "payload": {"side": "rival"}},
+                    headers={**g.seat(seat), "Accept-Language": "zh-Hant"})
+    body = r.get_json()["error"]
+    assert r.status_code == 422 and body["code"] == "wrong_action"
+    assert body["message"] == "vote 不是遊戲現在等待的行動"

@@ -1,11 +1,11 @@
 """Apply a checked action to the working copy: each action type's effect on the state.
 
-``actions.check`` has already refused anything illegal, so nothing here validates.
+``legal.check`` has already refused anything illegal, so nothing here validates.
 """
 from __future__ import annotations
 
 from . import cards, plots, solo
-from .actions import FREE, window_of
+from .legal import FREE, window_of
 from .content import BOARD, build_cost, double_tax_penalty
 from .effects import gain_glory, holder
 from .flow import resolve, window

@@ -1,7 +1,7 @@
-"""``apply``: check an event against the state, then build the next state.
+"""The checks and effects ``base.Game.apply`` runs for each action.
 
-Every check runs on the untouched input; only then is a copy made and carried
-forward by ``flow`` to the next real decision.
+Every check runs on the untouched input; the effects change the copy and ``flow``
+carries it forward to the next real decision.
 """
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from .flow import (
     after_follower, after_placement, continue_scoring, end_turn, extra_turn_possible, free_features,
     pending_event, place_follower, remove_unplaceable, score_options,
 )
-from .legal import to_act
 from .placement import placement_problem
 from .scoring import resolve_event
-from .state import fork, fresh_wall_tiles
+from .state import fresh_wall_tiles
 
 PHASE_OF = {
     "place_tile": "place",
@@ -31,26 +30,19 @@ PHASE_OF = {
 }
 
 
-def apply(state: dict, event: dict) -> dict:
-    kind = event.get("type")
-    seat = event.get("seat")
-    payload = event.get("payload") or {}
-    if kind not in PHASE_OF:
-        raise IllegalAction("unknown_action", f"{kind!r} is not an action of this game")
-    if state["phase"] == "over":
-        raise IllegalAction("game_over", "the game has ended")
-    if seat not in to_act(state):
-        raise IllegalAction("not_your_turn", f"seat {seat} may not act now")
-    if PHASE_OF[kind] != state["phase"]:
-        raise IllegalAction("wrong_phase", f"{kind} is not possible during the {state['phase']} step")
-    _check_shape(kind, payload)
+def awaits(state: dict, seat: int, kind: str) -> bool:
+    return PHASE_OF[kind] == state["phase"]
+
+
+def check(state: dict, seat: int, kind: str, payload: dict) -> None:
     check = CHECKS.get(kind)
     if check is not None:
         check(state, seat, payload)
-    new = fork(state)
-    new["recent"] = []
-    DO[kind](new, seat, payload)
-    return new
+
+
+def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
+    state["recent"] = []
+    DO[kind](state, seat, payload)
 
 
 INTEGER_FIELDS = {
@@ -61,15 +53,16 @@ INTEGER_FIELDS = {
 }
 
 
-def _check_shape(kind: str, payload: dict) -> None:
+def malformed(kind: str, payload: dict) -> str | None:
     """The platform validates schemas; this keeps a malformed payload from reaching the rules."""
     for name in INTEGER_FIELDS.get(kind, ()):
         if not isinstance(payload.get(name), int) or isinstance(payload.get(name), bool):
-            raise IllegalAction("bad_payload", f"{kind} needs an integer {name!r}")
+            return f"{kind} needs an integer {name!r}"
     target = payload.get("target")
     if kind == "final_target" and target is not None:
         if not isinstance(target, dict) or not all(isinstance(target.get(k), int) for k in ("x", "y", "feature")):
-            raise IllegalAction("bad_payload", "a target is {x, y, feature} or null")
+            return "a target is {x, y, feature} or null"
+    return None
 
 
 def payload_node(payload: dict) -> str:

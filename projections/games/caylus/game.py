@@ -2,44 +2,44 @@
 from __future__ import annotations
 
 from ..base import REFEREE, Game
-from .actions import apply_event
+from . import rules, turn
 from .legal import legal_actions
 from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import setup_state
-from .turn import advance, current_decision
+from .state import clone, setup_state
+from .turn import current_decision
 from .view import make_view
 
 
 class Caylus(Game):
     name = "caylus"
     title = "Caylus"
-    min_seats = 2
-    max_seats = 5
-    hidden_information = False
-    chance = True
+    min_seats, max_seats = 2, 5
+    hidden_information, chance = False, True
     options_schema = OptionsSchema
     action_schemas = ACTION_SCHEMAS
 
     def setup(self, options, seats, rng):
         state = setup_state(options, seats, rng)
-        advance(state)
+        turn.advance(state)
         return state
 
-    def apply(self, state, event, rng):
-        return apply_event(state, event)
+    awaits = staticmethod(rules.awaits)
+    check = staticmethod(rules.check)
+    copy = staticmethod(clone)
+    effect = staticmethod(rules.effect)
+
+    def advance(self, state, rng):
+        turn.advance(state)
+        return state
 
     def to_act(self, state):
         decision = current_decision(state)
         return set() if decision is None else {decision["seat"]}
 
-    def legal_actions(self, state, seat):
-        return legal_actions(state, seat)
+    legal_actions = staticmethod(legal_actions)
 
     def view(self, state, viewer):
         return make_view(state, viewer if viewer in (None, REFEREE) else int(viewer))
-
-    def redact(self, event, viewer):
-        return event  # nothing in Caylus is hidden (digest §12)
 
     def result(self, state):
         return state["result"]

@@ -2,7 +2,7 @@
 phase V and VI choices (including the secret vote) and the phase VII empire city."""
 from __future__ import annotations
 
-from . import board, flow, options
+from . import board, flow, legal
 from .components import AGES, CONVENT_THALERS, ELECTORATES, EMPEROR_TRACK, VP
 from .economy import gain_thalers, gain_vp
 from .effects import place_from_supply
@@ -14,7 +14,7 @@ SETUP_NOBLES = {"elector": (False, 45), "couple35": (True, 35), "baron25": (Fals
 def place_start_piece(state: dict, seat: int, payload: dict) -> None:
     piece = state["await"]["piece"]
     space = payload.get("space")
-    if space not in options.setup_spaces(state, piece):
+    if space not in legal.setup_spaces(state, piece):
         if board.valid(state, space) and board.get(state, space) is not None:
             refuse("space_occupied", "that space is taken")
         refuse("invalid_space", f"a {piece} cannot start on {space!r}")
@@ -33,7 +33,7 @@ def place_start_piece(state: dict, seat: int, payload: dict) -> None:
 
 def enthrone(state: dict, seat: int, payload: dict) -> None:
     space = payload.get("space")
-    if space not in options.enthrone_options(state, seat):
+    if space not in legal.enthrone_options(state, seat):
         if board.valid(state, space) and board.parse(space)[1] in ("elector", "throne"):
             refuse("not_on_aristocrat_space", "an elector may never mount the throne")
         refuse("not_your_piece", "choose one of your nobles on an aristocrat space")
@@ -42,7 +42,7 @@ def enthrone(state: dict, seat: int, payload: dict) -> None:
 
 def place_son(state: dict, seat: int, payload: dict) -> None:
     space = payload.get("space")
-    if space not in options.son_spaces(state, seat):
+    if space not in legal.son_spaces(state, seat):
         check_arrival(state, space)
         refuse("invalid_space", "the son cannot go there")
     place_from_supply(state, seat, space, False, AGES[0])
@@ -54,7 +54,7 @@ def decline_son(state: dict, seat: int, payload: dict) -> None:
 
 def propose_marriage(state: dict, seat: int, payload: dict) -> None:
     target = payload.get("target")
-    if target not in options.marriage_targets(state, seat):
+    if target not in legal.marriage_targets(state, seat):
         if board.valid(state, target):
             piece = board.get(state, target)
             electorate, kind, _ = board.parse(target)
@@ -104,7 +104,7 @@ def break_tie(state: dict, seat: int, payload: dict) -> None:
 def choose_elector(state: dict, seat: int, payload: dict) -> None:
     electorate = state["await"]["electorate"]
     space = payload.get("space")
-    if space not in options.elector_candidates(state, electorate, seat):
+    if space not in legal.elector_candidates(state, electorate, seat):
         piece = board.get(state, space) if board.valid(state, space) else None
         if board.is_noble(piece) and piece["owner"] == seat and piece["couple"] and board.parse(space)[0] == electorate:
             refuse("archdiocese_needs_baron", "an archdiocese's elector must be a single baron")
@@ -115,7 +115,7 @@ def choose_elector(state: dict, seat: int, payload: dict) -> None:
 
 def place_displaced(state: dict, seat: int, payload: dict) -> None:
     space = payload.get("space")
-    if space not in options.limbo_options(state):
+    if space not in legal.limbo_options(state):
         electorate = state["limbo"]["electorate"]
         if electorate and isinstance(space, str) and space.split("/")[0] != electorate:
             refuse("wrong_electorate", "a displaced elector returns to its own electorate")
@@ -127,7 +127,7 @@ def place_displaced(state: dict, seat: int, payload: dict) -> None:
 def name_target(state: dict, seat: int, payload: dict) -> None:
     card = state["await"]["card"]
     electorate = payload.get("electorate")
-    if electorate not in options.target_options(state, card):
+    if electorate not in legal.target_options(state, card):
         if electorate in ELECTORATES and not state["electorates"][electorate]["in_play"]:
             refuse("electorate_out_of_play", "that electorate is not in play")
         kind = "an archdiocese" if card == "church_influence" else "a secular electorate"
@@ -156,7 +156,7 @@ def vote(state: dict, seat: int, payload: dict) -> None:
 
 def place_empire_city(state: dict, seat: int, payload: dict) -> None:
     action = {"type": "place_empire_city", "payload": {"space": payload.get("space")}}
-    if action not in options.empire_city_actions(state):
+    if action not in legal.empire_city_actions(state):
         if state["empire_in_box"] == 0 or not _track_allows_new_city(state):
             refuse("no_empire_city", "no new empire city may be placed now")
         refuse("space_occupied", "an empire city goes on an empty city space")
@@ -171,7 +171,7 @@ def _track_allows_new_city(state: dict) -> bool:
 
 def move_empire_city(state: dict, seat: int, payload: dict) -> None:
     action = {"type": "move_empire_city", "payload": {"source": payload.get("source"), "space": payload.get("space")}}
-    if action not in options.empire_city_actions(state):
+    if action not in legal.empire_city_actions(state):
         if payload.get("source") not in board.empire_city_locs(state):
             refuse("not_an_empire_city", "move an empire city that is on the board")
         refuse("space_occupied", "an empire city moves to an empty city space")

@@ -6,7 +6,7 @@ noble in limbo (a displaced elector or emperor) is placed by its owner.
 """
 from __future__ import annotations
 
-from . import board, options
+from . import board, legal
 from .components import (
     AGES, CARDS, CONVENT_THALERS, EMPEROR_TRACK, ROUNDS, VP, stack_sizes,
 )
@@ -37,7 +37,7 @@ def _refill_throne(state: dict) -> None:
     """The emperor's owner moves one of his nobles from an aristocrat space to the throne
     (keeping age and side); only with none there does a supply Baron aged 45 go up."""
     seat = state["emperor"]
-    spaces = options.enthrone_options(state, seat)
+    spaces = legal.enthrone_options(state, seat)
     if len(spaces) > 1:
         wait(state, "enthrone", seat)
     elif spaces:
@@ -53,7 +53,7 @@ def enthrone(state: dict, loc: str) -> None:
 
 
 def _place_limbo(state: dict) -> None:
-    spaces = options.limbo_options(state)
+    spaces = legal.limbo_options(state)
     owner = state["limbo"]["noble"]["owner"]
     if len(spaces) > 1:
         wait(state, "place_displaced", owner, electorate=state["limbo"]["electorate"])
@@ -132,10 +132,10 @@ def _descendants(state: dict) -> None:
         return
     seat = state["queue"].pop(0)
     child = child_of(state, seat)
-    if child == "son" and options.son_spaces(state, seat):
+    if child == "son" and legal.son_spaces(state, seat):
         wait(state, "son", seat)
     elif child == "daughter":
-        if options.marriage_targets(state, seat):
+        if legal.marriage_targets(state, seat):
             wait(state, "daughter", seat)
         else:
             gain_thalers(state, seat, CONVENT_THALERS)
@@ -211,7 +211,7 @@ def _resolve_electorate(state: dict, electorate: str) -> None:
     if current == winner:
         _next_electorate(state)
         return
-    candidates = options.elector_candidates(state, electorate, winner)
+    candidates = legal.elector_candidates(state, electorate, winner)
     if len(candidates) > 1:
         wait(state, "choose_elector", winner, electorate=electorate)
     elif candidates:
@@ -293,7 +293,7 @@ def resolve_election(state: dict) -> None:
     for seat in sub["voters"]:
         if state["votes"][str(seat)] == winner:
             gain_vp(state, seat, VP["voted_for_winner"])
-    crowned = winner == "rival" and options.can_be_crowned(state, rival)
+    crowned = winner == "rival" and legal.can_be_crowned(state, rival)
     state["election"] = {
         "round": state["round"], "rival": rival, "emperor": emperor, "counts": counts,
         "choices": chosen, "totals": totals, "winner": winner, "crowned": crowned,
@@ -317,7 +317,7 @@ def _start_emperor_actions(state: dict) -> None:
     seat = state["emperor"]
     gain_vp(state, seat, reward["vp"])
     gain_thalers(state, seat, reward["thalers"])
-    if options.empire_city_actions(state):
+    if legal.empire_city_actions(state):
         wait(state, "empire_city", seat)
     else:
         end_round(state)

@@ -5,14 +5,10 @@ name the reason, so a refused event says *which* rule it broke.
 """
 from __future__ import annotations
 
-from projections.games.base import IllegalAction
+from projections.games.base import refuse
 
 from . import board
 from .components import AGES, ELECTORATES
-
-
-def refuse(code: str, message: str, **details) -> None:
-    raise IllegalAction(code, message, details)
 
 
 def arrival_problem(state: dict, loc) -> tuple[str, str] | None:

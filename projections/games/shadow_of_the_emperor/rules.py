@@ -1,9 +1,7 @@
-"""Who may act now, what they may post, and applying one event."""
+"""Who may act now, what they may post, and what each answer does (``base.Game.apply`` runs it)."""
 from __future__ import annotations
 
-from . import decisions, flow, options, turn, versions
-from .refusals import refuse
-from .state import clone
+from . import decisions, legal, turn, versions
 
 HANDLERS = {
     "place_start_piece": decisions.place_start_piece,
@@ -73,21 +71,16 @@ def waiting_for(state: dict) -> set[int]:
     return {pending["seat"]}
 
 
-def apply(state: dict, event: dict) -> dict:
-    if state["phase"] == "finished":
-        refuse("game_over", "the game is over")
-    seat = event.get("seat")
-    if seat not in waiting_for(state):
-        refuse("not_your_turn", "the game is not waiting for this seat", awaiting=sorted(waiting_for(state)))
-    kind = state["await"]["kind"]
-    if event.get("type") not in answers(state, kind):
-        refuse("wrong_action", f"now awaiting {kind.replace('_', ' ')}", expected=answers(state, kind))
-    new = clone(state)
-    pending = new["await"]
-    HANDLERS[event["type"]](new, seat, dict(event.get("payload") or {}))
-    if new["await"] is pending:
-        new["await"] = None
-    return flow.advance(new)
+def awaits(state: dict, seat: int, kind: str) -> bool:
+    return kind in answers(state, state["await"]["kind"])
+
+
+def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
+    """Answer the awaited decision on the copy; a handler that awaits nothing new closes it."""
+    pending = state["await"]
+    HANDLERS[kind](state, seat, dict(payload))
+    if state["await"] is pending:
+        state["await"] = None
 
 
 def legal_actions(state: dict, seat: int) -> list[dict]:
@@ -96,34 +89,34 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     pending = state["await"]
     kind = pending["kind"]
     if kind == "setup":
-        return [{"type": "place_start_piece", "payload": {"space": loc}} for loc in options.setup_spaces(state, pending["piece"])]
+        return [{"type": "place_start_piece", "payload": {"space": loc}} for loc in legal.setup_spaces(state, pending["piece"])]
     if kind == "enthrone":
-        return [{"type": "enthrone", "payload": {"space": loc}} for loc in options.enthrone_options(state, seat)]
+        return [{"type": "enthrone", "payload": {"space": loc}} for loc in legal.enthrone_options(state, seat)]
     if kind == "son":
-        spaces = options.son_spaces(state, seat)
+        spaces = legal.son_spaces(state, seat)
         return [{"type": "place_son", "payload": {"space": loc}} for loc in spaces] + [{"type": "decline_son", "payload": {}}]
     if kind == "daughter":
-        targets = options.marriage_targets(state, seat)
+        targets = legal.marriage_targets(state, seat)
         return [{"type": "propose_marriage", "payload": {"target": loc}} for loc in targets] + [{"type": "send_to_convent", "payload": {}}]
     if kind == "answer_marriage":
         return [{"type": "answer_marriage", "payload": {"accept": answer}} for answer in (True, False)]
     if kind == "turn":
         return turn.turn_actions(state, seat)
     if kind == "place_gray_eminence":
-        placed = [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in options.board.in_play(state)]
+        placed = [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in legal.board.in_play(state)]
         return placed + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "break_tie":
         return [{"type": "break_tie", "payload": {"winner": s}} for s in pending["tied"]]
     if kind == "choose_elector":
-        locs = options.elector_candidates(state, pending["electorate"], seat)
+        locs = legal.elector_candidates(state, pending["electorate"], seat)
         return [{"type": "choose_elector", "payload": {"space": loc}} for loc in locs]
     if kind == "place_displaced":
-        return [{"type": "place_displaced", "payload": {"space": loc}} for loc in options.limbo_options(state)]
+        return [{"type": "place_displaced", "payload": {"space": loc}} for loc in legal.limbo_options(state)]
     if kind == "name_target":
-        named = [{"type": "name_target", "payload": {"electorate": e}} for e in options.target_options(state, pending["card"])]
+        named = [{"type": "name_target", "payload": {"electorate": e}} for e in legal.target_options(state, pending["card"])]
         return named + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "vote":
         return [{"type": "vote", "payload": {"side": side}} for side in ("emperor", "rival")]
     if kind == "empire_city":
-        return options.empire_city_actions(state)
+        return legal.empire_city_actions(state)
     raise AssertionError(kind)

@@ -1,7 +1,7 @@
 """Phase IV: one action per turn -- take a card, use a privilege, the knight action, or pass."""
 from __future__ import annotations
 
-from . import board, effects, options
+from . import board, effects, legal
 from .components import (
     CARDS, ELECTORATES, KNIGHT_COST, PHASE4_CARDS, PRIVILEGE_ACTIONS, TAKEABLE, card_cost,
 )
@@ -44,7 +44,7 @@ def turn_actions(state: dict, seat: int) -> list[dict]:
         if state["stacks"][card] == 0:
             continue
         if card == "rival":
-            if seat != state["emperor"] and options.can_be_crowned(state, seat):
+            if seat != state["emperor"] and legal.can_be_crowned(state, seat):
                 out.append(_card_payload(card, effects.NO_CHOICE))
         elif CARDS[card]["phase"] != 4:
             if money >= card_cost(card):
@@ -129,7 +129,7 @@ def take_card(state: dict, seat: int, payload: dict) -> None:
     if card == "rival":
         if seat == state["emperor"]:
             refuse("emperor_cannot_challenge", "the emperor's owner may not take the Rival")
-        if not options.can_be_crowned(state, seat):
+        if not legal.can_be_crowned(state, seat):
             refuse("cannot_carry_out", "you have no noble that could mount the throne")
     if decline:
         if not may_decline(state, card):

@@ -1,7 +1,7 @@
 """Who is asked (public) and what each seat may post now (private), from the same checks as apply."""
 from __future__ import annotations
 
-from projections.games.base import IllegalAction
+from projections.games.base import IllegalAction, refuse
 
 from .components import SIDES
 from .rules import ABILITY_OF, CHECKS, MAIN_ACTIONS, check_revolt_interrupt, own_action_step, swap_candidates
@@ -16,6 +16,43 @@ def awaited_types(pending: dict) -> tuple[str, ...]:
     if kind == "forced":
         return (pending["ability"],)
     return {"looks": ("look",), "prediction": ("predict",), "window": ("respond",)}[kind]
+
+
+def interrupts(state: dict, seat, kind) -> bool:
+    """Whether ``kind`` is a standing interrupt for ``seat``: the royal claim, and the G2
+    variant's out-of-turn revolt. Interrupts skip the turn order; their checks say who may."""
+    if kind == "royal_claim":
+        return True
+    return (kind == "call_revolt" and state["options"]["slave_call_any_time"]
+            and not own_action_step(state["round_state"], seat))
+
+
+def may_act(state: dict, seat, kind) -> bool:
+    if kind == "window_timeout":
+        return seat is None  # only the system closes a window on timeout
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
+        return False
+    return interrupts(state, seat, kind) or seat in to_act(state)
+
+
+def awaits(state: dict, seat, kind: str) -> bool:
+    return (kind == "window_timeout" or interrupts(state, seat, kind)
+            or kind in awaited_types(state["round_state"]["pending"]))
+
+
+def check(state: dict, seat, kind: str, payload: dict) -> None:
+    """The rule of each action, once the generic guards have passed."""
+    rd = state["round_state"]
+    if kind == "window_timeout":
+        if rd["pending"]["kind"] != "window" or rd["pending"]["id"] != payload.get("window"):
+            refuse("no_open_window", "that window is not open")
+    elif kind == "royal_claim":
+        if not (rd["alive"][seat] and not rd["revealed"][seat] and rd["cards"][seat] == "sultan"):
+            refuse("not_hidden_sultan", "only the seat holding the face-down Sultan may claim")
+    elif interrupts(state, seat, kind):
+        check_revolt_interrupt(state, seat)
+    else:
+        CHECKS[kind](state, seat, payload)
 
 
 def to_act(state: dict) -> set[int]:

@@ -6,10 +6,11 @@ enumerates actions by running the same checks, so offered == accepted.
 """
 from __future__ import annotations
 
-from projections.games.base import IllegalAction
+from projections.games.base import refuse
 
 from . import knowledge, versions, windows
 from .components import SCORING, SIDES
+from .flow import Engine
 from .table import beside_active_dancer, hidden_living, supply
 
 MAIN_ACTIONS = ("investigate", "swap", "hide", "execute", "detain", "assassinate",
@@ -17,10 +18,6 @@ MAIN_ACTIONS = ("investigate", "swap", "hide", "execute", "detain", "assassinate
 ABILITY_OF = {"execute": "sultan", "detain": "guard", "assassinate": "assassin", "call_revolt": "slave",
               "capture": "slaver", "dance": "dancer", "manipulate": "vizier", "foretell": "oracle"}
 FORCEABLE = ("execute", "detain", "assassinate", "capture")
-
-
-def refuse(code: str, message: str) -> None:
-    raise IllegalAction(code, message)
 
 
 # -- shared checks -----------------------------------------------------------------
@@ -416,3 +413,9 @@ EFFECTS = {
     "look": do_look, "predict": do_predict, "respond": do_respond,
     "window_timeout": do_window_timeout, "royal_claim": do_royal_claim,
 }
+
+
+def effect(state: dict, seat, kind: str, payload: dict, rng) -> None:
+    """The action's change on the copy; the notes say what this event caused."""
+    state["notes"] = []
+    EFFECTS[kind](Engine(state, rng), seat, dict(payload))

@@ -1,6 +1,8 @@
 """Building states: the game record and the deal of each round (digest 4)."""
 from __future__ import annotations
 
+import json
+
 from .components import DISTRIBUTION, NEUTRAL_POOL, fixed_deck, in_play_counts
 
 
@@ -54,3 +56,25 @@ def deal_round(seats: int, rng, raw_aid: bool = False) -> dict:
         "known": [{} for _ in range(seats)],
         "seen": [[] for _ in range(seats)] if raw_aid else None,
     }
+
+
+ROUND_LISTS = ("cards", "set_aside", "revealed", "alive", "prison", "fatigue", "captured", "faction",
+               "must_hide", "incoming", "stack")
+
+
+def copy_state(state: dict) -> dict:
+    """Copy what an event may change. Rules replace nested entries (swap notes, incoming
+    lists, history rows) rather than editing them, so copying the containers suffices;
+    the pending step is edited in place and copied whole."""
+    new = dict(state)
+    new["totals"] = list(state["totals"])
+    new["history"] = list(state["history"])
+    rd = dict(state["round_state"])
+    for key in ROUND_LISTS:
+        rd[key] = list(rd[key])
+    rd["known"] = [dict(notes) for notes in rd["known"]]
+    if rd["seen"] is not None:
+        rd["seen"] = [list(seen) for seen in rd["seen"]]
+    rd["pending"] = json.loads(json.dumps(rd["pending"]))
+    new["round_state"] = rd
+    return new

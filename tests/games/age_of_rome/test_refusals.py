@@ -96,7 +96,7 @@ def test_card_uses_the_rules_forbid():
     window = at(state, {"op": "window", "seat": 0, "trigger": "on_tax", "filter": {"mode": "normal"}})
     assert_refused(GAME, window, ev(0, "play_card", card="W01"), "wrong_trigger")
     reaction = at(state, {"op": "window", "seat": 0, "trigger": "on_targeted_by_plot", "filter": {}})
-    assert_refused(GAME, reaction, ev(0, "sell_card", card="T01"), "not_now")
+    assert_refused(GAME, reaction, ev(0, "sell_card", card="T01"), "wrong_action")
 
 
 def plot_board(province="gallia"):

@@ -49,7 +49,7 @@ def test_the_medal_holder_exchanges_in_a_step_that_allows_no_free_action():
     the holder exchanges once, 7 - 3 = 4 denarii, 1 + 1 = 2 glory, and the window still waits."""
     state = at(medal_to_seat_1(), REACTION)
     state["players"][1]["hand"] = ["T01"]
-    assert_refused(GAME, state, ev(1, "sell_card", card="T01"), "not_now")
+    assert_refused(GAME, state, ev(1, "sell_card", card="T01"), "wrong_action")
     assert {"type": "exchange", "payload": {"count": 1}} in GAME.legal_actions(state, 1)
     state = act(state, 1, "exchange", count=1)
     assert (state["players"][1]["denarii"], state["players"][1]["glory"]) == (4, 2)
@@ -70,7 +70,7 @@ def test_rules_version_1_exchanges_only_on_the_holders_own_steps():
     assert GAME.legal_actions(state, 1) == []
     assert_refused(GAME, state, ev(1, "exchange", count=1), "not_your_turn")
     reaction = at(medal_to_seat_1(rules_version=1), REACTION)
-    assert_refused(GAME, reaction, ev(1, "exchange", count=1), "not_now")
+    assert_refused(GAME, reaction, ev(1, "exchange", count=1), "wrong_action")
     own = at(medal_to_seat_1(rules_version=1), {"op": "tax", "seat": 1})
     assert [a for a in GAME.legal_actions(own, 1) if a["type"] == "exchange"] == [
         {"type": "exchange", "payload": {"count": 1}},

@@ -12,10 +12,10 @@ def test_wrong_seat_is_not_your_turn():
     assert_refused(GAME, state, ev(1, "place_tile", x=1, y=9, rotation=0), "not_your_turn")
 
 
-def test_action_of_another_step_is_wrong_phase():
+def test_action_of_another_step_is_wrong_action():
     state = given(tile="CT31")
-    assert_refused(GAME, state, ev(0, "skip_follower"), "wrong_phase")
-    assert_refused(GAME, state, ev(0, "use_extra_turn"), "wrong_phase")
+    assert_refused(GAME, state, ev(0, "skip_follower"), "wrong_action")
+    assert_refused(GAME, state, ev(0, "use_extra_turn"), "wrong_action")
 
 
 def test_placement_refusals():
@@ -87,7 +87,7 @@ def test_confirming_twice_is_refused():
     board = {(6, 0): ("CT20", 180), (8, 2): ("CT20", 270), (7, 7): ("CT20", 270), (3, 11): ("CT20", 0)}
     state = given(board=board, tile="CT31", pile=["CT16", "CT01"], options={"unplaceable_tile": "confirm"})
     state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
-    assert_refused(GAME, state, ev(1, "place_tile", x=3, y=5, rotation=0), "wrong_phase")
+    assert_refused(GAME, state, ev(1, "place_tile", x=3, y=5, rotation=0), "wrong_action")
     state = act(state, 1, "confirm_remove_tile")
     assert_refused(GAME, state, ev(1, "confirm_remove_tile"), "not_your_turn")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from projections.games.base import IllegalAction
+from projections.games.base import refuse
 
 from . import cards, plots, versions
 from .content import AREAS, BOARD, CHARACTERS, TOKEN_TYPES, TYPES, build_cost, double_tax_penalty, is_anchor
@@ -40,10 +40,6 @@ ANSWERS = {
 }
 FREE = ("sell_card", "discard_card", "form_set", "exchange")
 OWN_TURN = ("plot_turn", "build_turn", "place", "tax", "window", "draw")
-
-
-def fail(code: str, message: str) -> None:
-    raise IllegalAction(code, message)
 
 
 def front(state: dict) -> dict | None:
@@ -183,14 +179,14 @@ def offers_for(state: dict, seat) -> list[dict]:
 def _check_build(state, seat, payload):
     t = payload.get("building")
     if t not in TYPES:
-        fail("unknown_building", f"no building type {t!r}")
+        refuse("unknown_building", f"no building type {t!r}")
     level = state["provinces"][faced(state, seat)]["levels"][t] + 1
     if level > 3:
-        fail("slot_complete", f"the {t} slot already holds level 3")
+        refuse("slot_complete", f"the {t} slot already holds level 3")
     if state["tiles"][t][level - 1] <= 0:
-        fail("no_tile_left", f"no level-{level} {t} tile is left in the supply")
+        refuse("no_tile_left", f"no level-{level} {t} tile is left in the supply")
     if build_cost(faced(state, seat), t, level)[0] > state["players"][seat]["denarii"]:
-        fail("not_enough_denarii", "you cannot pay for that tile")
+        refuse("not_enough_denarii", "you cannot pay for that tile")
 
 
 def _check_place(state, seat, payload):
@@ -200,40 +196,40 @@ def _check_place(state, seat, payload):
     if location.startswith("building:"):
         t = location.split(":", 1)[1]
         if t not in TYPES:
-            fail("unknown_location", f"no building type {t!r}")
+            refuse("unknown_location", f"no building type {t!r}")
         if province["levels"][t] == 0:
-            fail("no_building", f"your province has no {t} building")
+            refuse("no_building", f"your province has no {t} building")
         if len(province["followers"][t]) >= province["levels"][t]:
-            fail("building_full", f"the {t} building holds as many followers as its level")
+            refuse("building_full", f"the {t} building holds as many followers as its level")
         if payload.get("use_token"):
             if t not in TOKEN_TYPES:
-                fail("no_bonus_token", f"there is no {t} bonus token")
+                refuse("no_bonus_token", f"there is no {t} bonus token")
             if t not in active_tokens(player):
-                fail("token_covered", f"your {t} token is covered by a vendetta marker")
+                refuse("token_covered", f"your {t} token is covered by a vendetta marker")
             if t in player["tokens_used"]:
-                fail("token_used", f"your {t} token was already used this round")
+                refuse("token_used", f"your {t} token was already used this round")
     elif location.startswith("plot:"):
         if payload.get("use_token"):
-            fail("no_bonus_token", "bonus tokens go only with a building")
+            refuse("no_bonus_token", "bonus tokens go only with a building")
         if player["plot_markers"] <= 0:
-            fail("no_plot_marker", "you have no plot marker in supply")
+            refuse("no_plot_marker", "you have no plot marker in supply")
         index = location.split(":", 1)[1]
         if not index.isdigit() or int(index) >= len(province["plots"]):
-            fail("unknown_location", f"no plot space {index}")
+            refuse("unknown_location", f"no plot space {index}")
         if province["plots"][int(index)] is not None:
-            fail("space_occupied", "that plot space is taken")
+            refuse("space_occupied", "that plot space is taken")
     elif location == "colosseum":
         if payload.get("use_token"):
-            fail("no_bonus_token", "bonus tokens go only with a building")
+            refuse("no_bonus_token", "bonus tokens go only with a building")
     else:
-        fail("unknown_location", f"no location {location!r}")
+        refuse("unknown_location", f"no location {location!r}")
 
 
 def _check_tax(state, seat, payload):
     if payload.get("mode") not in ("normal", "double"):
-        fail("unknown_mode", "taxation is normal or double")
+        refuse("unknown_mode", "taxation is normal or double")
     if payload["mode"] == "double" and {"mode": "double"} not in _tax_offers(state, seat, None):
-        fail("glory_too_low", "double taxation may not take you below 1 glory")
+        refuse("glory_too_low", "double taxation may not take you below 1 glory")
 
 
 def _check_free(state, seat, kind, payload):
@@ -241,22 +237,22 @@ def _check_free(state, seat, kind, payload):
     if kind in ("sell_card", "discard_card", ):
         card = payload.get("card")
         if card not in player["hand"]:
-            fail("card_not_in_hand", f"{card!r} is not in your hand")
+            refuse("card_not_in_hand", f"{card!r} is not in your hand")
         if is_anchor(card):
-            fail("anchor_card", "anchor cards cannot be sold or discarded")
+            refuse("anchor_card", "anchor cards cannot be sold or discarded")
     elif kind == "form_set":
         chosen = list(payload.get("cards", []))
         if len(player["sets"]) >= BOARD["max_sets"]:
-            fail("too_many_sets", "you already have three sets")
+            refuse("too_many_sets", "you already have three sets")
         if any(c not in player["hand"] for c in chosen) or len(set(chosen)) != 3:
-            fail("card_not_in_hand", "a set is three different cards from your hand")
+            refuse("card_not_in_hand", "a set is three different cards from your hand")
         if not cards.set_legal(state, seat, chosen, payload.get("as_type")):
-            fail("not_a_set", "those cards do not form a set of that type")
+            refuse("not_a_set", "those cards do not form a set of that type")
     elif kind == "exchange":
         if state["medals"]["religious"] != seat:
-            fail("no_religious_medal", "only the religious medal's holder may exchange")
+            refuse("no_religious_medal", "only the religious medal's holder may exchange")
         if payload.get("count", 0) * BOARD["medal_exchange_denarii"] > player["denarii"]:
-            fail("not_enough_denarii", "each exchange costs 3 denarii")
+            refuse("not_enough_denarii", "each exchange costs 3 denarii")
 
 
 def _check_launch(state, seat, payload):
@@ -265,20 +261,20 @@ def _check_launch(state, seat, payload):
     if province in state["provinces"] and isinstance(payload.get("space"), int) and 0 <= payload["space"] < 3:
         marker = state["provinces"][province]["plots"][payload["space"]]
     if not marker or marker["owner"] != seat or not marker["up"]:
-        fail("no_plot_marker", "you have no face-up plot marker there")
+        refuse("no_plot_marker", "you have no face-up plot marker there")
     if state["players"][seat]["vendetta"] == 0:
-        fail("no_vendetta_marker", "you have no vendetta marker left to launch a plot")
+        refuse("no_vendetta_marker", "you have no vendetta marker left to launch a plot")
     target = facing_owner(state, province)
     if target is None or target == seat:
-        fail("no_target", "no opponent faces that province")
+        refuse("no_target", "no opponent faces that province")
     if holder(state, target)["vendetta"] >= BOARD["vendetta_track_length"]:
-        fail("track_full", "the target's vendetta track is full")
+        refuse("track_full", "the target's vendetta track is full")
     if payload.get("action") not in CHARACTERS[state["players"][seat]["character"]]["plot_actions"]:
-        fail("not_your_plot_action", "that plot action is not on your board")
+        refuse("not_your_plot_action", "that plot action is not on your board")
     if payload.get("victim") not in plots.victims(state, seat, target):
-        fail("wrong_victim", "the plot action must hit the plot's target")
+        refuse("wrong_victim", "the plot action must hit the plot's target")
     if not plots.action_legal(state, seat, payload["action"], payload["victim"]):
-        fail("no_effect", "that plot action would have no effect")
+        refuse("no_effect", "that plot action would have no effect")
 
 
 CHECKS = {
@@ -289,31 +285,34 @@ CHECKS = {
 }
 
 
-def check(state: dict, seat, kind: str, payload: dict) -> dict:
-    """Raise unless ``seat`` may post ``kind``/``payload`` now; returns the waiting step."""
-    if state["result"] is not None:
-        fail("game_over", "the game has finished")
-    if kind not in OFFERS:
-        fail("unknown_action", f"no action {kind!r} in Age of Rome")
+def may_act(state: dict, seat, kind) -> bool:
+    """The awaited seat (None for the automaton), or anyone holding a standing exchange."""
+    return seat in waiting_seats(state) or (kind == "exchange" and exchange_at_any_time(state, seat))
+
+
+def awaits(state: dict, seat, kind: str) -> bool:
+    """Free actions answer any own-turn step (and a standing exchange any step); every
+    other action answers one kind of step."""
     step = front(state)
-    standing = kind == "exchange" and exchange_at_any_time(state, seat)
-    if seat not in waiting_seats(state) and not standing:
-        fail("not_your_turn", "the game is not waiting for you")
     if kind in FREE:
-        if not free_allowed(step) and not standing:
-            fail("not_now", "free actions are taken during your own turn")
+        return free_allowed(step) or (kind == "exchange" and exchange_at_any_time(state, seat))
+    return _answers(state, kind, step)
+
+
+def check(state: dict, seat, kind: str, payload: dict) -> None:
+    """Refuse what the rules forbid once the generic guards have passed: each named rule
+    with its code, then anything that is not one of the offers."""
+    step = front(state)
+    if kind in FREE:
         _check_free(state, seat, kind, payload)
-    elif not _answers(state, kind, step):
-        fail("wrong_action", f"the game waits for {step['op']}, not {kind}")
     elif kind in CHECKS:
         CHECKS[kind](state, seat, payload)
     if kind == "play_card" and payload.get("card") not in state["players"][seat]["hand"]:
-        fail("card_not_in_hand", "that card is not in your hand")
+        refuse("card_not_in_hand", "that card is not in your hand")
     if kind == "play_card" and not cards.matches(payload["card"], window_of(state, step)):
-        fail("wrong_trigger", "that card does not trigger now")
+        refuse("wrong_trigger", "that card does not trigger now")
     if _normal(payload) not in [_normal(p) for p in OFFERS[kind](state, seat, step)]:
-        fail("illegal_choice", f"{kind} {payload} is not a legal choice now")
-    return step
+        refuse("illegal_choice", f"{kind} {payload} is not a legal choice now")
 
 
 def _normal(payload: dict) -> dict:

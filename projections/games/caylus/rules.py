@@ -1,20 +1,19 @@
 """Applying decisions: one handler per action type, each validating then changing.
 
-A handler lists the decision kinds it answers; ``apply_event`` checks the seat and the
-kind, runs the handler's ``check`` on the untouched state, then its ``apply`` on a copy,
-and lets ``turn.advance`` run the steps that need no decision.
+A handler lists the decision kinds it answers (``awaits``), its ``check`` on the untouched
+state and its ``apply`` on the copy; ``base.Game.apply`` runs them in that order and then
+``turn.advance``, which runs the steps that need no decision.
 """
 from __future__ import annotations
 
-from ..base import IllegalAction
 from .castle import check_batch, give_batch, no_batch_penalty
 from .components import CONST, ROAD_LENGTH
 from .construction import grant_favours
 from .favours import apply_favour, check_favour
 from .placement import check_place, put_worker, target_problem
 from .road import activate, check_activation, check_owner_bonus, check_produce
-from .state import clone, pay, require
-from .turn import advance, current_decision, next_placer, return_worker
+from .state import pay, require
+from .turn import current_decision, next_placer, return_worker
 
 
 def _provost_delta(state: dict, delta, limit: int) -> None:
@@ -205,26 +204,17 @@ HANDLERS = {
 }
 
 
-def apply_event(state: dict, event: dict) -> dict:
-    kind = event.get("type")
-    if kind not in HANDLERS:
-        raise IllegalAction("unknown_action", f"Caylus has no action {kind!r}")
-    if state["result"] is not None:
-        raise IllegalAction("game_over", "the game has ended")
+def awaits(state: dict, seat: int, kind: str) -> bool:
+    return current_decision(state)["kind"] in HANDLERS[kind][0]
+
+
+def check(state: dict, seat: int, kind: str, payload: dict) -> None:
+    HANDLERS[kind][1](state, seat, payload, current_decision(state))
+
+
+def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
+    """Apply ``kind`` to the copy; the decision it answered is closed unless favours remain."""
     decision = current_decision(state)
-    seat = event.get("seat")
-    if seat != decision["seat"]:
-        raise IllegalAction("not_your_turn", f"the game waits for seat {decision['seat']}")
-    kinds, check, apply = HANDLERS[kind]
-    if decision["kind"] not in kinds:
-        raise IllegalAction("wrong_action", f"{kind} is not what is asked now ({decision['kind']})")
-    payload = event.get("payload") or {}
-    check(state, seat, payload, decision)
-    new = clone(state)
-    if new["favours"]:
-        apply(new, seat, payload, decision)
-    else:
-        new["decision"] = None
-        apply(new, seat, payload, decision)
-    advance(new)
-    return new
+    if not state["favours"]:
+        state["decision"] = None
+    HANDLERS[kind][2](state, seat, payload, decision)
