@@ -7,7 +7,9 @@ fixed (``DATA_DIR/redis.sock``) so they reconnect by themselves, and clients see
 503s instead of refused connections; it also works under ``make run``, where no
 service manager watches. A server that keeps dying (a corrupt AOF, a full disk) makes
 the master exit non-zero after ``MAX_RESTARTS`` in ``RESTART_WINDOW`` seconds, so a
-service manager sees the failure instead of a loop.
+service manager sees the failure instead of a loop. The server itself dies with the
+master (events/connection.py starts it as the master's child with PR_SET_PDEATHSIG);
+a restarted one is started from the watcher thread, which runs as long as the master.
 """
 from __future__ import annotations
 

@@ -53,7 +53,8 @@ def test_workers_die_with_a_killed_master_so_the_port_is_free_at_once(tmp_path):
     port = free_port()
     with gunicorn_process(port=port, DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=2) as (base, _, proc):
         game = create(base)
-        workers = psutil.Process(proc.pid).children()
+        children = psutil.Process(proc.pid).children()
+        workers = [c for c in children if c.name() != "redis-server"]  # the embedded Redis is a child too
         assert len(workers) == 2
         busy = [requests.get(f"{base}/games/{game['id']}/stream", stream=True, timeout=10) for _ in range(4)]
         half = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
@@ -61,8 +62,8 @@ def test_workers_die_with_a_killed_master_so_the_port_is_free_at_once(tmp_path):
             sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
         proc.kill()
         proc.wait(timeout=10)
-        _, alive = psutil.wait_procs(workers, timeout=3)
-        assert not alive, "no orphaned worker outlives its master"
+        _, alive = psutil.wait_procs(children, timeout=3)
+        assert not alive, "no orphaned worker (nor the embedded Redis) outlives its master"
         for item in busy + half:
             item.close()
     started = time.monotonic()
@@ -80,3 +81,70 @@ def test_the_embedded_redis_fsyncs_every_write_and_data_dir_is_private(tmp_path)
         assert embedded(data_dir).config_get("appendfsync") == {"appendfsync": "always"}
         assert embedded(data_dir).config_get("appendonly") == {"appendonly": "yes"}
     assert stat.S_IMODE(os.stat(data_dir).st_mode) == 0o700
+
+
+def redis_servers_of(data_dir) -> list[psutil.Process]:
+    """The redis-server processes serving DATA_DIR (Redis shows its socket in its title)."""
+    found = []
+    for process in psutil.process_iter(["name", "cmdline"]):
+        try:
+            if "redis-server" in (process.info["name"] or "") and str(data_dir) in " ".join(process.info["cmdline"] or []) \
+                    and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process)
+        except psutil.Error:
+            pass
+    return found
+
+
+def test_the_embedded_redis_dies_with_a_killed_master_and_a_new_one_starts_at_once(tmp_path):
+    """Both the embedded Redis the master started and the one it restarted after a crash
+    die with the master; the next start owns a fresh server on the same data."""
+    port = free_port()
+    with gunicorn_process(port=port, DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=1) as (base, _, proc):
+        game = create(base)
+        first = int(embedded(tmp_path).info("server")["process_id"])
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and requests.get(f"{base}/games/{game['id']}", timeout=10).status_code != 200:
+            time.sleep(0.1)
+        assert int(embedded(tmp_path).info("server")["process_id"]) != first, "restarted"
+        proc.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while redis_servers_of(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not redis_servers_of(tmp_path), "no embedded Redis outlives its master"
+    started = time.monotonic()
+    with gunicorn_process(port=port, DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=1) as (base, _, again):
+        assert wait_until_serving(base, seconds=15) and again.poll() is None
+        assert time.monotonic() - started < 15
+        assert requests.get(f"{base}/games/{game['id']}", timeout=10).status_code == 200, "the data is kept"
+        [server] = redis_servers_of(tmp_path)
+        assert server.ppid() == again.pid
+    assert not redis_servers_of(tmp_path), "a clean stop stops the embedded Redis too"
+
+
+def test_a_data_dir_has_one_owner_and_its_redis_dies_with_it(tmp_path, monkeypatch):
+    """A second process cannot start a second server on the same data (it would restart
+    it against the first's); once the owner is killed with -9, its Redis is gone too."""
+    import subprocess
+    import sys
+
+    from events import connection
+
+    code = ("import sys, time; from events.connection import start_embedded; "
+            "s = start_embedded(sys.argv[1]); print('ready', flush=True); time.sleep(600)")
+    owner = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": os.getcwd()})
+    try:
+        assert owner.stdout.readline().strip() == "ready"
+        [server] = redis_servers_of(tmp_path)
+        monkeypatch.setattr(connection, "LOCK_WAIT", 0.5)
+        with pytest.raises(RuntimeError, match="in use by another server process"):
+            connection.start_embedded(str(tmp_path))
+        assert redis_servers_of(tmp_path) == [server], "the owner's server is untouched"
+    finally:
+        owner.kill()
+        owner.wait(timeout=10)
+    psutil.wait_procs([server], timeout=5)
+    assert not redis_servers_of(tmp_path)
