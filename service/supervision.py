@@ -57,7 +57,12 @@ class EmbeddedRedis:
         self._stop.set()
 
     def _watch(self, on_give_up) -> None:
+        owner = os.getpid()
         while not self._stop.wait(self.period):
+            if os.getpid() != owner:
+                # A forked worker: under gevent this watcher is a greenlet, and fork copies
+                # it into every worker, where it would start servers of its own on the file.
+                return
             if embedded_alive(self.server):
                 continue
             now = time.monotonic()

@@ -15,7 +15,7 @@ import pytest
 import redis
 import requests
 
-from tests.platform.gunicorn_server import create, gunicorn_process, wait_until_serving
+from tests.platform.gunicorn_server import create, gunicorn_process, play, wait_until_serving
 from tests.redis_servers import free_port
 
 pytestmark = pytest.mark.xdist_group("durability")
@@ -108,6 +108,9 @@ def test_the_embedded_redis_dies_with_a_killed_master_and_a_new_one_starts_at_on
         while time.monotonic() < deadline and requests.get(f"{base}/games/{game['id']}", timeout=10).status_code != 200:
             time.sleep(0.1)
         assert int(embedded(tmp_path).info("server")["process_id"]) != first, "restarted"
+        time.sleep(1)  # two supervision periods: a second supervisor would have acted by now
+        [server] = redis_servers_of(tmp_path)
+        assert server.ppid() == proc.pid, "one server, restarted by the master (not by a worker)"
         proc.kill()
         proc.wait(timeout=10)
         deadline = time.monotonic() + 5
@@ -148,3 +151,59 @@ def test_a_data_dir_has_one_owner_and_its_redis_dies_with_it(tmp_path, monkeypat
         owner.wait(timeout=10)
     psutil.wait_procs([server], timeout=5)
     assert not redis_servers_of(tmp_path)
+
+
+def gunicorn_workers(master_pid: int) -> set[int]:
+    return {c.pid for c in psutil.Process(master_pid).children() if c.name() != "redis-server"}
+
+
+def test_a_killed_worker_is_replaced_and_nothing_acknowledged_is_lost(tmp_path):
+    """The fault table's first row: kill -9 of a worker while moves are played."""
+    with gunicorn_process(DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=2) as (base, _, proc):
+        game = create(base)
+        acknowledged = [play(base, game).json()["seq"] for _ in range(5)]
+        workers = gunicorn_workers(proc.pid)
+        assert len(workers) == 2
+        victim = sorted(workers)[0]
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            now = gunicorn_workers(proc.pid)
+            if len(now) == 2 and victim not in now:
+                break
+            time.sleep(0.1)
+        assert len(now) == 2 and victim not in now, "the master forked a new worker"
+        for _ in range(10):  # whichever worker answers, new or old, has every acknowledged move
+            r = requests.get(f"{base}/games/{game['id']}", timeout=10, headers={"Connection": "close"})
+            assert r.status_code == 200 and r.json()["seq"] == acknowledged[-1]
+        assert play(base, game).json()["seq"] == acknowledged[-1] + 1
+
+
+def test_an_embedded_redis_that_keeps_dying_makes_the_master_exit_3(tmp_path):
+    """After MAX_RESTARTS restarts in a minute the master gives up (exit status 3), so a
+    service manager sees the failure; nothing of it (workers, Redis) is left running."""
+    from service.supervision import MAX_RESTARTS
+
+    with gunicorn_process(DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=1) as (base, _, proc):
+        create(base)
+        workers = gunicorn_workers(proc.pid)
+        killed = set()
+        for _ in range(MAX_RESTARTS + 1):
+            deadline = time.monotonic() + 10
+            pid = None
+            while time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    pid = int(embedded(tmp_path).info("server")["process_id"])
+                except (redis.RedisError, OSError):
+                    pid = None
+                if pid and pid not in killed:
+                    break
+                time.sleep(0.05)
+            assert pid and pid not in killed, "restarted after each death but the last"
+            os.kill(pid, signal.SIGKILL)
+            killed.add(pid)
+        assert proc.wait(timeout=15) == 3
+        _, alive = psutil.wait_procs([psutil.Process(w) for w in workers if psutil.pid_exists(w)], timeout=5)
+        assert not alive and not redis_servers_of(tmp_path)
+        with pytest.raises(requests.ConnectionError):
+            requests.get(base + "/game-types", timeout=5)
