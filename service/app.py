@@ -91,7 +91,8 @@ def register_error_handlers(app: Flask) -> None:
         """Storage down, restarting or failing over: the one place that says so (503)."""
         STORAGE_UNAVAILABLE.inc()
         log.warning("storage unavailable on %s: %s", request.path, exc)
-        body = {"error": {"code": "storage_unavailable", "message": "storage is unreachable; retry shortly",
+        message = i18n.localize_error("storage_unavailable", "storage is unreachable; retry shortly", 503)
+        body = {"error": {"code": "storage_unavailable", "message": message,
                           "details": {"retry_after": RETRY_AFTER_SECONDS}}}
         return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
