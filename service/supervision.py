@@ -62,7 +62,8 @@ class EmbeddedRedis:
             if os.getpid() != owner:
                 # A forked worker: under gevent this watcher is a greenlet, and fork copies
                 # it into every worker, where it would start servers of its own on the file.
-                return
+                # Park it: ending it would trip over thread bookkeeping fork did not copy.
+                threading.Event().wait()
             if embedded_alive(self.server):
                 continue
             now = time.monotonic()
