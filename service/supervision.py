@@ -7,7 +7,9 @@ fixed (``DATA_DIR/redis.sock``) so they reconnect by themselves, and clients see
 503s instead of refused connections; it also works under ``make run``, where no
 service manager watches. A server that keeps dying (a corrupt AOF, a full disk) makes
 the master exit non-zero after ``MAX_RESTARTS`` in ``RESTART_WINDOW`` seconds, so a
-service manager sees the failure instead of a loop.
+service manager sees the failure instead of a loop. The server itself dies with the
+master (events/connection.py starts it as the master's child with PR_SET_PDEATHSIG);
+a restarted one is started from the watcher thread, which runs as long as the master.
 """
 from __future__ import annotations
 
@@ -47,7 +49,6 @@ class EmbeddedRedis:
         self._dead: list = []  # replaced servers stay referenced: collecting one would stop the new server
         self._restarts: list[float] = []
         self._stop = threading.Event()
-        self._owner = os.getpid()
 
     def watch(self, on_give_up) -> None:
         threading.Thread(target=self._watch, args=(on_give_up,), name="embedded-redis-watch", daemon=True).start()
@@ -56,10 +57,13 @@ class EmbeddedRedis:
         self._stop.set()
 
     def _watch(self, on_give_up) -> None:
-        # Under gevent the master is monkey-patched, this thread is a greenlet, and every
-        # forked worker inherits it: only the master may restart the server, or several
-        # servers would share one AOF, each acknowledging writes the others never see.
-        while not self._stop.wait(self.period) and os.getpid() == self._owner:
+        owner = os.getpid()
+        while not self._stop.wait(self.period):
+            if os.getpid() != owner:
+                # A forked worker: under gevent this watcher is a greenlet, and fork copies
+                # it into every worker, where it would start servers of its own on the file.
+                # Park it: ending it would trip over thread bookkeeping fork did not copy.
+                threading.Event().wait()
             if embedded_alive(self.server):
                 continue
             now = time.monotonic()

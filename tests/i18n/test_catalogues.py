@@ -55,3 +55,34 @@ def test_every_error_template_is_in_the_catalogue():
     from service.error_messages import TEMPLATES
     ids = {m.id for m in read_po(PO.open("rb"))}
     assert set(TEMPLATES) <= ids
+
+
+def raised_messages() -> list[tuple[str, int, str]]:
+    """The message of every ``ApiError(status, code, message, ...)`` the server itself
+    raises (the games' rule messages keep their English words by design), with each
+    f-string value replaced by a sample."""
+    import ast
+
+    found = []
+    for path in sorted([*(ROOT / "service").rglob("*.py"), *(ROOT / "events").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError" and len(node.args) >= 3):
+                continue
+            message = node.args[2]
+            if isinstance(message, ast.Constant) and isinstance(message.value, str):
+                found.append((path.name, node.lineno, message.value))
+            elif isinstance(message, ast.JoinedStr):
+                text = "".join(v.value if isinstance(v, ast.Constant) else "x" for v in message.values)
+                found.append((path.name, node.lineno, text))
+    return found
+
+
+def test_every_error_the_server_raises_has_a_template():
+    """Else a zh-Hant client reads the English message behind a generic lead."""
+    from service.i18n import _COMPILED
+
+    messages = raised_messages()
+    assert len(messages) > 50
+    untemplated = [f"{where}:{line}: {text!r}" for where, line, text in messages
+                   if not any(rx.match(text) for rx, _ in _COMPILED)]
+    assert not untemplated, "\n".join(untemplated)

@@ -74,3 +74,16 @@ def test_a_shared_refusal_is_said_in_the_request_language_in_every_game(client):
     body = r.get_json()["error"]
     assert r.status_code == 422 and body["code"] == "wrong_action"
     assert body["message"] == "vote 不是遊戲現在等待的行動"
+
+
+def test_storage_unreachable_is_said_in_the_request_language(tmp_path):
+    """The 503 of a storage fault goes through the same catalogue as every other error."""
+    from service.app import create_app
+    from tests.redis_servers import free_port
+
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "CLOCK_SWEEP_SECONDS": 0,
+                      "DATA_DIR": str(tmp_path)})
+    r = app.test_client().get("/api/games", headers={"Accept-Language": "zh-Hant"})
+    assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+    assert r.get_json()["error"]["code"] == "storage_unavailable"
+    assert r.get_json()["error"]["message"] == "暫時無法連上儲存服務；請稍後再試"

@@ -183,17 +183,82 @@ function syncFilterUrl() {
   history.replaceState(null, "", `/${q.toString() ? `?${q}` : ""}`);
 }
 
+// The lobby API answers a page at a time ({games, next}); "More games" asks for the next
+// page with `next` as the cursor. A refresh reloads as many pages as are shown.
+const listed = { games: [], next: null, pages: 1 };
+
+function filters() {
+  return { game: $("#filter-game").value, status: $("#filter-status").value };
+}
+
 async function loadList(quiet = false) {
   const box = $("#games-list");
-  let data;
+  const pages = quiet ? listed.pages : 1;
+  const games = [];
+  let next = null;
   try {
-    data = await Api.listGames({ game: $("#filter-game").value, status: $("#filter-status").value });
+    for (let n = 0; n < pages; n++) {
+      const data = await Api.listGames({ ...filters(), cursor: next });
+      games.push(...((data && data.games) || []));
+      next = (data && data.next) || null;
+      if (!next) break;
+    }
   } catch (e) {
     if (!quiet) clear(box, h("p", { class: "error" }, _("Could not list the games: {v0}", { v0: errorText(e) })));
     return;
   }
-  const games = (data && data.games) || [];
-  if (!games.length) { clear(box, h("p", { class: "muted" }, _("No games match."))); return; }
+  Object.assign(listed, { games, next, pages });
+  renderList();
+}
+
+async function loadMore() {
+  const button = $("#games-more");
+  button.disabled = true;
+  let data;
+  try {
+    data = await Api.listGames({ ...filters(), cursor: listed.next });
+  } catch (e) {
+    flash(_("Could not list the games: {v0}", { v0: errorText(e) }), "error");
+    button.disabled = false;
+    return;
+  }
+  const known = new Set(listed.games.map((g) => g.id));
+  const added = ((data && data.games) || []).filter((g) => !known.has(g.id));
+  listed.games.push(...added);
+  listed.next = (data && data.next) || null;
+  listed.pages += 1;
+  renderList();
+  // the button keeps the focus while there is more; else the first game it brought
+  const first = added.length && $(`#games-table tr[data-game-id="${CSS.escape(added[0].id)}"] a`);
+  if (listed.next) $("#games-more").focus();
+  else if (first) first.focus();
+}
+
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || !$("#games-list").contains(el)) return null;
+  if (el.id === "games-more") return { more: true };
+  const row = el.closest("tr[data-game-id]");
+  return row ? { game: row.dataset.gameId, index: [...row.querySelectorAll("a, button")].indexOf(el) } : null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  if (key.more) { const more = $("#games-more"); if (more) more.focus(); return; }
+  const row = $(`#games-table tr[data-game-id="${CSS.escape(key.game)}"]`);
+  const target = row && row.querySelectorAll("a, button")[key.index];
+  if (target) target.focus();
+}
+
+function renderList() {
+  const box = $("#games-list");
+  const { games } = listed;
+  if (!games.length) {
+    clear(box, h("p", { class: "muted" }, _("No games match.")));
+    $("#games-shown").textContent = "";
+    return;
+  }
+  const focused = focusKey();
   const title = (name) => tn((types.find((t) => t.name === name) || {}).title || humanize(name));
   clear(box, h("table", { class: "games", id: "games-table" },
     h("thead", {}, h("tr", {}, [_("Game"), _("Players"), _("Status"), _("Step"), _("Waiting for"), _("Created"), ""].map((c) => h("th", {}, c)))),
@@ -210,7 +275,12 @@ async function loadList(quiet = false) {
         h("td", { class: "actions" },
           h("a", { href: `/games/${encodeURIComponent(g.id)}#spectator`, class: "button small" }, g.status === "finished" ? _("Final board") : _("Watch")),
           h("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, class: "button small" }, _("Replay"))));
-    }))));
+    }))),
+    listed.next ? h("button", { type: "button", id: "games-more", onclick: loadMore }, _("More games")) : null);
+  restoreFocus(focused);
+  // a live region that exists from the start: only a change of the count is announced
+  const shown = _("Games shown: {n}", { n: games.length });
+  if ($("#games-shown").textContent !== shown) $("#games-shown").textContent = shown;
 }
 
 function resultText(g, names) {
