@@ -234,7 +234,7 @@ function drawPieces(root, view, ctx, byCell) {
     const shape = f.role === "merchant"
       ? svg("ellipse", { cx: px(f.x) + cx, cy: py(f.y) + cy, rx: 7, ry: 4, fill: SEAT_FILL[f.seat], stroke: SEAT_STROKE[f.seat] })
       : svg("circle", { cx: px(f.x) + cx, cy: py(f.y) + cy, r: 6, fill: SEAT_FILL[f.seat], stroke: SEAT_STROKE[f.seat] });
-    shape.append(svg("title", {}, document.createTextNode(`${nameOf(f.seat, ctx.names)}'s ${f.role}`)));
+    shape.append(svg("title", {}, document.createTextNode(_("{name}'s {piece}", { name: nameOf(f.seat, ctx.names), piece: tn(f.role) }))));
     root.append(shape);
   }
   view.keeps.forEach((k, seat) => {
