@@ -10,7 +10,7 @@ catalogue, not only the few a handful of played games happen to reach.
 
 Views are many and alike; ``Corpus.add_view`` keeps one only when it shows something no
 kept view of that game showed (a string, a key, or a number in a new place), plus a few
-at fixed points (the start, every 25th step, the end).
+at fixed points (the start, every 10th step, the end).
 """
 from __future__ import annotations
 
@@ -140,10 +140,38 @@ def playout(corpus: Corpus, seats: int, seed: str, options: dict, max_steps: int
             shown = game.redact({"type": event["type"], "seat": seat, "payload": event["payload"]}, viewer)
             payload = {"hidden": True} if shown is None else shown["payload"]
             corpus.add_event({**entry, "payload": payload})
-        look(step, step % 25 == 0 or finished)
+        look(step, step % 10 == 0 or finished)
     else:
         raise AssertionError(f"{corpus.game}: no end after {max_steps} steps (seed {seed})")
     return len(log)
+
+
+def script(game_name: str, seats: int, seed: str, options: dict | None = None, max_steps: int = 5000) -> list[tuple[int, dict]]:
+    """The seats' moves of a seeded random game to its end, as (seat, action): posted in
+    order to a game the server created with the same seed, they replay it exactly (the
+    server takes the automatic steps itself)."""
+    game = registry()[game_name]
+    rand = random.Random(seed)
+    schema = game.options_schema() if game.options_schema else None
+    opts = schema.load(options or {}) if schema else dict(options or {})
+    rng = SeededRng(seed, 0)
+    state = game.setup({**opts, "rules_version": game.rules_version}, seats, rng)
+    counter = rng.counter
+    moves = []
+    for _ in range(max_steps):
+        if game.result(state) is not None:
+            return moves
+        auto = game.automatic(state)
+        if auto is not None:
+            seat, action = None, auto
+        else:
+            seat = rand.choice(sorted(game.to_act(state)))
+            action = rand.choice(game.legal_actions(state, seat))
+            moves.append((seat, action))
+        rng = SeededRng(seed, counter)
+        state = game.apply(state, {"type": action["type"], "seat": seat, "payload": action["payload"]}, rng)
+        counter = rng.counter
+    raise AssertionError(f"{game_name}: no end after {max_steps} steps (seed {seed})")
 
 
 def seat_counts(game) -> list[int]:

@@ -288,7 +288,7 @@ function drawnTilePanel(view, ctx) {
 }
 
 function seatPanel(view, ctx, seat) {
-  const held = view.held[seat].map((t) => html("span", { class: t.used ? "cc-wall used" : "cc-wall", title: t.used ? "used" : `taken in turn ${t.turn}` },
+  const held = view.held[seat].map((t) => html("span", { class: t.used ? "cc-wall used" : "cc-wall", title: t.used ? _("used") : _("taken in turn {turn}", { turn: t.turn }) },
     `${t.kind} ${WALL_KEYS[t.kind] || t.key}${t.used ? " (used)" : ""}`));
   return html("div", { class: `cc-seat seat-${seat}` },
     html("strong", {}, _("{name} ({colour})", { name: nameOf(seat, ctx.names), colour: seat === 0 ? _("black") : _("white") })),
