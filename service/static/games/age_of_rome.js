@@ -254,7 +254,7 @@ function resultBox(view, ctx) {
     ...["track", "areas", "senate", "sets", "pantheon"].map((k) => el("td", {}, l[k] ?? "")),
     el("td", {}, l.missions ? Object.values(l.missions).reduce((a, b) => a + b, 0) : ""),
     el("td", {}, l.denarii ?? ""), el("td", {}, el("strong", {}, l.total))));
-  const solo = view.result.solo ? el("div", {}, view.result.solo.won ? _("Victory over the Rival — {title}", { title: view.result.solo.title }) : _("The Rival wins ({rival_score})", { rival_score: view.result.solo.rival_score })) : null;
+  const solo = view.result.solo ? el("div", {}, view.result.solo.won ? _("Victory over the Rival — {title}", { title: tn(view.result.solo.title) }) : _("The Rival wins ({rival_score})", { rival_score: view.result.solo.rival_score })) : null;
   return el("div", { class: "aor-box" }, el("h4", {}, _("Final scoring")),
     el("table", {}, el("tr", {}, ...["", _("Track"), _("Areas"), _("Senate"), _("Sets"), _("Pantheon"), _("Missions"), _("Denarii"), _("Total")].map((h) => el("th", {}, h))), rows), solo);
 }
