@@ -12,7 +12,7 @@ import pytest
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
-from .games_at_steps import advance, finish, new_game
+from .games_at_steps import Scripted, advance, finish, new_game, sweep_games
 from .helpers import GAMES, registered
 
 
@@ -60,40 +60,67 @@ def test_every_page_passes_axe(live_server, lang_page, axe):
     assert_clean(page, axe, "a bad link")
 
 
-def check_game_pages(page, server, created, axe, label: str) -> None:
+PAGES = ("seat", "spectator", "replay", "referee")
+
+
+def check_game_pages(page, server, created, axe, label: str, pages=PAGES, seat: int = 0) -> None:
     gid = created["id"]
     seq = server.meta(gid)["seq"]
-    page.goto(f"{server.url}/games/{gid}#token={created['tokens'][0]}")
-    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
-    assert_clean(page, axe, f"{label}: the seat's table")
-    page.goto(f"{server.url}/games/{gid}#spectator")
-    page.wait_for_selector("#table-root[data-seq]")
-    assert_clean(page, axe, f"{label}: the spectator's table")
-    page.goto(f"{server.url}/games/{gid}/replay")
-    page.wait_for_selector("#replay-log li")
-    page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
-    assert_clean(page, axe, f"{label}: the replay")
-    page.goto(f"{server.url}/games/{gid}/referee#token={created['referee_token']}")
-    page.wait_for_selector("#referee-log li")
-    page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
-    assert_clean(page, axe, f"{label}: the referee console")
+    if "seat" in pages:
+        page.goto(f"{server.url}/games/{gid}#token={created['tokens'][seat]}")
+        page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
+        assert_clean(page, axe, f"{label}: seat {seat}'s table")
+    if "spectator" in pages:
+        page.goto(f"{server.url}/games/{gid}#spectator")
+        page.wait_for_selector("#table-root[data-seq]")
+        assert_clean(page, axe, f"{label}: the spectator's table")
+    if "replay" in pages:
+        page.goto(f"{server.url}/games/{gid}/replay")
+        page.wait_for_selector("#replay-log li")
+        page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
+        assert_clean(page, axe, f"{label}: the replay")
+    if "referee" in pages:
+        page.goto(f"{server.url}/games/{gid}/referee#token={created['referee_token']}")
+        page.wait_for_selector("#referee-log li")
+        page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
+        assert_clean(page, axe, f"{label}: the referee console")
 
 
-# Random games (server seeds) reach rare states and texts: a long randomised run, in `make soak`;
-# the pages and every game at fixed steps stay in `make test`.
-@pytest.mark.slow
+# Seeded games (the same every run): for each game its smallest and largest table, looked
+# at at the start, half-way and at the end; at each point the table of a seat that is
+# asked to move and one more page, in turn, so each page is seen at several points.
+# Every board state the rules can reach is checked by test_runtime_texts.py; long random
+# games stay in `make soak` (test_random_games_pass_axe).
 @pytest.mark.parametrize("game", GAMES)
 def test_each_game_passes_axe_at_several_steps(game, live_server, page, axe):
     if not registered(game):
         pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
     page.lang = "en"
-    rand = random.Random(11)
-    created = new_game(live_server, game)
-    check_game_pages(page, live_server, created, axe, f"{game} at the start")
-    advance(live_server, created, 25, rand)
-    check_game_pages(page, live_server, created, axe, f"{game} mid-game")
-    finish(live_server, created, rand)
-    check_game_pages(page, live_server, created, axe, f"{game} finished")
+    for k, (seats, seed) in enumerate(sweep_games(game)):
+        played = Scripted(live_server, game, seats, seed)
+        for i, fraction in enumerate((0, 0.5, 1)):
+            meta = played.to(played.at(fraction))
+            assert (meta["status"] == "finished") == (fraction == 1), meta["status"]
+            other = PAGES[1 + (i + k) % 3]
+            label = f"{game}, {seats} seats, seed {seed!r}, move {played.done}/{len(played.moves)}"
+            check_game_pages(page, live_server, played.created, axe, label, ("seat", other), seat=(meta["to_act"] or [0])[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_random_games_pass_axe(game, live_server, page, axe):
+    """Long random games: the server deals anew every run, so each run meets new states."""
+    if not registered(game):
+        pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
+    page.lang = "en"
+    for n in range(3):
+        rand = random.Random(11 + n)
+        created = new_game(live_server, game)
+        check_game_pages(page, live_server, created, axe, f"{game} at the start")
+        advance(live_server, created, 25, rand)
+        check_game_pages(page, live_server, created, axe, f"{game} mid-game")
+        finish(live_server, created, rand)
+        check_game_pages(page, live_server, created, axe, f"{game} finished")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -15,7 +15,7 @@ import pytest
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
-from .games_at_steps import NAMES, advance, finish, new_game
+from .games_at_steps import NAMES, Scripted, advance, finish, new_game, sweep_games
 from .helpers import GAMES, registered
 from .untranslated import scan
 
@@ -67,49 +67,76 @@ def test_the_pages_are_in_chinese_for_a_chinese_browser(live_server, zh_page, ax
     assert_chinese(page, "tournaments")
 
 
-def look(page, server, created, axe_src, label):
+def look(page, server, created, axe_src, label, pages=("table", "replay", "referee"), seat: int = 0):
     gid = created["id"]
     seq = server.meta(gid)["seq"]
-    page.goto(f"{server.url}/games/{gid}#token={created['tokens'][0]}")
-    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
-    page.locator("#board-text-box summary").click()
-    assert_chinese(page, f"{label}: table", axe_src)
-    page.goto(f"{server.url}/games/{gid}/replay")
-    page.wait_for_selector("#replay-log li")
-    page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
-    assert_chinese(page, f"{label}: replay")
-    page.goto(f"{server.url}/games/{gid}/referee#token={created['referee_token']}")
-    page.wait_for_selector("#referee-log li")
-    page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
-    assert_chinese(page, f"{label}: referee console")
+    if "table" in pages:
+        page.goto(f"{server.url}/games/{gid}#token={created['tokens'][seat]}")
+        page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
+        page.locator("#board-text-box summary").click()
+        assert_chinese(page, f"{label}: seat {seat}'s table", axe_src)
+    if "replay" in pages:
+        page.goto(f"{server.url}/games/{gid}/replay")
+        page.wait_for_selector("#replay-log li")
+        page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
+        assert_chinese(page, f"{label}: replay")
+    if "referee" in pages:
+        page.goto(f"{server.url}/games/{gid}/referee#token={created['referee_token']}")
+        page.wait_for_selector("#referee-log li")
+        page.wait_for_function("() => !!document.querySelector('#board[data-kb-count]')")
+        assert_chinese(page, f"{label}: referee console")
 
 
-# Random games (server seeds) reach rare states and texts: a long randomised run, in `make soak`;
-# the pages and every game at fixed steps stay in `make test`.
-@pytest.mark.slow
+def screenshots(page, browser, server, created, game):
+    """The same table in both languages, for the eye."""
+    page.goto(f"{server.url}/games/{created['id']}#token={created['tokens'][0]}")
+    page.wait_for_selector("#table-root[data-seq]")
+    shot(page, f"table-{game}-zh-Hant")
+    en = zh_context(browser, "en")
+    en_page = en.new_page()
+    en_page.goto(f"{server.url}/games/{created['id']}#token={created['tokens'][0]}")
+    en_page.wait_for_selector("#table-root[data-seq]")
+    assert en_page.evaluate("() => document.documentElement.lang") == "en"
+    shot(en_page, f"table-{game}-en")
+    en.close()
+
+
+# Seeded games (the same every run, other deals than the axe sweep's): each game's
+# smallest and largest table at the start, half-way and at the end, the table of a seat
+# asked to move at each point, the replay half-way, the referee console at the end (axe
+# on the tables at the start and the end). Every text shape the rules can produce is
+# checked by test_runtime_texts.py; long random games stay in `make soak`.
 @pytest.mark.parametrize("game", GAMES)
 def test_every_string_of_a_game_is_in_chinese(game, live_server, zh_page, browser, axe):
     if not registered(game):
         pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
     page = zh_page
-    rand = random.Random(31)
-    created = new_game(live_server, game, "zh-Hant")
-    look(page, live_server, created, axe, f"{game} at the start")
-    advance(live_server, created, 30, rand)
-    look(page, live_server, created, None, f"{game} mid-game")
-    # the same table in both languages, for the eye
-    page.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][0]}")
-    page.wait_for_selector("#table-root[data-seq]")
-    shot(page, f"table-{game}-zh-Hant")
-    en = zh_context(browser, "en")
-    en_page = en.new_page()
-    en_page.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][0]}")
-    en_page.wait_for_selector("#table-root[data-seq]")
-    assert en_page.evaluate("() => document.documentElement.lang") == "en"
-    shot(en_page, f"table-{game}-en")
-    en.close()
-    finish(live_server, created, rand)
-    look(page, live_server, created, axe, f"{game} finished")
+    for k, (seats, seed) in enumerate(sweep_games(game)):
+        seed = f"zh-Hant:{seed}"
+        played = Scripted(live_server, game, seats, seed, "zh-Hant")
+        for fraction, pages in ((0, ("table",)), (0.5, ("table", "replay")), (1, ("table", "referee"))):
+            meta = played.to(played.at(fraction))
+            label = f"{game}, {seats} seats, seed {seed!r}, move {played.done}/{len(played.moves)}"
+            look(page, live_server, played.created, axe if fraction in (0, 1) else None, label, pages, seat=(meta["to_act"] or [0])[0])
+            if k == 0 and fraction == 0.5:
+                screenshots(page, browser, live_server, played.created, game)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_random_games_are_in_chinese(game, live_server, zh_page, browser, axe):
+    """Long random games: the server deals anew every run, so each run meets new texts."""
+    if not registered(game):
+        pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
+    page = zh_page
+    for n in range(3):
+        rand = random.Random(31 + n)
+        created = new_game(live_server, game, "zh-Hant")
+        look(page, live_server, created, axe, f"{game} at the start")
+        advance(live_server, created, 30, rand)
+        look(page, live_server, created, None, f"{game} mid-game")
+        finish(live_server, created, rand)
+        look(page, live_server, created, axe, f"{game} finished")
 
 
 def test_the_switch_is_on_every_page_and_remembered(live_server, browser):

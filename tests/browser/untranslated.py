@@ -5,8 +5,15 @@ Names the players chose (marked translate="no" where a page lists other games' p
 ids, hashes and code are not words to translate."""
 from __future__ import annotations
 
-SCAN = r"""(allowed) => {
+# The English words of a text (three letters or more, hex ids left out), less the allowed ones.
+WORDS_JS = r"""
+const englishWords = (allowed) => {
   const allow = new Set(allowed.map((w) => w.toLowerCase()));
+  return (text) => (String(text).replace(/\b[0-9a-f]{8,}\b…?/gi, " ").match(/[A-Za-z][A-Za-z'’]{2,}/g) || []).filter((w) => !allow.has(w.toLowerCase()) && !/^[IVXLC]+$/.test(w));  // Roman numerals number the phases in both
+};
+"""
+
+SCAN = r"""(allowed) => {""" + WORDS_JS + r"""
   const found = new Set();
   const visible = (el) => {
     if (!el || el.closest('code, pre, script, style, noscript, [hidden], [translate=no]')) return false;
@@ -14,7 +21,7 @@ SCAN = r"""(allowed) => {
     const r = el.getClientRects();
     return r.length > 0 || el.closest('.visually-hidden, [role=status]');
   };
-  const words = (text) => (String(text).replace(/\b[0-9a-f]{8,}\b…?/gi, ' ').match(/[A-Za-z][A-Za-z'’]{2,}/g) || []).filter((w) => !allow.has(w.toLowerCase()));
+  const words = englishWords(allowed);
   const note = (text) => { if (words(text).length) found.add(String(text).replace(/\s+/g, ' ').trim().slice(0, 160)); };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {

@@ -235,7 +235,7 @@ function rivalBox(view, ctx) {
   return el("div", { class: "aor-box aor-player" },
     el("h4", {}, dot(view, ctx.names, 1), _(" The Rival (the Liberators)")),
     el("div", {}, _("Glory {glory} · legions {legions} · votes {votes} · vendetta {vendetta}", { glory: r.glory, legions: r.legions, votes: r.votes, vendetta: r.vendetta })),
-    el("div", { class: "aor-muted" }, `${r.deck_count} cards in its deck; played: ${r.discard.join(", ") || "none"}`));
+    el("div", { class: "aor-muted" }, _("{n} cards in its deck; played: {played}", { n: r.deck_count, played: r.discard.join(", ") || _("none") })));
 }
 
 function medalsBox(view, ctx) {
@@ -254,7 +254,7 @@ function resultBox(view, ctx) {
     ...["track", "areas", "senate", "sets", "pantheon"].map((k) => el("td", {}, l[k] ?? "")),
     el("td", {}, l.missions ? Object.values(l.missions).reduce((a, b) => a + b, 0) : ""),
     el("td", {}, l.denarii ?? ""), el("td", {}, el("strong", {}, l.total))));
-  const solo = view.result.solo ? el("div", {}, view.result.solo.won ? _("Victory over the Rival — {title}", { title: view.result.solo.title }) : _("The Rival wins ({rival_score})", { rival_score: view.result.solo.rival_score })) : null;
+  const solo = view.result.solo ? el("div", {}, view.result.solo.won ? _("Victory over the Rival — {title}", { title: tn(view.result.solo.title) }) : _("The Rival wins ({rival_score})", { rival_score: view.result.solo.rival_score })) : null;
   return el("div", { class: "aor-box" }, el("h4", {}, _("Final scoring")),
     el("table", {}, el("tr", {}, ...["", _("Track"), _("Areas"), _("Senate"), _("Sets"), _("Pantheon"), _("Missions"), _("Denarii"), _("Total")].map((h) => el("th", {}, h))), rows), solo);
 }
@@ -295,13 +295,13 @@ function locationWords(loc) {
 export function describeAction(action, view) {
   const p = action.payload || {};
   const names = (view && view.players || []).map((x) => x.name);
-  const victim = (v) => (view && view.solo && v === 1 ? _("the Rival") : names[v] || _("seat {v}", { v }));
+  const victim = (v) => (view && view.solo && v === 1 ? _("the Rival") : (names[v] ? tn(names[v]) : _("seat {v}", { v })));
   switch (action.type) {
     case "keep_missions": return _("Keep missions {list}", { list: p.keep.map((m) => tn((view && view.catalogue.missions[m] || {}).name || m)).join(_(" and ")) });
     case "deploy_legion": return _("Deploy a legion to {v0}", { v0: cap(p.area) });
     case "launch_plot": return _("Launch the plot in {v0}: {v1} against {v2}", { v0: cap(p.province), v1: cap(p.action), v2: victim(p.victim) });
     case "end_plot_turn": return _("End the plot turn");
-    case "build": return _("Build the next {building} level", { building: p.building });
+    case "build": return _("Build the next {building} level", { building: tn(p.building) });
     case "end_build_turn": return _("End the build turn");
     case "place_follower": return _("Place a follower on {v0}{v1}", { v0: locationWords(p.location), v1: p.use_token ? _(" with the bonus token") : "" });
     case "move_legion": return p.from === "supply" ? _("Send a legion to {v0}", { v0: cap(p.to) }) : _("Move a legion from {v0} to {v1}", { v0: cap(p.from), v1: cap(p.to) });

@@ -215,7 +215,7 @@ function drawPieces(root, view, ctx, byCell) {
     const shape = f.role === "merchant"
       ? svg("ellipse", { cx: px(f.x) + cx, cy: py(f.y) + cy, rx: 7, ry: 4, fill: SEAT_FILL[f.seat], stroke: SEAT_STROKE[f.seat] })
       : svg("circle", { cx: px(f.x) + cx, cy: py(f.y) + cy, r: 6, fill: SEAT_FILL[f.seat], stroke: SEAT_STROKE[f.seat] });
-    shape.append(svg("title", {}, document.createTextNode(`${nameOf(f.seat, ctx.names)}'s ${f.role}`)));
+    shape.append(svg("title", {}, document.createTextNode(_("{name}'s {piece}", { name: nameOf(f.seat, ctx.names), piece: tn(f.role) }))));
     root.append(shape);
   }
   view.keeps.forEach((k, seat) => {
@@ -269,7 +269,7 @@ function drawnTilePanel(view, ctx) {
 }
 
 function seatPanel(view, ctx, seat) {
-  const held = view.held[seat].map((t) => html("span", { class: t.used ? "cc-wall used" : "cc-wall", title: t.used ? "used" : `taken in turn ${t.turn}` },
+  const held = view.held[seat].map((t) => html("span", { class: t.used ? "cc-wall used" : "cc-wall", title: t.used ? _("used") : _("taken in turn {turn}", { turn: t.turn }) },
     `${t.kind} ${WALL_KEYS[t.kind] || t.key}${t.used ? " (used)" : ""}`));
   return html("div", { class: `cc-seat seat-${seat}` },
     html("strong", {}, _("{name} ({colour})", { name: nameOf(seat, ctx.names), colour: seat === 0 ? _("black") : _("white") })),

@@ -26,7 +26,7 @@ const COLOURS = {
   neutral: "#f5b7c5", fixed: "#d7ccc8", wood: "#c49a6c", stone: "#b0b6bb",
   residential: "#9fd39f", prestige: "#8fb8e8", empty: "#f4f1ea",
 };
-const CUBE_COLOURS = { food: "#e58fb1", wood: "#8d5a2b", stone: "#8a8f94", cloth: "#7e57c2", gold: "#e6b800" };
+const CUBE_COLOURS = { food: "#e58fb1", wood: "#8d5a2b", stone: "#6b7075", cloth: "#7e57c2", gold: "#e6b800" };
 const STYLE = `
 .cay { font: 14px/1.35 system-ui, sans-serif; display: grid; gap: .7rem; }
 .cay h4 { margin: 0 0 .3rem; font-size: .95rem; }
@@ -270,7 +270,7 @@ export function describeAction(action, view) {
     case "inn_keep": return p.keep ? _("Stay in the Inn") : _("Leave the Inn");
     case "move_provost": return p.delta ? _("Pay {v0} to move the provost {v1} {v2}", { v0: Math.abs(p.delta), v1: p.delta > 0 ? _("forward") : _("back"), v2: Math.abs(p.delta) }) : _("Leave the provost");
     case "produce": return _("Produce option {v0}", { v0: p.option + 1 });
-    case "owner_bonus": return _("Take 1 {cube} as the owner", { cube: p.cube });
+    case "owner_bonus": return _("Take 1 {cube} as the owner", { cube: tn(p.cube) });
     case "build": return _("Build the {building}{extra}", { building: tileName(view, p.building), extra: p.any ? _(" (paying {cube} as the any cube)", { cube: tn(p.any) }) : "" });
     case "convert": return _("Convert {v0} into a residence", { v0: spaceWords(p.space, view) });
     case "build_prestige": return _("Build the {v0} on your residence at space {space}", { v0: tileName(view, p.building), space: p.space });
@@ -299,7 +299,7 @@ export function describeEvent(event, names = []) {
     case "inn_keep": return p.keep ? _("{who} stayed in the Inn", { who }) : _("{who} left the Inn", { who });
     case "move_provost": return p.delta ? _("{who} paid {v0} to move the provost {v1}{delta}", { who, v0: Math.abs(p.delta), v1: p.delta > 0 ? "+" : "", delta: p.delta }) : _("{who} left the provost", { who });
     case "produce": return _("{who} produced (option {v0})", { who, v0: p.option + 1 });
-    case "owner_bonus": return _("{who} took 1 {cube} as the owner", { who, cube: p.cube });
+    case "owner_bonus": return _("{who} took 1 {cube} as the owner", { who, cube: tn(p.cube) });
     case "build": return _("{who} built the {v0}", { who, v0: tileName(null, p.building) });
     case "convert": return _("{who} converted space {space} into a residence", { who, space: p.space });
     case "build_prestige": return _("{who} built the {v0} on space {space}", { who, v0: tileName(null, p.building), space: p.space });

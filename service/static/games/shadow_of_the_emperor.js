@@ -220,7 +220,7 @@ function electorate(area, ctx, view, menu) {
     el("div", { class: "name" }, tn(area.name), area.in_play ? "" : _(" (out of play)")),
     el("div", { class: "meta" }, _("{votes} vote{v0} · {v1}{v2}", { votes: area.votes, v0: area.votes > 1 ? "s" : "", v1: PRIVILEGE_WORDS[area.privilege] || "", v2: area.privilege_used ? _(" · used") : "" })));
   const elector = slot(_("elector{v0}", { v0: area.privilege_used ? _(" used") : "" }), `${id}/elector`, area.elector, ctx, view, menu);
-  const eminences = (area.gray_eminences || []).map((s) => el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[s]};opacity:.6`, title: _("gray eminence") }, _("GE")));
+  const eminences = (area.gray_eminences || []).map((s) => el("span", { class: "soe-piece", style: `background:${SEAT_COLOURS[s]}`, title: _("gray eminence") }, _("GE")));
   box.append(el("div", { class: "soe-spaces" }, _("Elector "), elector, eminences));
   box.append(el("div", { class: "soe-spaces" }, area.aristocrat_spaces.map((p, i) => slot("", `${id}/a${i}`, p, ctx, view, menu))));
   box.append(el("div", { class: "soe-spaces" },
@@ -266,8 +266,8 @@ function election(view, ctx) {
     box.append(el("div", null, _("Rival {v0} against Emperor {v1}. Votes: ", { v0: seatName(names, v.rival), v1: seatName(names, v.emperor) }),
       v.counts.map((n, s) => `${seatName(names, s)} ${n}`).join(", ")));
     box.append(el("div", null, _("Committed: {v0}", { v0: v.committed.map((s) => seatName(names, s)).join(", ") || _("nobody yet") })));
-    if (v.own_vote) box.append(el("div", null, _("Your vote: {own_vote}", { own_vote: v.own_vote })));
-    if (v.votes) box.append(el("div", null, _("Votes (referee): {v0}", { v0: JSON.stringify(v.votes) })));
+    if (v.own_vote) box.append(el("div", null, _("Your vote: {own_vote}", { own_vote: tn(v.own_vote) })));
+    if (v.votes) box.append(el("div", null, _("Votes (referee): {v0}", { v0: Object.entries(v.votes).map(([s, c]) => `${seatName(names, Number(s))} ${tn(c)}`).join(", ") })));
   }
   const last = view.last_election;
   if (last) {

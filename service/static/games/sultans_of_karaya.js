@@ -45,7 +45,7 @@ export function describeAction(action, view) {
     case "foretell": return _("Reveal and foretell");
     case "look": return _("Look at {v0}'s card", { v0: who(p.target) });
     case "predict": return _("Predict the {v0} win", { v0: SIDE[p.side] || p.side });
-    case "respond": return { block: _("Block the assassination"), pass: _("Pass"), forbid: "Reveal and forbid the detention", accept: "Accept the detention", join: _("Reveal and join the revolt") }[p.choice] || p.choice;
+    case "respond": return { block: _("Block the assassination"), pass: _("Pass"), forbid: _("Reveal and forbid the detention"), accept: _("Accept the detention"), join: _("Reveal and join the revolt") }[p.choice] || p.choice;
     case "royal_claim": return _("Reveal the Sultan (royal claim)");
     case "window_timeout": return _("Close the window (timeout)");
     default: return action.type;
@@ -69,7 +69,7 @@ export function describeEvent(event, names = []) {
     case "call_revolt": return _("{who} called a revolt", { who });
     case "capture": return _("{who} tried to capture {v0}", { who, v0: them(p.target) });
     case "dance": return _("{who} danced", { who });
-    case "manipulate": return `${who} manipulated ${them(p.target)}${p.side ? ` (for the ${SIDE[p.side]})` : ""}`;
+    case "manipulate": return p.side ? _("{who} manipulated {v0} for the {side}", { who, v0: them(p.target), side: SIDE[p.side] || tn(p.side) }) : _("{who} manipulated {v0}", { who, v0: them(p.target) });
     case "foretell": return _("{who} began to foretell", { who });
     case "look": return _("{who} looked at {v0}'s card", { who, v0: them(p.target) });
     case "predict": return _("{who} predicted the {v0} would win", { who, v0: SIDE[p.side] || p.side });
@@ -86,7 +86,7 @@ function noteText(n, names) {
     case "revealed": return _("{v0} revealed: {v1}", { v0: s(n.seat), v1: roleName(n.role) });
     case "crowned": return _("The crown is placed before {v0}", { v0: s(n.seat) });
     case "died": return _("{v0} died ({v1})", { v0: s(n.seat), v1: roleName(n.role) });
-    case "blocked": return `${n.seats.map(s).join(", ")} blocked; the assassin dies`;
+    case "blocked": return _("{v0} blocked; the assassin dies", { v0: n.seats.map(s).join(", ") });
     case "not_a_slave": return _("{v0} is not a Slave", { v0: s(n.target) });
     case "captured": return _("{v0} was captured", { v0: s(n.target) });
     case "detained": return _("{v0} is detained", { v0: s(n.seat) });
@@ -95,7 +95,7 @@ function noteText(n, names) {
     case "revolt_joined": return n.seats.length ? _("{v0} joined the revolt", { v0: n.seats.map(s).join(", ") }) : _("Nobody joined the revolt");
     case "fatigued": return _("{v0} is fatigued", { v0: s(n.seat) });
     case "turn_skipped": return _("{v0}'s turn is skipped", { v0: s(n.seat) });
-    case "round_over": return _("Round {round} over: {v0}", { round: n.round, v0: n.winner ? SIDE[n.winner] + _(" win") : _("no winner") });
+    case "round_over": return _("Round {round} over: {v0}", { round: n.round, v0: n.winner ? _("the {side} win", { side: SIDE[n.winner] }) : _("no winner") });
     case "round_started": return _("Round {round} begins with {v0}", { round: n.round, v0: s(n.seat) });
     case "hid": return _("{v0} hid with a secret exchange", { v0: s(n.seat) });
     default: return null;
@@ -168,7 +168,7 @@ function awaitingText(view, names) {
     const mine = a.your_response ? _(" — you answered {your_response}", { your_response: tn(a.your_response) }) : "";
     return _("{window} window: {what}. Asked: {asked}; answered: {answered}{mine}", { window: tn(a.window), what: ctxText, asked: a.eligible.map(s).join(", "), answered: a.responded.map(s).join(", ") || _("nobody"), mine });
   }
-  if (a.kind === "forced") return _("{v0} must {ability} (forced by the Vizier)", { v0: s(a.seat), ability: a.ability });
+  if (a.kind === "forced") return _("{v0} must {ability} (forced by the Vizier)", { v0: s(a.seat), ability: tn(a.ability) });
   if (a.kind === "looks") return _("{v0} looks at {left} more card(s)", { v0: s(a.seat), left: a.left });
   if (a.kind === "prediction") return _("{v0} predicts the winners", { v0: s(a.seat) });
   return _("{v0} takes {v1}", { v0: s(a.seat), v1: a.mode === "bonus" ? _("a bonus action") : a.mode === "forced_hide" ? _("the forced hide") : _("an action") });

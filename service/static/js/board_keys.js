@@ -20,6 +20,25 @@ function targets(board) {
   return all.filter((e) => { for (let p = e.parentElement; p && p !== board; p = p.parentElement) if (set.has(p)) return false; return true; });
 }
 
+/** Whitespace between the parts of an element whose words would otherwise run together
+ * in its text: accessible-name checks (axe's label-content-name-mismatch, WCAG 2.5.3)
+ * and some screen readers join adjacent parts' text without a space ("6" and "PB"
+ * become "6PB"), so the name we give (read with spaces) would not contain the visible
+ * words. A space between blocks, flex or grid items or SVG texts does not change the
+ * drawing; between inline parts it is the space the eye already sees. */
+function spaceParts(e) {
+  let before = null;  // the last part that had text (parts without any, such as dots, in between)
+  for (const kid of [...e.childNodes]) {
+    const text = kid.textContent;
+    if (!text) continue;
+    if (before && /\S$/.test(before.textContent) && /^\S/.test(text) && (before.nodeType === 1 || kid.nodeType === 1)) {
+      e.insertBefore(document.createTextNode(" "), kid);
+    }
+    before = kid;
+  }
+  for (const c of e.children) if (!c.matches("style, script, title, desc")) spaceParts(c);
+}
+
 /** The element's name: what it shows, then what it does (its title), so the spoken
  * name starts with the visible words (WCAG 2.5.3). */
 function nameOf(e, i) {
@@ -64,6 +83,7 @@ export function enhanceBoard(board, { refocus = false } = {}) {
   refocus = refocus || prev.pending;
   const items = targets(board);
   items.forEach((e, i) => {
+    spaceParts(e);
     e.setAttribute("data-kb", String(i));
     e.setAttribute("role", "button");
     e.setAttribute("aria-label", nameOf(e, i));

@@ -132,7 +132,7 @@ export async function loadRenderer(game) {
       const platform = describePlatformEvent(event, names);
       if (platform) return platform;
       if (event.payload && event.payload.hidden) {
-        return _("{v0}: {v1} (hidden)", { v0: actorName(event.actor, names), v1: humanize(localType(event.type)) });
+        return _("{v0}: {v1} (hidden)", { v0: actorName(event.actor, names), v1: tn(humanize(localType(event.type))) });
       }
       if (mod && typeof mod.describeEvent === "function") {
         try { const s = mod.describeEvent(event, names); if (s) return String(s); } catch (e) { console.warn(e); }
