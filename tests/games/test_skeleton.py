@@ -24,10 +24,14 @@ def test_no_game_writes_its_own_apply(name):
 
 @pytest.mark.parametrize("name", sorted(registry()))
 def test_no_game_raises_a_generic_code_itself(name):
-    """The generic codes come from ``Game.guard`` alone, so they mean the same in every game."""
-    generic = "|".join(GENERIC_REFUSALS)
+    """The generic codes come from ``Game.guard`` alone, so they mean the same in every game.
+    (``bad_payload`` is also a game's, for a payload malformed only in context, such as the
+    fields a Caylus favour needs.)"""
+    generic = "|".join(code for code in GENERIC_REFUSALS if code != "bad_payload")
     for path in (GAMES / name).glob("*.py"):
-        found = re.findall(rf"""(?:refuse|IllegalAction|require|fail)\(\s*["']({generic})["']""", path.read_text())
+        text = path.read_text()
+        found = re.findall(rf"""(?:refuse|IllegalAction|fail)\(\s*["']({generic})["']""", text)
+        found += re.findall(rf"""require\([^\n]*,\s*["']({generic})["']""", text)
         assert not found, f"{path.name} raises {found}"
 
 

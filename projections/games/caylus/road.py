@@ -103,11 +103,14 @@ def activation_options(state: dict, seat: int, number: int) -> list[dict]:
     return [{"type": ACTIVATION_ACTIONS[kind], "payload": p} for p in payloads]
 
 
+def offered_action(state: dict, number: int) -> str | None:
+    """The action type the building on road space ``number`` offers when activated."""
+    return ACTIVATION_ACTIONS.get(effect(state, state["road"][number - 1]["building"])["kind"])
+
+
 def check_activation(state: dict, seat: int, number: int, action_type: str, payload: dict) -> None:
     building = state["road"][number - 1]["building"]
     eff = effect(state, building)
-    require(ACTIVATION_ACTIONS.get(eff["kind"]) == action_type, "wrong_action",
-            f"the {BUILDINGS[building]['name']} does not offer {action_type}")
     if action_type == "trade":
         check_trade(state, seat, building, payload)
     elif action_type == "build":

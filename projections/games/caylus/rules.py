@@ -11,7 +11,7 @@ from .components import CONST, ROAD_LENGTH
 from .construction import grant_favours
 from .favours import apply_favour, check_favour
 from .placement import check_place, put_worker, target_problem
-from .road import activate, check_activation, check_owner_bonus, check_produce
+from .road import activate, check_activation, check_owner_bonus, check_produce, offered_action
 from .state import pay, require
 from .turn import current_decision, next_placer, return_worker
 
@@ -205,7 +205,11 @@ HANDLERS = {
 
 
 def awaits(state: dict, seat: int, kind: str) -> bool:
-    return current_decision(state)["kind"] in HANDLERS[kind][0]
+    """The decision answers ``kind``; an activation takes only what its building offers (or a decline)."""
+    decision = current_decision(state)
+    if decision["kind"] not in HANDLERS[kind][0]:
+        return False
+    return decision["kind"] != "activate" or kind == "decline" or offered_action(state, decision["space"]) == kind
 
 
 def check(state: dict, seat: int, kind: str, payload: dict) -> None:
