@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from marshmallow import ValidationError
 
 from .envelope import EnvelopeSchema, entry_hash, is_legacy, payload_digest, payload_nonce
-from .types import Envelope
+from .shapes import Envelope
 
 _SCHEMA = EnvelopeSchema()
 

@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 
 from marshmallow import Schema, fields, validate
 
-from .types import JSON, Actor, Envelope
+from .shapes import JSON, Actor, Envelope
 
 GENESIS = ""
 FORMAT = 2

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .envelope import canonical_json
-from .types import JSON
+from .shapes import JSON
 
 ALGORITHM = "Ed25519"
 

@@ -21,7 +21,7 @@ from typing import Any, TypedDict
 
 from events.envelope import parse_ts
 from events.rng import SeededRng
-from events.types import JSON, Envelope
+from events.shapes import JSON, Envelope
 
 from .games import get as get_game
 from .games.base import Game

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events.types import JSON
+from events.shapes import JSON
 
 from .games.base import Game, ranking_from
 

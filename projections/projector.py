@@ -23,7 +23,7 @@ from prometheus_client import Counter
 
 from events import keys
 from events.store import EventStore
-from events.types import Envelope
+from events.shapes import Envelope
 
 from . import fold
 from .fold import PlatformState

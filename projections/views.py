@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.types import Envelope
+from events.shapes import Envelope
 
 from . import fold
 from .games import get as get_game

@@ -10,7 +10,7 @@ import random
 from typing import Callable
 
 from events.rng import SeededRng
-from events.types import JSON
+from events.shapes import JSON
 from projections.games.base import Action, Game, State
 
 from .search import Budget, choose
