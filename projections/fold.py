@@ -280,6 +280,18 @@ def _dismiss(new, env, state_at):
     _resolve(new, env)
 
 
+def _seat_bound(new, env, state_at):
+    """A seat bound to an account (at creation or claimed with its token). The rules
+    never see it; ratings and profiles read it. A seat is bound once."""
+    p = env["payload"]
+    accounts = dict(new.get("accounts") or {})
+    seat = str(p["seat"])
+    if not 0 <= p["seat"] < len(new["seats"]) or seat in accounts or p["account"] in accounts.values():
+        raise FoldError(f"seq {env['seq']}: seat {p['seat']} cannot be bound to {p['account']!r}")
+    accounts[seat] = p["account"]
+    new["accounts"] = accounts
+
+
 def _resolve(new, env):
     dispute = env["payload"].get("dispute")
     if dispute:
@@ -299,6 +311,7 @@ PLATFORM_EVENTS = {
     "referee.forfeit": _forfeit,
     "referee.dismiss": _dismiss,
     "referee.bot": _bot,
+    "seat.bound": _seat_bound,
     "clock.expired": _forfeit,
     CORRECTION: _correction,
 }
