@@ -116,8 +116,10 @@ class Ratings:
 
     def everything(self) -> dict:
         """All live ratings, in the shape ``verify-ratings`` compares."""
+        entries = self.entries()
+        heads = {e["payload"]["game_id"]: e["payload"]["head"] for e in entries}
         return {"parameters": rfold.parameters(), "ratings": rfold.numbers(self.folded()),
-                "results": len(self.entries())}
+                "results": len(entries), "games": heads}
 
 
 def _mu_sigma(entry: dict | None) -> dict | None:
