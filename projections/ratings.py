@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 PROVISIONAL_GAMES = 5  # below this many rated games a rating is shown as provisional
 DIGITS = 9  # ratings are published rounded: both sides of verify-ratings round alike
@@ -71,7 +71,7 @@ def fold(results: Iterable[dict]) -> dict:
         latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
     m = model()
     out: dict[str, dict[str, dict]] = {}
-    live: dict[tuple[str, str], object] = {}
+    live: dict[tuple[str, str], PlackettLuceRating] = {}
     for r in sorted(latest.values(), key=lambda r: (r["finished_at"], r["game_id"])):
         table = out.setdefault(r["game"], {})
         teams = [[live.get((r["game"], a)) or m.rating(name=a)] for a in r["accounts"]]
@@ -119,4 +119,4 @@ def results_from_export(envelopes: list[dict]) -> dict | None:
               "ranked": created.get("ranked", True) and not created.get("fork"), "bots": bots,
               "accounts": accounts, "status": "finished" if finished_at else "active",
               "result": {"ranking": ranking} if ranking else None, "head": head, "seq": seq}
-    return result_of(pstate, finished_at) if is_rateable(pstate) else None
+    return result_of(pstate, finished_at) if finished_at and is_rateable(pstate) else None

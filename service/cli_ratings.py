@@ -19,7 +19,7 @@ from projections import ratings as rfold
 
 def load_live(source: str) -> dict:
     if source.startswith(("http://", "https://")):
-        with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310 (the auditor names the server)
+        with urllib.request.urlopen(source, timeout=30) as answer:  # the auditor names the server
             return json.load(answer)
     with open(source, encoding="utf-8") as handle:
         return json.load(handle)

@@ -133,3 +133,23 @@ def test_leaderboard_marks_provisional_ratings(live_server, browser, axe, season
     page.wait_for_selector("svg.rating-chart")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_logged_in_player_claims_their_seat_at_the_table(live_server, browser, axe):
+    name, session = account(live_server, "Eli")
+    created = live_server.ok("POST", "/games", json={"game": "toy", "seats": ["Eli", "Fay"], "options": {"rounds": 1}})
+    page = lang_page(browser, "en")
+    page.goto(live_server.url + "/account")
+    page.evaluate("([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))",
+                  [name, session])
+    page.goto(f"{live_server.url}/games/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#claim-seat")
+    page.click("#claim-seat")
+    page.wait_for_selector("#seat-account")
+    assert page.inner_text("#seat-account") == name
+    assert live_server.meta(created["id"])["accounts"] == {"0": name}
+    found = audit(page, axe)
+    assert not found, describe(found)
+    shot(page, "table-seat-claimed")
+    assert not page.errors, page.errors
+    page.context.close()
