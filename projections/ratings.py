@@ -10,8 +10,8 @@ holding the exports recomputes the same numbers.
   the game id), not in the order they reached the stream, so a write that lagged
   behind another cannot change anybody's rating.
 - Corrections: a later result for the same game (a referee correction) *replaces* the
-  earlier one at the game's original place, and everything after it is re-rated. The
-  fold is cheap (microseconds per game), so re-rating from the start is simplest.
+  earlier one at the game's original place, and everything after it is re-rated
+  (``Fold`` refolds from the start then; a result arriving in order is one update).
 - Model: OpenSkill's Weng-Lin Plackett-Luce (``openskill``), one team per seat, ties
   shared. The displayed rating is the ordinal ``mu - 3 sigma``: a conservative
   estimate that rises as a player's results become certain (docs/RATINGS.md).
@@ -57,7 +57,7 @@ def result_of(pstate: dict, finished_at: str) -> dict:
             "ranking": list(pstate["result"]["ranking"])}
 
 
-def _round(x: float) -> float:
+def rounded(x: float) -> float:
     return round(x, DIGITS)
 
 
@@ -69,25 +69,57 @@ def fold(results: Iterable[dict]) -> dict:
     for r in results:
         first = latest.get(r["game_id"])
         latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
-    m = model()
-    out: dict[str, dict[str, dict]] = {}
-    live: dict[tuple[str, str], PlackettLuceRating] = {}
-    for r in sorted(latest.values(), key=lambda r: (r["finished_at"], r["game_id"])):
-        table = out.setdefault(r["game"], {})
-        teams = [[live.get((r["game"], a)) or m.rating(name=a)] for a in r["accounts"]]
-        rated = m.rate(teams, ranks=list(r["ranking"]))
-        for seat, account in enumerate(r["accounts"]):
-            new = rated[seat][0]
-            live[(r["game"], account)] = new
+    state = Fold()
+    for r in sorted(latest.values(), key=_place):
+        state.apply(r)
+    return state.out
+
+
+def _place(r: dict) -> tuple[str, str]:
+    return (r["finished_at"], r["game_id"])
+
+
+class Fold:
+    """The fold kept up to date one result at a time (the server's copy). A result that
+    comes in order is one rating update; a correction, or a result older than one
+    already applied (a write that lagged), refolds from the start."""
+
+    def __init__(self) -> None:
+        self.out: dict[str, dict[str, dict]] = {}
+        self.live: dict[tuple[str, str], PlackettLuceRating] = {}
+        self.latest: dict[str, dict] = {}
+        self.last: tuple[str, str] | None = None
+
+    def add(self, r: dict) -> None:
+        first = self.latest.get(r["game_id"])
+        if first is not None or (self.last is not None and _place(r) < self.last):
+            self.latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
+            self.out, self.live, self.last = {}, {}, None
+            for each in sorted(self.latest.values(), key=_place):
+                self.apply(each)
+            return
+        self.latest[r["game_id"]] = r
+        self.apply(r)
+
+    def rated(self, r: dict) -> list:
+        """The players' new ratings after ``r``, from their ratings now (nothing kept)."""
+        m = model()
+        teams = [[self.live.get((r["game"], a)) or m.rating(name=a)] for a in r["accounts"]]
+        return [team[0] for team in m.rate(teams, ranks=list(r["ranking"]))]
+
+    def apply(self, r: dict) -> None:
+        table = self.out.setdefault(r["game"], {})
+        for seat, (account, new) in enumerate(zip(r["accounts"], self.rated(r))):
+            self.live[(r["game"], account)] = new
             entry = table.setdefault(account, {"games": 0, "history": []})
             entry["games"] += 1
-            entry["mu"], entry["sigma"] = _round(new.mu), _round(new.sigma)
-            entry["rating"] = _round(new.ordinal())
+            entry["mu"], entry["sigma"] = rounded(new.mu), rounded(new.sigma)
+            entry["rating"] = rounded(new.ordinal())
             entry["provisional"] = entry["games"] < PROVISIONAL_GAMES
             entry["history"].append({"game_id": r["game_id"], "finished_at": r["finished_at"],
                                      "rank": r["ranking"][seat], "seats": len(r["accounts"]),
                                      "mu": entry["mu"], "sigma": entry["sigma"], "rating": entry["rating"]})
-    return out
+        self.last = max(self.last, _place(r)) if self.last else _place(r)
 
 
 def numbers(folded: dict) -> dict:

@@ -3,7 +3,8 @@
 When a rateable game finishes (or its result is corrected), the platform appends one
 ``rating.result`` to ``ratings:{ratings}:events``: the game, its head hash and seq,
 when it finished, the account on each seat, the recorded ranking, and each account's
-rating before and after as this fold computed it when the event was written. The
+rating before and after this result as the fold stood when the event was written
+(for a result in order, exactly the fold's step). The
 write is made after the game's append, like the lobby's (``service/lobby_writes.py``):
 it may lag but never fails the move. ``POST /api/games/{id}/rating`` records a
 game whose write was lost; the action id ``<game>@<head>`` makes every record happen
@@ -34,6 +35,8 @@ class Ratings:
         self.redis = redis
         self.store = store
         self._entries: list[dict] = []
+        self._fold = rfold.Fold()
+        self._seen = 0  # entries added to the fold
         self._lock = threading.Lock()
 
     # -- reading -------------------------------------------------------------------------
@@ -45,7 +48,13 @@ class Ratings:
             return self._entries
 
     def folded(self) -> dict:
-        return rfold.fold(e["payload"] for e in self.entries())
+        """The fold, caught up with the stream (one update per new result in order)."""
+        entries = self.entries()
+        with self._lock:
+            for e in entries[self._seen:]:
+                self._fold.add(e["payload"])
+            self._seen = len(entries)
+            return self._fold.out
 
     def recorded(self, game_id: str) -> list[dict]:
         return [e["payload"] for e in self.entries() if e["payload"]["game_id"] == game_id]
@@ -58,9 +67,11 @@ class Ratings:
         for _ in range(20):
             entries = self.entries()
             before = self.folded().get(result["game"], {})
-            after = rfold.fold([*(e["payload"] for e in entries), result]).get(result["game"], {})
+            with self._lock:
+                after = self._fold.rated(result)
             payload = {**result, "before": {a: _mu_sigma(before.get(a)) for a in result["accounts"]},
-                       "after": {a: _mu_sigma(after.get(a)) for a in result["accounts"]}}
+                       "after": {a: {"mu": rfold.rounded(r.mu), "sigma": rfold.rounded(r.sigma)}
+                                 for a, r in zip(result["accounts"], after)}}
             seq = entries[-1]["seq"] if entries else 0
             head = entries[-1]["hash"] if entries else ""
             envelope = seal(seq + 1, "rating.result", SYSTEM, payload, head, action_id, now_rfc3339())

@@ -84,7 +84,7 @@ def test_a_season_recomputed_from_its_exports(season_client, tmp_path, capsys):
     tampered = tmp_path / "tampered.jsonl"  # one binding moved to another account: the chain breaks
     lines = [json.loads(line) for line in exports[-1].read_text().splitlines()]
     bound = next(e for e in lines if e.get("type") == "seat.bound")
-    bound["payload"]["account"] = next(n for n, _ in accounts if n not in live["games"])
+    bound["payload"]["account"] = next(n for n, _ in accounts if n != bound["payload"]["account"])
     tampered.write_text("".join(json.dumps(e) + "\n" for e in lines))
     code, bad = verify_ratings(tmp_path, [*exports[:-1], tampered], live, capsys)
     assert code == 1 and any("does not verify" in line for line in bad["differences"])
