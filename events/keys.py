@@ -63,3 +63,25 @@ def tournament_secrets(tid: str) -> str:
 
 def tournament_pairing_lock(tid: str) -> str:
     return f"tournament:{{{tid}}}:pairing"
+
+
+# Accounts: every key under the one hash tag {accounts} (one slot on a Redis Cluster,
+# so creating an account checks its look-alike keys and writes its record atomically).
+ACCOUNTS = "accounts:{accounts}:records"  # normalised name -> JSON record (password hash inside)
+ACCOUNT_SKELETONS = "accounts:{accounts}:skeletons"  # look-alike key -> the name holding it
+ACCOUNT_SESSIONS = "accounts:{accounts}:sessions"  # session token digest -> name
+
+
+def account_sessions(name: str) -> str:
+    """The session digests of one account (for logout everywhere)."""
+    return f"accounts:{{accounts}}:sessions-of:{name}"
+
+
+def account_games(name: str) -> str:
+    """The games a seat of this account sits in, by when it was bound."""
+    return f"accounts:{{accounts}}:games-of:{name}"
+
+
+# Ratings: their own stream of ``rating.result`` events, under the hash tag {ratings}.
+RATINGS_EVENTS = "ratings:{ratings}:events"
+RATINGS_IDEMPOTENCY = "ratings:{ratings}:actions"

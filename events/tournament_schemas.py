@@ -55,6 +55,8 @@ class RegisteredSchema(Schema):
     v = fields.Integer(load_default=PAYLOAD_VERSION)
     pid = fields.String(required=True)
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    account = fields.String(validate=validate.Length(min=1, max=80))  # registered by an account
+    rating = fields.Float(allow_none=True)  # that account's rating in the game then (None: unrated)
 
 
 class WithdrawnSchema(Schema):

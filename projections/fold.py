@@ -17,7 +17,7 @@ events after the end, fold as recorded).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from events.envelope import parse_ts
 from events.rng import SeededRng
@@ -58,6 +58,7 @@ class PlatformState(TypedDict):
     clocks: JSON | None
     bots: dict[str, int]
     withdrawn: list[int]
+    accounts: NotRequired[dict[str, str]]  # seat (as a string) -> account, from seat.bound entries
 
 
 StateAt = Callable[[int], PlatformState]
@@ -320,6 +321,18 @@ def _dismiss(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
     _resolve(new, env)
 
 
+def _seat_bound(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
+    """A seat bound to an account (at creation or claimed with its token). The rules
+    never see it; ratings and profiles read it. A seat is bound once."""
+    p = env["payload"]
+    accounts = dict(new.get("accounts") or {})
+    seat = str(p["seat"])
+    if not 0 <= p["seat"] < len(new["seats"]) or seat in accounts or p["account"] in accounts.values():
+        raise FoldError(f"seq {env['seq']}: seat {p['seat']} cannot be bound to {p['account']!r}")
+    accounts[seat] = p["account"]
+    new["accounts"] = accounts
+
+
 def _resolve(new: PlatformState, env: Envelope) -> None:
     dispute = env["payload"].get("dispute")
     if dispute:
@@ -339,6 +352,7 @@ PLATFORM_EVENTS: dict[str, Handler] = {
     "referee.forfeit": _forfeit,
     "referee.dismiss": _dismiss,
     "referee.bot": _bot,
+    "seat.bound": _seat_bound,
     "clock.expired": _forfeit,
     CORRECTION: _correction,
 }

@@ -1,4 +1,5 @@
-"""Command line: ``verify FILE``, ``verify-tournament BUNDLE``, ``key`` and ``golden
+"""Command line: ``verify FILE``, ``verify-tournament BUNDLE``, ``verify-ratings EXPORT...
+--live RATINGS`` (service/cli_ratings.py), ``key`` and ``golden
 --game X`` (record golden playthroughs; see service/golden.py).
 
 ``verify`` and ``verify-tournament`` take ``--key`` (the server's public key, base64
@@ -59,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     many = commands.add_parser("verify-tournament", help="re-check a tournament bundle")
     many.add_argument("bundle")
     many.add_argument("--key", action="append", default=[])
+    rated = commands.add_parser("verify-ratings", help="recompute every rating from game exports, compare with the live")
+    rated.add_argument("exports", nargs="+")
+    rated.add_argument("--live", required=True, help="GET /api/ratings: a file or the URL")
+    rated.add_argument("--key", action="append", default=[])
     key = commands.add_parser("key", help="print the server's public signing key")
     key.add_argument("--rotate", action="store_true", help="replace the key; the old one stays published")
     commands.add_parser("bots", help="run the computer seats and evaluation jobs (gunicorn's master starts it)")
@@ -73,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "verify":
         return verify_command(args.file, args.key, args.receipts)
+    if args.command == "verify-ratings":
+        from service import cli_ratings
+
+        return cli_ratings.main(args.exports, args.live, args.key)
     if args.command == "key":
         return key_command(args.rotate)
     if args.command == "golden":

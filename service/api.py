@@ -92,8 +92,11 @@ def game_types():
 def create_game(body):
     """Create a game; answers each seat's token (once) and the referee token."""
     bots = {b["seat"]: b["strength"] for b in body["bots"]}
+    accounts = {}
+    if body["account_seat"] is not None:  # the creator's own seat, bound in the same append
+        accounts[body["account_seat"]] = platform().accounts.session(bearer())
     created = platform().create_game(body["game"], body["seats"], body["options"], clock=body["clock"], ranked=body["ranked"],
-                                     bots=bots)
+                                     bots=bots, accounts=accounts)
     return created, 201
 
 

@@ -63,6 +63,9 @@ class CreateGameSchema(Schema):
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
     ranked = StrictBoolean(load_default=True)
     bots = fields.List(fields.Nested(lambda: BotSeatSchema()), load_default=list, validate=validate.Length(max=20))
+    account_seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEATS - 1),
+                                  metadata={"description": "bind this seat to the logged-in account "
+                                                           "(Authorization: Bearer <session token>)"})
 
 
 class GameFilterSchema(Schema):

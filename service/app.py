@@ -9,7 +9,8 @@ from werkzeug.exceptions import HTTPException
 
 from events.connection import UNAVAILABLE, connect, start_embedded
 
-from . import api, api_docs, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
+from . import accounts_api, api, api_docs, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
+from .accounts import hasher
 from .config import from_env
 from .errors import ApiError
 from .json_input import StrictJSONProvider
@@ -32,12 +33,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
     app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
+    app.extensions["platform"].accounts.use_hasher(
+        hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"]))
     app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
                                               app.config["SSE_MAX_PER_GAME"], app.config["SSE_SECONDS"])
     app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
     request_log.install(app)
     smorest = openapi.Api(app)
     smorest.register_blueprint(api.bp)
+    smorest.register_blueprint(accounts_api.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(web.bp)
     app.register_blueprint(ops.bp)

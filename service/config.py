@@ -31,5 +31,10 @@ def from_env() -> dict:
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "10 per minute;200 per day"),
         "RATE_LIMIT_ANNOTATE": os.environ.get("RATE_LIMIT_ANNOTATE", "20 per minute;500 per day"),
         "RATE_LIMIT_REGISTER": os.environ.get("RATE_LIMIT_REGISTER", "10 per minute;100 per day"),
+        "RATE_LIMIT_LOGIN": os.environ.get("RATE_LIMIT_LOGIN", "5 per minute;50 per day"),
+        "RATE_LIMIT_ACCOUNT": os.environ.get("RATE_LIMIT_ACCOUNT", "5 per minute;20 per day"),
+        "ARGON2_TIME_COST": int(os.environ.get("ARGON2_TIME_COST", 3)),
+        "ARGON2_MEMORY_KIB": int(os.environ.get("ARGON2_MEMORY_KIB", 65536)),
+        "ARGON2_PARALLELISM": int(os.environ.get("ARGON2_PARALLELISM", 4)),
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", 0)),
     }

@@ -16,7 +16,10 @@ Limits (env var, default):
 - creating a game, forking one, creating a tournament: ``RATE_LIMIT_CREATE``
   = 10 per minute;200 per day (the daily figure is the client's quota);
 - posting an annotation: ``RATE_LIMIT_ANNOTATE`` = 20 per minute;500 per day;
-- registering for a tournament: ``RATE_LIMIT_REGISTER`` = 10 per minute;100 per day.
+- registering for a tournament: ``RATE_LIMIT_REGISTER`` = 10 per minute;100 per day;
+- logging in: ``RATE_LIMIT_LOGIN`` = 5 per minute;50 per day (counted for every
+  attempt, right or wrong: guessing a password costs a guesser days);
+- creating an account: ``RATE_LIMIT_ACCOUNT`` = 5 per minute;20 per day.
 ``RATE_LIMITS=off`` turns them all off (the test suite does, except where it tests them).
 If Redis cannot count, the request is let through (the request itself then meets the
 storage error and answers it).
@@ -34,6 +37,8 @@ ROUTE_LIMITS = {
     "tournaments.create": "RATE_LIMIT_CREATE",
     "games.add_annotation": "RATE_LIMIT_ANNOTATE",
     "tournaments.register": "RATE_LIMIT_REGISTER",
+    "accounts.login": "RATE_LIMIT_LOGIN",
+    "accounts.create_account": "RATE_LIMIT_ACCOUNT",
 }
 
 

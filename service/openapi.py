@@ -83,6 +83,20 @@ RESPONSES.update({
     "games.referee_correct": {"201": _json("Seq", "the correction's seq")},
     "games.request_analysis": {"202": _object("the evaluation job: status, progress and the points so far (docs/BOTS.md)")},
     "games.read_analysis": {"200": _object("the evaluation line as far as it has been computed (docs/BOTS.md)")},
+    "accounts.create_account": {"201": _object("the account: name, created_at and its first session token (once)")},
+    "accounts.login": {"201": _object("a new session: name and token (once)")},
+    "accounts.logout": {"200": _object("the session revoked: name, revoked")},
+    "accounts.logout_all": {"200": _object("every session of the account revoked: name, revoked (how many)")},
+    "accounts.me": {"200": _object("the logged-in account: name, created_at")},
+    "accounts.claim_seat": {"201": _object("the seat bound: game_id, seat, account, seq"),
+                            "200": _object("the seat was already bound to this account")},
+    "accounts.rate_game": {"201": _object("the game's result recorded in the ratings: game_id, head")},
+    "accounts.profile": {"200": _object("the profile: ratings per game (with history), games, annotations "
+                                        "(docs/RATINGS.md)")},
+    "accounts.all_ratings": {"200": _object("every live rating: {parameters, ratings: {game: {account: "
+                                            "[mu, sigma, games]}}, results}")},
+    "accounts.leaderboard": {"200": _object("the game's leaderboard: players (rank, name, rating, mu, sigma, games, "
+                                            "provisional), parameters")},
 })
 
 SCHEMAS = {

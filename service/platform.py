@@ -27,11 +27,15 @@ from projections.outcome import final_result
 from projections.projector import Projector
 from projections.views import redacted_envelope
 
+from projections import ratings as rfold
+
 from . import callers, lobby
+from .accounts import Accounts
 from .callers import Caller
 from .errors import ApiError, not_found
 from .lobby_writes import LobbyWrites
 from .metrics import APPENDS
+from .ratings import Ratings
 
 Entry = tuple[str, dict, dict]  # (type, actor, payload)
 log = logging.getLogger(__name__)
@@ -72,6 +76,8 @@ class Platform:
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
         self.tokens = callers.TokenCache(redis)
         self.lobby_writes = LobbyWrites()
+        self.accounts = Accounts(redis)
+        self.ratings = Ratings(redis, self.store)
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:
@@ -124,6 +130,7 @@ class Platform:
             "moves": [{"seq": seq, "seat": seat} for seq, seat, _ in p["history"]],
             "options": p["options"],
             "rules_version": p["rules_version"],
+            "accounts": p.get("accounts") or {},
         }
 
     def list_games(self, game: str | None = None, status: str | None = None, limit: int = 100) -> list[dict]:
@@ -196,9 +203,12 @@ class Platform:
     # -- creating ------------------------------------------------------------------------
     def create_game(self, game: str, seat_names: list[str], options: dict | None = None, clock: dict | None = None,
                     ranked: bool = True, tournament: str | None = None, fork: dict | None = None,
-                    rules_version: int | None = None, bots: dict[int, int] | None = None) -> dict:
+                    rules_version: int | None = None, bots: dict[int, int] | None = None,
+                    accounts: dict[int, str] | None = None) -> dict:
         """A new game under the current rules version, or under ``rules_version`` (a fork
-        keeps its source's rules). ``bots`` seats a computer of some strength in a seat."""
+        keeps its source's rules). ``bots`` seats a computer of some strength in a seat;
+        ``accounts`` binds seats to accounts (``seat.bound`` entries after the creation,
+        in the same append)."""
         rules = get_game(game)
         if rules is None:
             raise ApiError(400, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
@@ -215,6 +225,9 @@ class Platform:
             raise ApiError(400, "bad_seat", "a computer must sit in one of the game's seats")
         if bots and not rules.plays_by_computer():
             raise ApiError(400, "no_computer_player", f"{rules.title} has no computer player")
+        accounts = {int(s): a for s, a in (accounts or {}).items()}
+        if any(not 0 <= s < len(seat_names) or s in bots for s in accounts):
+            raise ApiError(400, "bad_seat", "an account is bound to one of the game's seats, not a computer's")
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)
@@ -226,7 +239,9 @@ class Platform:
         if fork is not None:
             payload["fork"] = fork
         try:
-            self.append_entries(game_id, lambda p: [("game.created", SYSTEM, payload)], expected_seq=0)
+            self.append_entries(game_id, lambda p: [("game.created", SYSTEM, payload)]
+                                + [("seat.bound", SYSTEM, {"seat": s, "account": a}) for s, a in sorted(accounts.items())],
+                                expected_seq=0)
         except BaseException:
             self.redis.delete(keys.seed(game_id))  # a game that was never created leaves nothing behind
             raise
@@ -342,6 +357,7 @@ class Platform:
                 # keys outside the game's slot: written aside, never failing the move (Redis Cluster)
                 self.lobby_writes.run(("clock", game_id), lambda final=final: self._schedule_clock(game_id, final))
                 self.lobby_writes.run(("bots", game_id), lambda final=final: self._schedule_bots(game_id, final))
+                self._after_append(game_id, envelopes, final)
                 if p is None or p["status"] != final["status"]:  # the lobby's indexes change only then
                     line = summary_line(game_id, final)
                     self.lobby_writes.run(("index", game_id), lambda line=line: lobby.record(self.redis, line))
@@ -362,6 +378,20 @@ class Platform:
                     return 200, applied
                 raise ApiError(409, "stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
         raise ApiError(409, "busy", "too many concurrent writers; try again")
+
+    def _after_append(self, game_id: str, envelopes: list[dict], final: dict) -> None:
+        """Writes outside the game's slot that follow from what was appended: an
+        account's list of games, and the ratings when a rateable game's result is
+        recorded (first or corrected). They may lag; they never fail the move."""
+        for e in envelopes:
+            if e["type"] == "seat.bound":
+                name, when = e["payload"]["account"], time.time()
+                self.lobby_writes.run(("account-game", game_id, name),
+                                      lambda name=name, when=when: self.accounts.add_game(name, game_id, when))
+        ends = [e for e in envelopes if e["type"] in ("game.finished", fold.CORRECTION)]
+        if ends and rfold.is_rateable(final):
+            self.lobby_writes.run(("rating", game_id, final["head"]),
+                                  lambda: self.ratings.record_quietly(final, ends[-1]["ts"]))
 
     def _extras(self, game_id: str, p: dict | None, envelopes: list[dict], final: dict) -> Extras:
         """What the append writes beside the entries: the lobby line, and the snapshot
@@ -478,4 +508,5 @@ def summary_line(game_id: str, p: dict) -> dict:
         "ranked": p["ranked"],
         "forked_from": p["forked_from"],
         "tournament": p["tournament"],
+        "accounts": p.get("accounts") or {},
     }

@@ -138,7 +138,9 @@ class Tournaments:
         self.redis.zadd(keys.TOURNAMENTS_INDEX, {tid: time.time()})
         return {"id": tid, "director_token": director, "tournament": self.summary(tid)}
 
-    def register(self, tid: str, name: str) -> dict:
+    def register(self, tid: str, name: str, account: str | None = None) -> dict:
+        """A player; with ``account``, that account (bound to every seat the player gets)
+        and its rating in the tournament's game now, which seeds round 1."""
         self.events(tid)
         self._not_pairing(tid)
         holder = {}
@@ -147,12 +149,20 @@ class Tournaments:
             holder["pid"] = pid = f"p{len(state['order']) + 1}"
             holder["name"] = clean = names.check_new(name, [p["name"] for p in state["players"].values()], "player name",
                                                              code="already_registered")
-            return [("player.registered", SYSTEM, {"pid": pid, "name": clean})]
+            payload = {"pid": pid, "name": clean}
+            if account is not None:
+                rated = self.platform.ratings.of_account(account).get(state["game"])
+                payload.update(account=account, rating=rated["rating"] if rated else None)
+                holder["rating"] = payload["rating"]
+            return [("player.registered", SYSTEM, payload)]
 
         self._append(tid, build)
         token = secrets.token_urlsafe(24)
         self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(token), "player:" + holder["pid"])
-        return {"pid": holder["pid"], "name": holder["name"], "player_token": token}
+        answer = {"pid": holder["pid"], "name": holder["name"], "player_token": token}
+        if account is not None:
+            answer.update(account=account, rating=holder["rating"])
+        return answer
 
     def set_registration(self, tid: str, open_: bool, reason: str = "") -> dict:
         """The director opens or closes registration (an event in the stream)."""
@@ -265,8 +275,10 @@ class Tournaments:
         for t in plan["tables"]:
             names = tfold.seat_names(state, t)
             bots = {int(s): n for s, n in (t.get("computers") or {}).items()}
+            accounts = {seat: state["players"][pid]["account"] for seat, pid in enumerate(t["seats"])
+                        if pid is not None and state["players"][pid].get("account")}
             created = self.platform.create_game(rules.name, names, opts["game_options"], clock=opts["clock"],
-                                                ranked=True, tournament=tid, bots=bots)
+                                                ranked=True, tournament=tid, bots=bots, accounts=accounts)
             tables.append({"table": t["table"], "game_id": created["id"], "seats": t["seats"],
                            "seed_commitment": created["seed_commitment"],
                            **({"computers": t["computers"]} if t.get("computers") else {})})

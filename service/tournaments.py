@@ -34,7 +34,8 @@ class CreateSchema(Schema):
 
 
 class RegisterSchema(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=60), _not_blank])
+    """A name; or none, with ``Authorization: Bearer <session token>``: the account registers as itself."""
+    name = fields.String(load_default=None, validate=[validate.Length(min=1, max=60), _not_blank])
 
 
 class RegistrationSchema(Schema):
@@ -107,7 +108,13 @@ def get(tid):
 
 @bp.post("/api/tournaments/<tid>/players")
 def register(tid):
-    return service().register(tid, body(RegisterSchema)["name"]), 201
+    data, token = body(RegisterSchema), bearer()
+    if token:  # a logged-in player registers as their account
+        account = current_app.extensions["platform"].accounts.session(token)
+        return service().register(tid, account, account=account), 201
+    if data["name"] is None:
+        raise ApiError(400, "bad_request", "the request fails its schema", {"name": ["a name, or log in"]})
+    return service().register(tid, data["name"]), 201
 
 
 @bp.post("/api/tournaments/<tid>/registration")

@@ -17,7 +17,7 @@ GAME_ID = "<string:game_id>"
 
 # Page titles, translated in base.html; listed here for `pybabel extract`.
 TITLES = [_l("Lobby"), _l("Table"), _l("Replay"), _l("Referee console"), _l("Verify an export"),
-          _l("Tournaments"), _l("Tournament")]
+          _l("Tournaments"), _l("Tournament"), _l("Account"), _l("Player"), _l("Ratings")]
 
 
 def _page(template: str, title: str, module: str, **context):
@@ -48,6 +48,22 @@ def replay(game_id: str):
 @bp.get(f"/games/{GAME_ID}/referee")
 def referee(game_id: str):
     return _page("referee.html", "Referee console", "referee", game_id=game_id)
+
+
+@bp.get("/account")
+def account():
+    return _page("account.html", "Account", "account")
+
+
+@bp.get("/players/<string:name>")
+def player(name: str):
+    return _page("profile.html", "Player", "profile", player_name=name)
+
+
+@bp.get("/ratings")
+@bp.get("/ratings/<string:game>")
+def ratings(game: str | None = None):
+    return _page("ratings.html", "Ratings", "ratings", game=game or "")
 
 
 @bp.get("/verify")

@@ -16,6 +16,10 @@ registry()["toy"] = TOY
 # Every app and gunicorn the tests start runs without rate limits (one client address,
 # thousands of games); tests/platform/test_limits.py turns them on where it tests them.
 os.environ.setdefault("RATE_LIMITS", "off")
+# Argon2id at a test's cost (the server's default profile takes 64 MiB and ~0.1-2 s per hash).
+os.environ.setdefault("ARGON2_TIME_COST", "1")
+os.environ.setdefault("ARGON2_MEMORY_KIB", "8192")
+os.environ.setdefault("ARGON2_PARALLELISM", "1")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

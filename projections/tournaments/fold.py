@@ -105,10 +105,15 @@ def _registered(state, p, event):
     if player_by_name(state, p["name"]) is not None:
         raise TournamentError("already_registered", f"a player named {p['name']!r} is already registered",
                               409, {"name": p["name"]})
+    if p.get("account") and any(o.get("account") == p["account"] for o in state["players"].values()):
+        raise TournamentError("already_registered", f"the account {p['account']!r} is already registered",
+                              409, {"account": p["account"]})
     new = dict(state)
     new["players"] = dict(state["players"])
     new["players"][p["pid"]] = {"pid": p["pid"], "name": p["name"], "withdrawn": False,
                                 "registered_seq": event.get("seq")}
+    if p.get("account"):  # an account's registration: its binding and the rating that seeds round 1
+        new["players"][p["pid"]].update(account=p["account"], rating=p.get("rating"))
     new["order"] = [*state["order"], p["pid"]]
     return new
 

@@ -3,6 +3,12 @@
 Two-player tournaments use Swiss pairing (``swiss.py``); multiplayer ones seat tables
 (``tables.py``). Both read the players' history from ``standings.records`` and the
 ranking from ``standings.compute``, so a round depends only on the folded stream.
+
+Round 1 of a tournament whose players registered with rated accounts is seeded by the
+ratings their registrations recorded (``seeded_round``): Swiss pairs the top half
+against the bottom half (seed 1 meets seed n/2+1, as FIDE's Dutch system does), and
+tables are dealt serpentine by rating so every table holds a spread of strengths.
+Unrated players seed below rated ones, in registration order.
 """
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ def plan_round(state: dict) -> dict:
     if len(active) < max(2, state["min_seats"]):
         raise TournamentError("not_enough_players",
                               f"{len(active)} active players; at least {max(2, state['min_seats'])} are needed", 409)
+    if number == 1 and any(state["players"][p].get("rating") is not None for p in active):
+        return seeded_round(state, active)
     rec = standings.records(state)
     order = {row["pid"]: i for i, row in enumerate(standings.compute(state))}
     if state["format"] == "swiss":
@@ -61,3 +69,42 @@ def fill_byes(state: dict, plan: dict, strength: int) -> dict:
         computers = {str(s): strength for s, pid in enumerate(seats) if pid is None}
         tables.append({"table": len(tables) + 1, "seats": seats, "computers": computers})
     return {**plan, "tables": tables, "byes": []}
+
+
+def seeds(state: dict, active: list[str]) -> list[str]:
+    """Active players by recorded rating, best first; unrated after, by registration."""
+    def key(pid):
+        rating = state["players"][pid].get("rating")
+        return (rating is None, -(rating or 0.0), state["order"].index(pid))
+
+    return sorted(active, key=key)
+
+
+def seeded_round(state: dict, active: list[str]) -> dict:
+    ranked = seeds(state, active)
+    if state["format"] == "swiss":
+        byes = [ranked.pop()] if len(ranked) % 2 else []  # the lowest seed sits out
+        half = len(ranked) // 2
+        # the higher seed moves first on odd boards, the lower on even ones
+        seated = [[ranked[i], ranked[i + half]] if i % 2 == 0 else [ranked[i + half], ranked[i]] for i in range(half)]
+    else:
+        sizes, bye_count = tables.table_sizes(len(ranked), state["options"]["table_size"], state["min_seats"],
+                                              state["max_seats"])
+        byes = ranked[len(ranked) - bye_count:] if bye_count else []
+        ranked = ranked[:len(ranked) - bye_count]
+        seated = serpentine(ranked, sizes)
+    return {"round": 1, "tables": [{"table": i + 1, "seats": s} for i, s in enumerate(seated)], "byes": byes}
+
+
+def serpentine(ranked: list[str], sizes: list[int]) -> list[list[str]]:
+    """Deal players best first to tables 1..k, then k..1, and so on (skipping full
+    tables); at each table the lowest seed sits first, to offset the first move."""
+    out: list[list[str]] = [[] for _ in sizes]
+    order = list(range(len(sizes)))
+    players = iter(ranked)
+    while sum(map(len, out)) < len(ranked):
+        for i in order:
+            if len(out[i]) < sizes[i]:
+                out[i].append(next(players))
+        order.reverse()
+    return [list(reversed(t)) for t in out]

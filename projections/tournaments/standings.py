@@ -128,6 +128,7 @@ def compute(state: dict) -> list[dict]:
             tiebreaks = {"buchholz": _num(r["buchholz"]), **tiebreaks}
         table.append({
             "rank": rank, "pid": pid, "name": player["name"], "withdrawn": player["withdrawn"],
+            **({"account": player["account"], "rating": player["rating"]} if player.get("account") else {}),
             "points": _num(r["points"]), "tiebreaks": tiebreaks, "games": r["games"],
             "wins": r["wins"], "byes": r["byes"],
         })

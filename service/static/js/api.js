@@ -80,6 +80,14 @@ export const Api = {
   exportLog: (id, token) => api(`/games/${enc(id)}/export`, { token, text: true }),
   fork: (id, token, atSeq) => api(`/games/${enc(id)}/fork`, { method: "POST", token, body: { at_seq: atSeq } }),
   verify: (text) => api("/verify", { method: "POST", raw: text }),
+  createAccount: (name, password) => api("/accounts", { method: "POST", body: { name, password } }),
+  login: (name, password) => api("/sessions", { method: "POST", body: { name, password } }),
+  logout: (token) => api("/sessions/current", { method: "DELETE", token }),
+  logoutAll: (token) => api("/sessions", { method: "DELETE", token }),
+  me: (token) => api("/me", { token }),
+  claimSeat: (id, session, seatToken) => api(`/games/${enc(id)}/claim`, { method: "POST", token: session, body: { seat_token: seatToken } }),
+  profile: (name) => api(`/accounts/${enc(name)}`),
+  leaderboard: (game, minGames = 1) => api(`/ratings/${enc(game)}?min_games=${minGames}`),
 };
 
 function enc(s) { return encodeURIComponent(String(s)); }

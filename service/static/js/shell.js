@@ -223,6 +223,7 @@ export function describePlatformEvent(e, names) {
     case "referee.adjust": return _("{who} adjusted {v0} by {v1}{points}{why}", { who, v0: seatName(p.seat, names), v1: p.points > 0 ? "+" : "", points: p.points, why });
     case "referee.forfeit": return _("{who} declared {v0} forfeited{why}", { who, v0: seatName(p.seat, names), why });
     case "referee.dismiss": return _("{who} dismissed a dispute{why}", { who, why });
+    case "seat.bound": return _("{v0} is played by the account {account}", { v0: seatName(p.seat, names), account: p.account });
     default:
       if (String(e.type).startsWith("game.") || String(e.type).startsWith("referee.")) {
         return `${who}: ${humanize(localType(e.type))}${why}`;

@@ -1,5 +1,6 @@
 // Play table and spectator view: /games/<id> (seat token in the fragment, or none to watch).
 import { t as _, tn } from "./i18n.js";
+import { session } from "./session.js";
 import { Api, ApiError } from "./api.js";
 import { sentence } from "./sentences.js";
 import {
@@ -83,9 +84,39 @@ function layout() {
                 placeholder: '{"type": "...", "payload": {...}}' })),
               h("button", { type: "submit", id: "manual-submit" }, _("Send"))))) : null,
         S.role === "seat" ? h("section", { class: "panel", id: "undo-panel" }, h("h2", {}, _("Undo")), h("div", { id: "undo" })) : null,
+        S.role === "seat" ? h("section", { class: "panel", id: "account-panel" }, h("h2", {}, _("Account")), h("div", { id: "account-seat" })) : null,
         h("section", { class: "panel", id: "scores-panel" }, h("h2", {}, _("Players & scores")), h("div", { id: "scores" })),
         h("section", { class: "panel", id: "log-panel" }, h("h2", {}, _("Log")), h("ol", { id: "log", class: "log", reversed: true, tabindex: 0, "aria-label": _("Log, newest first") })),
         h("div", { id: "audit-slot" }))));
+}
+
+/** The seat's account: bound to whom, or a button binding it to the logged-in account. */
+function drawAccount() {
+  const box = $("#account-seat");
+  const bound = (S.meta.accounts || {})[String(S.seat)];
+  const mine = session();
+  if (bound) {
+    clear(box, h("p", {}, _("Played by the account"), " ",
+      h("a", { href: `/players/${encodeURIComponent(bound)}`, id: "seat-account" }, bound)));
+  } else if (S.meta.status === "finished") {
+    clear(box, h("p", { class: "muted" }, _("Nobody's account plays this seat.")));
+  } else if (!mine) {
+    clear(box, h("p", { class: "muted" }, _("Log in to have this game on your profile and, if it is ranked, rated: "),
+      h("a", { href: "/account" }, _("Log in"))));
+  } else {
+    clear(box, h("button", { type: "button", id: "claim-seat", onclick: claim }, _("Play this seat as {name}", { name: mine.name })));
+  }
+}
+
+async function claim() {
+  const mine = session();
+  try {
+    await Api.claimSeat(gameId, mine.token, S.token);
+    flash(_("This seat is now played by {name}.", { name: mine.name }), "ok");
+  } catch (e) {
+    flash(errorText(e), "error");
+  }
+  refresh();
 }
 
 function forkSource(f) { return typeof f === "object" && f ? (f.game_id ?? f.id ?? f.game ?? JSON.stringify(f)) : String(f); }
@@ -125,7 +156,7 @@ function draw() {
   const board = $("#board");
   board.dataset.seq = String(view.seq);
   S.renderer.render(board, view.view, ctx);
-  if (S.role === "seat") { drawActions(); drawUndo(); }
+  if (S.role === "seat") { drawActions(); drawUndo(); drawAccount(); }
   drawScores();
   drawLog();
   drawBoardText();

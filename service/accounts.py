@@ -1,0 +1,167 @@
+"""Accounts: optional, for players who want their games, ratings and notes to follow them.
+
+- Passwords are hashed with Argon2id by ``argon2-cffi`` (its ``PasswordHasher``, the
+  RFC 9106 low-memory profile); the hash carries its own parameters, so raising them
+  later re-hashes a password at its next login (``check_needs_rehash``).
+- Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
+  (like seat tokens). Logout revokes one, logout-all every one of the account's.
+- Names follow the tournament names' rules (``service/names.py``): normalised, no
+  mixed look-alike scripts, unique by look. Creating an account checks and claims
+  every look-alike key of the name in one Lua script, so two look-alike names racing
+  cannot both win.
+
+Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
+"""
+from __future__ import annotations
+
+import json
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from events import keys
+from events.envelope import now_rfc3339
+
+from . import names
+from .callers import new_token, token_digest
+from .errors import ApiError
+
+MAX_NAME = 40
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256  # Argon2 takes any length; a bound keeps a request's cost bounded
+
+CREATE_LUA = """
+for i = 3, #ARGV do
+  local holder = redis.call('HGET', KEYS[2], ARGV[i])
+  if holder then return {'taken', holder} end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for i = 3, #ARGV do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
+return {'ok', ARGV[1]}
+"""
+
+
+def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
+    """Argon2id; the defaults are RFC 9106's second recommended profile (64 MiB)."""
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
+
+
+class Accounts:
+    def __init__(self, redis, password_hasher: PasswordHasher | None = None):
+        self.redis = redis
+        self._create = redis.register_script(CREATE_LUA)
+        self.use_hasher(password_hasher or hasher())
+
+    def use_hasher(self, password_hasher: PasswordHasher) -> None:
+        self.hasher = password_hasher
+        self._dummy_hash: str | None = None
+
+    @property
+    def _dummy(self) -> str:
+        """Verified against when the name is unknown, so a wrong name costs as long as a
+        wrong password (made on first use: building an app hashes nothing)."""
+        if self._dummy_hash is None:
+            self._dummy_hash = self.hasher.hash("not a password of anyone")
+        return self._dummy_hash
+
+    # -- records -------------------------------------------------------------------------
+    def create(self, name: str, password: str) -> dict:
+        """A new account and a first session; 409 ``name_taken`` for a name that looks
+        like another, 400 for a bad name or password. Nothing is written on refusal."""
+        clean = names.normalise(name, max_length=MAX_NAME)
+        if names.is_deceptive(clean):
+            raise ApiError(400, "confusable_name", "this name mixes look-alike letters of different scripts",
+                           {"name": clean})
+        _check_password(password)
+        record = {"name": clean, "password": self.hasher.hash(password), "created_at": now_rfc3339()}
+        status, holder = self._create(keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS],
+                                      args=[clean, json.dumps(record), *sorted(names.skeletons(clean))])
+        if status == "taken":
+            raise ApiError(409, "name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder})
+        return {"name": clean, "created_at": record["created_at"], "token": self._new_session(clean)}
+
+    def record(self, name: str) -> dict | None:
+        """The account called ``name`` (exactly, or by look: "alice" finds "Alice")."""
+        try:
+            clean = names.normalise(name, max_length=MAX_NAME)
+        except ApiError:
+            return None
+        raw = self.redis.hget(keys.ACCOUNTS, clean)
+        if raw is None:
+            holders = {self.redis.hget(keys.ACCOUNT_SKELETONS, k) for k in names.skeletons(clean)} - {None}
+            if len(holders) != 1:
+                return None
+            raw = self.redis.hget(keys.ACCOUNTS, holders.pop())
+        return None if raw is None else json.loads(raw)
+
+    def require(self, name: str) -> dict:
+        found = self.record(name)
+        if found is None:
+            raise ApiError(404, "not_found", "account not found", {"what": "account"})
+        return found
+
+    # -- sessions ------------------------------------------------------------------------
+    def login(self, name: str, password: str) -> dict:
+        """A new session for the right password; 401 ``bad_credentials`` for a wrong name
+        or password alike (which one is not said)."""
+        found = self.record(name) if isinstance(name, str) else None
+        stored = found["password"] if found else self._dummy
+        try:
+            self.hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            found = None
+        if found is None:
+            raise ApiError(401, "bad_credentials", "wrong name or password")
+        if self.hasher.check_needs_rehash(stored):
+            self.redis.hset(keys.ACCOUNTS, found["name"], json.dumps({**found, "password": self.hasher.hash(password)}))
+        return {"name": found["name"], "token": self._new_session(found["name"])}
+
+    def _new_session(self, name: str) -> str:
+        token = new_token()
+        digest = token_digest(token)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(keys.ACCOUNT_SESSIONS, digest, name)
+        pipe.sadd(keys.account_sessions(name), digest)
+        pipe.execute()
+        return token
+
+    def session(self, token: str | None) -> str:
+        """The account name a session token belongs to; 401 without a valid one."""
+        if not token:
+            raise ApiError(401, "no_session", "log in first: 'Authorization: Bearer <session token>'")
+        name = self.redis.hget(keys.ACCOUNT_SESSIONS, token_digest(token))
+        if name is None:
+            raise ApiError(401, "bad_session", "this session is not valid (logged out?)")
+        return name
+
+    def logout(self, token: str | None) -> dict:
+        name = self.session(token)
+        digest = token_digest(token or "")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hdel(keys.ACCOUNT_SESSIONS, digest)
+        pipe.srem(keys.account_sessions(name), digest)
+        pipe.execute()
+        return {"name": name, "revoked": 1}
+
+    def logout_all(self, token: str | None) -> dict:
+        name = self.session(token)
+        digests = list(self.redis.smembers(keys.account_sessions(name)))
+        pipe = self.redis.pipeline(transaction=True)
+        if digests:
+            pipe.hdel(keys.ACCOUNT_SESSIONS, *digests)
+        pipe.delete(keys.account_sessions(name))
+        pipe.execute()
+        return {"name": name, "revoked": len(digests)}
+
+    # -- games ---------------------------------------------------------------------------
+    def add_game(self, name: str, game_id: str, when: float) -> None:
+        self.redis.zadd(keys.account_games(name), {game_id: when}, nx=True)
+
+    def games(self, name: str, limit: int = 200) -> list[str]:
+        return list(self.redis.zrevrange(keys.account_games(name), 0, limit - 1))
+
+
+def _check_password(password: str) -> None:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ApiError(400, "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+                       {"min": MIN_PASSWORD, "max": MAX_PASSWORD})

@@ -1,0 +1,66 @@
+// Account page: log in, create an account, log out (here or everywhere).
+import { t as _ } from "./i18n.js";
+import { Api } from "./api.js";
+import { h, clear, $, flash, errorText } from "./shell.js";
+import { session, keepSession, forgetSession } from "./session.js";
+
+const root = $("#account-root");
+
+function credentialsForm(id, title, submitText, onSubmit) {
+  const name = h("input", { id: `${id}-name`, name: "name", autocomplete: "username", required: true, maxlength: 40 });
+  const password = h("input", { id: `${id}-password`, name: "password", type: "password", required: true, minlength: 8,
+    autocomplete: id === "signup" ? "new-password" : "current-password" });
+  const error = h("p", { class: "form-error", id: `${id}-error`, role: "alert" });
+  const form = h("form", { id: `${id}-form`, class: "stack" },
+    h("label", { for: `${id}-name` }, _("Name")), name,
+    h("label", { for: `${id}-password` }, _("Password")), password,
+    h("button", { type: "submit", class: "primary", id: `${id}-submit` }, submitText), error);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    try {
+      const answer = await onSubmit(name.value, password.value);
+      keepSession(answer.name, answer.token);
+      flash(_("Logged in as {name}.", { name: answer.name }), "ok");
+      render();
+    } catch (e) {
+      error.textContent = errorText(e);
+    }
+  });
+  return h("section", { class: "panel narrow", "aria-labelledby": `${id}-title` }, h("h2", { id: `${id}-title` }, title), form);
+}
+
+async function render() {
+  const current = session();
+  if (!current) {
+    clear(root,
+      credentialsForm("login", _("Log in"), _("Log in"), (n, p) => Api.login(n, p)),
+      credentialsForm("signup", _("Create an account"), _("Create the account"), (n, p) => Api.createAccount(n, p)),
+      h("p", { class: "muted narrow" }, _("An account is optional: seat links work without one. With one, your ranked games are rated and your games and notes are on your profile.")));
+    return;
+  }
+  try {
+    await Api.me(current.token);
+  } catch (e) {
+    forgetSession();
+    flash(_("Your session has ended; log in again."), "info");
+    render();
+    return;
+  }
+  const out = async (all) => {
+    try {
+      if (all) await Api.logoutAll(current.token); else await Api.logout(current.token);
+    } catch (e) { /* already revoked: forget it here too */ }
+    forgetSession();
+    flash(all ? _("Logged out on every device.") : _("Logged out."), "ok");
+    render();
+  };
+  clear(root, h("section", { class: "panel narrow", id: "logged-in" },
+    h("h2", {}, _("Logged in as {name}", { name: current.name })),
+    h("p", {}, h("a", { href: `/players/${encodeURIComponent(current.name)}`, id: "my-profile" }, _("Your profile"))),
+    h("p", { class: "links" },
+      h("button", { type: "button", id: "logout", onclick: () => out(false) }, _("Log out")),
+      h("button", { type: "button", id: "logout-all", onclick: () => out(true) }, _("Log out everywhere")))));
+}
+
+render();

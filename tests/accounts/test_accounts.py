@@ -1,0 +1,115 @@
+"""Accounts through the API: creation, names, passwords, sessions, and every refusal
+of the issue (wrong password, taken or look-alike names) with nothing written."""
+from __future__ import annotations
+
+from events import keys
+
+from .helpers import PASSWORD, auth, new_account, unique
+
+
+def count_accounts(redis_client) -> int:
+    return redis_client.hlen(keys.ACCOUNTS)
+
+
+def test_create_login_me_logout(client):
+    name, first = new_account(client, "ann")
+    assert client.get("/api/me", headers=auth(first)).get_json()["name"] == name
+    login = client.post("/api/sessions", json={"name": name, "password": PASSWORD})
+    assert login.status_code == 201
+    second = login.get_json()["token"]
+    assert second != first
+    assert client.delete("/api/sessions/current", headers=auth(first)).get_json() == {"name": name, "revoked": 1}
+    refused = client.get("/api/me", headers=auth(first))
+    assert refused.status_code == 401 and refused.get_json()["error"]["code"] == "bad_session"
+    assert client.get("/api/me", headers=auth(second)).status_code == 200  # the other session lives on
+
+
+def test_logout_everywhere_revokes_every_session(client):
+    name, first = new_account(client, "bea")
+    others = [client.post("/api/sessions", json={"name": name, "password": PASSWORD}).get_json()["token"]
+              for _ in range(2)]
+    answer = client.delete("/api/sessions", headers=auth(others[0]))
+    assert answer.get_json() == {"name": name, "revoked": 3}
+    for token in [first, *others]:
+        assert client.get("/api/me", headers=auth(token)).status_code == 401
+
+
+def test_login_by_look_of_the_name(client):
+    name, _ = new_account(client, "Cleo")
+    assert client.post("/api/sessions", json={"name": name.upper(), "password": PASSWORD}).status_code == 201
+
+
+def test_wrong_password_and_unknown_name_answer_alike(client, redis_client):
+    name, _ = new_account(client, "dan")
+    sessions = redis_client.hlen(keys.ACCOUNT_SESSIONS)
+    wrong = client.post("/api/sessions", json={"name": name, "password": "not the password"})
+    unknown = client.post("/api/sessions", json={"name": unique("nobody"), "password": PASSWORD})
+    for answer in (wrong, unknown):
+        assert answer.status_code == 401
+        assert answer.get_json()["error"]["code"] == "bad_credentials"
+    assert wrong.get_json()["error"]["message"] == unknown.get_json()["error"]["message"]
+    assert redis_client.hlen(keys.ACCOUNT_SESSIONS) == sessions
+
+
+def test_taken_and_look_alike_names_are_refused_and_nothing_written(client, redis_client):
+    name, _ = new_account(client, "eve")
+    before = count_accounts(redis_client)
+    for other in (name, name.upper(), " " + name + " ", name.replace("e", "\uff45"), name.replace("l", "I")):
+        answer = client.post("/api/accounts", json={"name": other, "password": PASSWORD})
+        assert answer.status_code == 409, (other, answer.get_json())
+        assert answer.get_json()["error"]["code"] == "name_taken"
+        assert answer.get_json()["error"]["details"]["taken"] == name
+    mixed = client.post("/api/accounts", json={"name": "\u0435ve" + name[3:] + "x", "password": PASSWORD})  # Cyrillic е
+    assert mixed.status_code == 400 and mixed.get_json()["error"]["code"] == "confusable_name"
+    assert count_accounts(redis_client) == before
+
+
+def test_bad_names_and_passwords(client, redis_client):
+    before = count_accounts(redis_client)
+    cases = [({"name": "\u200b ", "password": PASSWORD}, "bad_name"),
+             ({"name": "x" * 41, "password": PASSWORD}, "bad_name"),
+             ({"name": unique("fay"), "password": "short"}, "bad_password"),
+             ({"name": unique("fay"), "password": "p" * 257}, "bad_password"),
+             ({"name": unique("fay")}, "bad_request"),
+             ({"name": 5, "password": PASSWORD}, "bad_request")]
+    for body, code in cases:
+        answer = client.post("/api/accounts", json=body)
+        assert answer.status_code == 400, (body, answer.get_json())
+        assert answer.get_json()["error"]["code"] == code
+    assert count_accounts(redis_client) == before
+
+
+def test_sessions_need_a_bearer_header(client):
+    assert client.get("/api/me").get_json()["error"]["code"] == "no_session"
+    assert client.get("/api/me", headers={"Authorization": "Basic abc"}).status_code == 401
+    assert client.get("/api/me?token=abc").status_code == 401  # never read from the URL
+
+
+def test_passwords_are_stored_as_argon2id_hashes(client, redis_client):
+    import json
+
+    name, _ = new_account(client, "gus")
+    record = json.loads(redis_client.hget(keys.ACCOUNTS, name))
+    assert record["password"].startswith("$argon2id$")
+    assert PASSWORD not in json.dumps(record)
+    for key in (keys.ACCOUNTS, keys.ACCOUNT_SKELETONS, keys.ACCOUNT_SESSIONS, keys.account_sessions(name)):
+        assert "{accounts}" in key  # one hash tag: one slot on a Redis Cluster
+
+
+def test_login_is_rate_limited(redis_url, redis_client, tmp_path):
+    from service.app import create_app
+
+    for key in redis_client.scan_iter(match="ratelimit*"):
+        redis_client.delete(key)
+    limited = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "RATE_LIMITS_ENABLED": True,
+                          "RATE_LIMIT_LOGIN": "3 per minute", "DATA_DIR": str(tmp_path)}).test_client()
+    name, _ = new_account(limited, "hal")
+    env = {"REMOTE_ADDR": "10.0.9.1"}
+    codes = [limited.post("/api/sessions", json={"name": name, "password": "guess " * 2}, environ_base=env).status_code
+             for _ in range(5)]
+    assert codes == [401, 401, 401, 429, 429]
+    refused = limited.post("/api/sessions", json={"name": name, "password": PASSWORD}, environ_base=env)
+    assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "rate_limited"
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    for key in redis_client.scan_iter(match="ratelimit*"):
+        redis_client.delete(key)

@@ -1,0 +1,82 @@
+"""Binding seats to accounts: a seat.bound entry in the game's own log, at creation or
+claimed with the seat's token; every refusal is a 4xx with nothing written."""
+from __future__ import annotations
+
+from service.audit import parse_lines
+
+from .helpers import auth, bound_game, new_account, roll_out
+
+
+def seq_of(client, gid):
+    return client.get(f"/api/games/{gid}").get_json()["seq"]
+
+
+def test_creation_and_claim_are_entries_of_the_log(client):
+    (ann, s_ann), (bob, s_bob) = new_account(client, "ann"), new_account(client, "bob")
+    created = bound_game(client, [s_ann, s_bob], options={"rounds": 1})
+    gid = created["id"]
+    meta = client.get(f"/api/games/{gid}").get_json()
+    assert meta["accounts"] == {"0": ann, "1": bob}
+    bound = [e for e in client.get(f"/api/games/{gid}/events").get_json()["events"] if e["type"] == "seat.bound"]
+    assert [(e["seq"], e["actor"], e["payload"]) for e in bound] == [
+        (2, {"role": "system"}, {"seat": 0, "account": ann}),
+        (3, {"seat": 1}, {"seat": 1, "account": bob})]
+    roll_out(client, created)
+    export = client.get(f"/api/games/{gid}/export").get_data(as_text=True)
+    verdict = client.post("/api/verify", data=export, content_type="application/x-ndjson").get_json()
+    assert verdict["ok"] and verdict["verdict"] == "verified"
+    assert [e["payload"]["account"] for e in parse_lines(export) if e.get("type") == "seat.bound"] == [ann, bob]
+    profile = client.get(f"/api/accounts/{bob}").get_json()
+    assert [g["id"] for g in profile["games"]] == [gid]
+    assert profile["games"][0]["seat"] == 1 and profile["games"][0]["replay"] == f"/games/{gid}/replay"
+
+
+def test_a_claim_of_ones_own_seat_again_is_answered_without_writing(client):
+    (_, s_ann), (_, s_bob) = new_account(client, "cy"), new_account(client, "di")
+    created = bound_game(client, [s_ann, s_bob])
+    before = seq_of(client, created["id"])
+    again = client.post(f"/api/games/{created['id']}/claim", json={"seat_token": created["seats"][1]["token"]},
+                        headers=auth(s_bob))
+    assert again.status_code == 200 and again.get_json()["seq"] == before
+    assert seq_of(client, created["id"]) == before
+
+
+def test_refusals_write_nothing(client):
+    (_, s_ann), (_, s_bob), (_, s_cat) = (new_account(client, n) for n in ("el", "fo", "gi"))
+    created = client.post("/api/games", json={"game": "toy", "seats": ["a", "b", "c"], "options": {"rounds": 1},
+                                              "account_seat": 0}, headers=auth(s_ann)).get_json()
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    assert client.post(f"/api/games/{gid}/claim", json={"seat_token": tokens[1]}, headers=auth(s_bob)).status_code == 201
+    before = seq_of(client, gid)
+
+    def claim(token, session):
+        return client.post(f"/api/games/{gid}/claim", json={"seat_token": token}, headers=auth(session))
+
+    cases = [
+        (claim(tokens[1], s_cat), 409, "seat_taken"),  # someone else holds it
+        (claim(tokens[2], s_ann), 409, "account_seated"),  # one account, one seat
+        (claim("not-a-token", s_cat), 403, "bad_seat_token"),
+        (claim(created["referee_token"], s_cat), 403, "bad_seat_token"),
+        (claim(tokens[2], None), 401, "no_session"),
+        (claim(tokens[2], "made-up"), 401, "bad_session"),
+        (client.post(f"/api/games/{gid}/claim", json={}, headers=auth(s_cat)), 400, "bad_request"),
+        (client.post("/api/games/nosuchgame/claim", json={"seat_token": tokens[2]}, headers=auth(s_cat)), 404, "not_found"),
+    ]
+    for answer, status, code in cases:
+        assert (answer.status_code, answer.get_json()["error"]["code"]) == (status, code), answer.get_json()
+    assert seq_of(client, gid) == before
+    for token in tokens:
+        client.post(f"/api/games/{gid}/actions", json={"type": "roll", "payload": {}}, headers=auth(token))
+    finished = seq_of(client, gid)
+    late = claim(tokens[2], s_cat)
+    assert (late.status_code, late.get_json()["error"]["code"]) == (409, "game_finished")
+    assert seq_of(client, gid) == finished
+
+
+def test_creation_binding_needs_a_session_and_a_persons_seat(client):
+    _, s_ann = new_account(client, "hu")
+    no_session = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": 0})
+    assert no_session.status_code == 401
+    bot_seat = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": 5},
+                           headers=auth(s_ann))
+    assert bot_seat.status_code == 400 and bot_seat.get_json()["error"]["code"] == "bad_seat"

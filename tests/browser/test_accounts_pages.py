@@ -1,0 +1,155 @@
+"""Accounts, profiles and leaderboards in Chromium: logging in and out, a profile with
+its rating chart (SVG), games and notes, a leaderboard with provisional ratings marked;
+screenshots in tests/browser/artifacts/ and no serious or critical axe violation, in
+English and in Traditional Chinese."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from .axe import audit, axe_script, describe
+from .conftest import shot
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def axe():
+    return axe_script()
+
+
+def account(server, prefix):
+    name = f"{prefix}{uuid.uuid4().hex[:6]}"
+    return name, server.ok("POST", "/accounts", json={"name": name, "password": PASSWORD})["token"]
+
+
+def rated_toy_game(server, sessions, note=None):
+    created = server.ok("POST", "/games", sessions[0], json={"game": "toy", "seats": ["a", "b"],
+                                                              "options": {"rounds": 1}, "account_seat": 0})
+    tokens = [s["token"] for s in created["seats"]]
+    server.ok("POST", f"/games/{created['id']}/claim", sessions[1], json={"seat_token": tokens[1]})
+    if note:
+        server.ok("POST", f"/games/{created['id']}/annotations", tokens[0], json={"seq": 1, "text": note})
+    for token in tokens:
+        server.ok("POST", f"/games/{created['id']}/actions", token, json={"type": "roll", "payload": {}})
+    return created
+
+
+@pytest.fixture(scope="module")
+def season(live_server):
+    """Two accounts with six rated toy games between them and one note."""
+    ann, bob = account(live_server, "Ann"), account(live_server, "Bob")
+    games = [rated_toy_game(live_server, [ann[1], bob[1]], note="a fine opening" if i == 0 else None) for i in range(6)]
+    newcomer = account(live_server, "Cat")
+    rated_toy_game(live_server, [newcomer[1], bob[1]])
+    return {"ann": ann[0], "bob": bob[0], "cat": newcomer[0], "games": games}
+
+
+def lang_page(browser, lang):
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale=lang,
+                                  extra_http_headers={"Accept-Language": lang})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    return page
+
+
+def test_sign_up_log_in_and_out(live_server, browser, axe):
+    page = lang_page(browser, "en")
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#login-form")
+    assert not audit(page, axe), describe(audit(page, axe))
+    shot(page, "account-login")
+    name = f"Dee{uuid.uuid4().hex[:6]}"
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    page.wait_for_selector("#logged-in")
+    assert name in page.inner_text("#logged-in")
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('boardroom:session')).token")
+    assert live_server.api("GET", "/me", token).json()["name"] == name
+    shot(page, "account-logged-in")
+    page.click("#logout")
+    page.wait_for_selector("#login-form")
+    assert live_server.api("GET", "/me", token).status_code == 401  # revoked on the server, not only forgotten
+    page.fill("#login-name", name)
+    page.fill("#login-password", "not the password")
+    page.click("#login-submit")
+    page.wait_for_selector("#login-error:not(:empty)")
+    assert "wrong name or password" in page.inner_text("#login-error")
+    shot(page, "account-wrong-password")
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_selector("#logged-in")
+    page.click("#my-profile")
+    page.wait_for_selector("#profile-title")
+    assert page.inner_text("#profile-title") == name
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_profile_shows_the_rating_chart_games_and_notes(live_server, browser, axe, season, lang):
+    page = lang_page(browser, lang)
+    page.goto(f"{live_server.url}/players/{season['ann']}")
+    page.wait_for_selector("svg.rating-chart")
+    profile = live_server.ok("GET", f"/accounts/{season['ann']}")
+    assert page.locator("svg.rating-chart circle").count() == profile["ratings"]["toy"]["games"] == 6
+    assert page.locator("svg.rating-chart").get_attribute("role") == "img"
+    assert f"{profile['ratings']['toy']['rating']:.2f}" in page.inner_text(".rating-card")
+    assert page.locator("#profile-games tbody tr").count() == 6
+    replays = page.locator("#profile-games a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    assert {f"/games/{g['id']}/replay" for g in season["games"]} == set(replays)
+    assert "a fine opening" in page.inner_text("#profile-notes")
+    found = audit(page, axe)
+    assert not found, describe(found)
+    shot(page, f"profile-{lang}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_leaderboard_marks_provisional_ratings(live_server, browser, axe, season, lang):
+    page = lang_page(browser, lang)
+    page.goto(f"{live_server.url}/ratings/toy")
+    page.wait_for_selector("table.leaderboard")
+    rows = page.locator("table.leaderboard tbody tr")
+    names = rows.evaluate_all("(rs) => rs.map((r) => r.children[1].textContent)")
+    assert {season["ann"], season["bob"], season["cat"]} <= set(names)
+    cat = rows.nth(names.index(season["cat"]))
+    assert "provisional" in (cat.get_attribute("class") or "")
+    ann = rows.nth(names.index(season["ann"]))
+    assert "provisional" not in (ann.get_attribute("class") or "")
+    found = audit(page, axe)
+    assert not found, describe(found)
+    shot(page, f"leaderboard-{lang}")
+    page.fill("#ratings-min", "5")
+    page.dispatch_event("#ratings-min", "change")
+    page.wait_for_function(f"() => !document.querySelector('#leaderboard').textContent.includes({season['cat']!r})")
+    assert season["ann"] in page.inner_text("#leaderboard")
+    page.click(f"text={season['ann']}")
+    page.wait_for_selector("svg.rating-chart")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_logged_in_player_claims_their_seat_at_the_table(live_server, browser, axe):
+    name, session = account(live_server, "Eli")
+    created = live_server.ok("POST", "/games", json={"game": "toy", "seats": ["Eli", "Fay"], "options": {"rounds": 1}})
+    page = lang_page(browser, "en")
+    page.goto(live_server.url + "/account")
+    page.evaluate("([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))",
+                  [name, session])
+    page.goto(f"{live_server.url}/games/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#claim-seat")
+    page.click("#claim-seat")
+    page.wait_for_selector("#seat-account")
+    assert page.inner_text("#seat-account") == name
+    assert live_server.meta(created["id"])["accounts"] == {"0": name}
+    found = audit(page, axe)
+    assert not found, describe(found)
+    shot(page, "table-seat-claimed")
+    assert not page.errors, page.errors
+    page.context.close()
