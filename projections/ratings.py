@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -33,13 +34,13 @@ def model() -> PlackettLuce:
     return PlackettLuce()
 
 
-def parameters() -> dict:
+def parameters() -> dict[str, Any]:
     m = model()
     return {"model": "PlackettLuce", "mu": m.mu, "sigma": m.sigma, "beta": m.beta, "tau": m.tau,
             "display": "mu - 3 * sigma", "provisional_below_games": PROVISIONAL_GAMES}
 
 
-def is_rateable(pstate: dict) -> bool:
+def is_rateable(pstate: dict[str, Any]) -> bool:
     """A finished ranked game whose every seat is bound to its own account and none
     played by a computer."""
     accounts = pstate.get("accounts") or {}
@@ -48,7 +49,7 @@ def is_rateable(pstate: dict) -> bool:
             and len(set(accounts.values())) == len(pstate["seats"]))
 
 
-def result_of(pstate: dict, finished_at: str) -> dict:
+def result_of(pstate: dict[str, Any], finished_at: str) -> dict[str, Any]:
     """The rating input a finished game gives (see ``is_rateable``)."""
     accounts = pstate["accounts"]
     return {"game_id": pstate["game_id"], "game": pstate["game"], "finished_at": finished_at,
@@ -61,11 +62,11 @@ def rounded(x: float) -> float:
     return round(x, DIGITS)
 
 
-def fold(results: Iterable[dict]) -> dict:
+def fold(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """{game type: {account: {mu, sigma, rating, games, provisional, history}}}.
 
     ``results`` in recording order; a game's last result counts, at its first place."""
-    latest: dict[str, dict] = {}
+    latest: dict[str, dict[str, Any]] = {}
     for r in results:
         first = latest.get(r["game_id"])
         latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
@@ -75,7 +76,7 @@ def fold(results: Iterable[dict]) -> dict:
     return state.out
 
 
-def _place(r: dict) -> tuple[str, str]:
+def _place(r: dict[str, Any]) -> tuple[str, str]:
     return (r["finished_at"], r["game_id"])
 
 
@@ -85,12 +86,12 @@ class Fold:
     already applied (a write that lagged), refolds from the start."""
 
     def __init__(self) -> None:
-        self.out: dict[str, dict[str, dict]] = {}
+        self.out: dict[str, dict[str, dict[str, Any]]] = {}
         self.live: dict[tuple[str, str], PlackettLuceRating] = {}
-        self.latest: dict[str, dict] = {}
+        self.latest: dict[str, dict[str, Any]] = {}
         self.last: tuple[str, str] | None = None
 
-    def add(self, r: dict) -> None:
+    def add(self, r: dict[str, Any]) -> None:
         first = self.latest.get(r["game_id"])
         if first is not None or (self.last is not None and _place(r) < self.last):
             self.latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
@@ -101,13 +102,13 @@ class Fold:
         self.latest[r["game_id"]] = r
         self.apply(r)
 
-    def rated(self, r: dict) -> list:
+    def rated(self, r: dict[str, Any]) -> list[Any]:
         """The players' new ratings after ``r``, from their ratings now (nothing kept)."""
         m = model()
         teams = [[self.live.get((r["game"], a)) or m.rating(name=a)] for a in r["accounts"]]
         return [team[0] for team in m.rate(teams, ranks=list(r["ranking"]))]
 
-    def apply(self, r: dict) -> None:
+    def apply(self, r: dict[str, Any]) -> None:
         table = self.out.setdefault(r["game"], {})
         for seat, (account, new) in enumerate(zip(r["accounts"], self.rated(r))):
             self.live[(r["game"], account)] = new
@@ -122,12 +123,12 @@ class Fold:
         self.last = max(self.last, _place(r)) if self.last else _place(r)
 
 
-def numbers(folded: dict) -> dict:
+def numbers(folded: dict[str, Any]) -> dict[str, Any]:
     """The comparable part of a fold: {game: {account: [mu, sigma, games]}}."""
     return {g: {a: [e["mu"], e["sigma"], e["games"]] for a, e in table.items()} for g, table in folded.items()}
 
 
-def results_from_export(envelopes: list[dict]) -> dict | None:
+def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The rating input of one exported game log (entries as exported, trailer
     dropped), or None if the log does not make a rated game. The log is taken as it
     is; ``python -m service verify`` is what checks its chain and refold."""

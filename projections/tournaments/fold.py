@@ -18,13 +18,19 @@ State shape (JSON-serialisable)::
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
+from typing import Any
+
+from events.shapes import JSON
+
 import copy
 
 
 class TournamentError(Exception):
     """A command or event the tournament refuses; ``status`` is the HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 422, details: dict | None = None):
+    def __init__(self, code: str, message: str, status: int = 422, details: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -32,14 +38,14 @@ class TournamentError(Exception):
         self.details = details or {}
 
 
-def fold(events) -> dict | None:
-    state = None
+def fold(events: Iterable[JSON]) -> JSON | None:
+    state: JSON | None = None
     for event in events:
         state = apply(state, event)
     return state
 
 
-def apply(state: dict | None, event: dict) -> dict:
+def apply(state: dict[str, Any] | None, event: dict[str, Any]) -> dict[str, Any]:
     handler = _HANDLERS.get(event["type"])
     if handler is None:
         raise TournamentError("unknown_event", f"unknown tournament event {event['type']!r}")
@@ -47,16 +53,16 @@ def apply(state: dict | None, event: dict) -> dict:
         raise TournamentError("not_created", "the stream must start with tournament.created")
     if state is not None and event["type"] == "tournament.created":
         raise TournamentError("already_created", "the tournament already exists", 409)
-    new = handler(state, event["payload"], event)
+    new: JSON = handler(state, event["payload"], event)
     new["seq"] = event.get("seq", (state or {}).get("seq", 0) + 1)
     return new
 
 
-def active_players(state: dict) -> list[str]:
+def active_players(state: dict[str, Any]) -> list[str]:
     return [pid for pid in state["order"] if not state["players"][pid]["withdrawn"]]
 
 
-def seat_names(state: dict, table: dict) -> list[str]:
+def seat_names(state: dict[str, Any], table: dict[str, Any]) -> list[str]:
     """The names a table's game is created with: each player's, and for a seat a
     computer fills (a bye filled by the director: ``None`` in ``seats``) its strength."""
     computers = table.get("computers") or {}
@@ -64,25 +70,28 @@ def seat_names(state: dict, table: dict) -> list[str]:
             for s, pid in enumerate(table["seats"])]
 
 
-def current_round(state: dict) -> dict | None:
+def current_round(state: dict[str, Any]) -> dict[str, Any] | None:
     return state["rounds"][-1] if state["rounds"] else None
 
 
-def unreported_tables(state: dict) -> list[dict]:
+def unreported_tables(state: dict[str, Any]) -> list[dict[str, Any]]:
     rnd = current_round(state)
     if rnd is None:
         return []
     return [t for t in rnd["tables"] if t["result"] is None]
 
 
-def player_by_name(state: dict, name: str) -> dict | None:
+def player_by_name(state: dict[str, Any], name: str) -> dict[str, Any] | None:
     key = name.strip().casefold()
     return next((p for p in state["players"].values() if p["name"].strip().casefold() == key), None)
 
 
+Handler = Callable[[Any, JSON, JSON], JSON]
+
+
 # -- handlers: check, then build the new state ---------------------------------------
 
-def _created(state, p, event):
+def _created(state: Any, p: JSON, event: JSON) -> JSON:
     return {
         "id": p["id"], "game": p["game"], "name": p["name"], "format": p["format"],
         "options": p["options"], "min_seats": p["min_seats"], "max_seats": p["max_seats"],
@@ -91,12 +100,12 @@ def _created(state, p, event):
     }
 
 
-def _not_finished(state):
+def _not_finished(state: JSON) -> None:
     if state["status"] == "finished":
         raise TournamentError("tournament_finished", "the tournament is finished", 409)
 
 
-def _registered(state, p, event):
+def _registered(state: Any, p: JSON, event: JSON) -> JSON:
     _not_finished(state)
     if state.get("registration") == "closed":
         raise TournamentError("registration_closed", "the director has closed registration", 409)
@@ -118,7 +127,7 @@ def _registered(state, p, event):
     return new
 
 
-def _withdrawn(state, p, event):
+def _withdrawn(state: Any, p: JSON, event: JSON) -> JSON:
     _not_finished(state)
     player = state["players"].get(p["pid"])
     if player is None:
@@ -131,7 +140,7 @@ def _withdrawn(state, p, event):
     return new
 
 
-def check_next_round(state: dict) -> int:
+def check_next_round(state: dict[str, Any]) -> int:
     """The number of the next round, or the reason it may not be paired now."""
     _not_finished(state)
     rnd = current_round(state)
@@ -145,7 +154,7 @@ def check_next_round(state: dict) -> int:
     return number
 
 
-def _paired(state, p, event):
+def _paired(state: Any, p: JSON, event: JSON) -> JSON:
     number = check_next_round(state)
     if p["round"] != number:
         raise TournamentError("wrong_round", f"the next round is {number}", 409)
@@ -175,7 +184,7 @@ def _paired(state, p, event):
     return new
 
 
-def _reported(state, p, event):
+def _reported(state: Any, p: JSON, event: JSON) -> JSON:
     where = state["games"].get(p["game_id"])
     if where is None:
         raise TournamentError("game_not_in_tournament",
@@ -198,7 +207,7 @@ def _reported(state, p, event):
     return new
 
 
-def _corrected(state, p, event):
+def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
     """A reported game's result corrected after its end (a referee.correction in the
     game's log): the table takes the new result, whenever it arrives."""
     where = state["games"].get(p["game_id"])
@@ -220,7 +229,7 @@ def _corrected(state, p, event):
     return new
 
 
-def _round_finished(state, p, event):
+def _round_finished(state: Any, p: JSON, event: JSON) -> JSON:
     rnd = current_round(state)
     if rnd is None or rnd["round"] != p["round"] or rnd["status"] == "finished":
         raise TournamentError("wrong_round", f"round {p['round']} is not the round in play", 409)
@@ -233,7 +242,7 @@ def _round_finished(state, p, event):
     return new
 
 
-def _finished(state, p, event):
+def _finished(state: Any, p: JSON, event: JSON) -> JSON:
     _not_finished(state)
     rnd = current_round(state)
     if rnd is not None and rnd["status"] != "finished":
@@ -244,8 +253,8 @@ def _finished(state, p, event):
     return new
 
 
-def _registration(value):
-    def handler(state, p, event):
+def _registration(value: str) -> Handler:
+    def handler(state: JSON, p: JSON, event: JSON) -> JSON:
         _not_finished(state)
         if state.get("registration", "open") == value:
             raise TournamentError(f"registration_already_{value}", f"registration is already {value}", 409)
@@ -253,7 +262,7 @@ def _registration(value):
     return handler
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Handler] = {
     "registration.closed": _registration("closed"),
     "registration.opened": _registration("open"),
     "tournament.created": _created,

@@ -12,11 +12,13 @@ Unrated players seed below rated ones, in registration order.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import standings, swiss, tables
 from .fold import TournamentError, active_players
 
 
-def plan_round(state: dict) -> dict:
+def plan_round(state: dict[str, Any]) -> dict[str, Any]:
     """``{"round", "tables": [{"table", "seats": [pid]}], "byes": [pid]}`` for the next round."""
     active = active_players(state)
     number = len(state["rounds"]) + 1
@@ -38,7 +40,7 @@ def plan_round(state: dict) -> dict:
     else:
         sitters = []
         for p in active:
-            met: dict = {}
+            met: dict[str, Any] = {}
             for o in rec[p]["opponents"]:
                 met[o] = met.get(o, 0) + 1
             sitters.append(tables.Sitter(pid=p, rank=order[p], met=met, firsts=rec[p]["firsts"],
@@ -49,7 +51,7 @@ def plan_round(state: dict) -> dict:
     return {"round": number, "tables": [{"table": i + 1, "seats": s} for i, s in enumerate(seated)], "byes": byes}
 
 
-def fill_byes(state: dict, plan: dict, strength: int) -> dict:
+def fill_byes(state: dict[str, Any], plan: dict[str, Any], strength: int) -> dict[str, Any]:
     """``plan`` with its byes seated against computers of ``strength``: the players who
     would sit out sit together at tables of the configured size (two in Swiss), and a
     computer fills each seat left empty (``None`` in ``seats``, its strength in
@@ -63,7 +65,7 @@ def fill_byes(state: dict, plan: dict, strength: int) -> dict:
     tables = list(plan["tables"])
     for start in range(0, len(byes), max(size - 1, 1)):
         group = byes[start:start + max(size - 1, 1)]
-        seats: list = list(group) + [None] * (size - len(group))
+        seats: list[Any] = list(group) + [None] * (size - len(group))
         if len(group) == 1 and rec[group[0]]["firsts"] > rec[group[0]]["seconds"]:
             seats = [None, *group] + [None] * (size - 2)
         computers = {str(s): strength for s, pid in enumerate(seats) if pid is None}
@@ -71,16 +73,16 @@ def fill_byes(state: dict, plan: dict, strength: int) -> dict:
     return {**plan, "tables": tables, "byes": []}
 
 
-def seeds(state: dict, active: list[str]) -> list[str]:
+def seeds(state: dict[str, Any], active: list[str]) -> list[str]:
     """Active players by recorded rating, best first; unrated after, by registration."""
-    def key(pid):
+    def key(pid: str) -> tuple[bool, float, int]:
         rating = state["players"][pid].get("rating")
         return (rating is None, -(rating or 0.0), state["order"].index(pid))
 
     return sorted(active, key=key)
 
 
-def seeded_round(state: dict, active: list[str]) -> dict:
+def seeded_round(state: dict[str, Any], active: list[str]) -> dict[str, Any]:
     ranked = seeds(state, active)
     if state["format"] == "swiss":
         byes = [ranked.pop()] if len(ranked) % 2 else []  # the lowest seed sits out

@@ -20,10 +20,12 @@ changes that game's scores before it is reported.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from fractions import Fraction
 
 
-def scale(options: dict) -> list[Fraction]:
+def scale(options: dict[str, Any]) -> list[Fraction]:
     size = options["table_size"]
     custom = options.get("points")
     if custom:
@@ -31,7 +33,7 @@ def scale(options: dict) -> list[Fraction]:
     return [Fraction(size - p) for p in range(1, size + 1)]
 
 
-def position_points(ranking: list[int], seat: int, options: dict) -> Fraction:
+def position_points(ranking: list[int], seat: int, options: dict[str, Any]) -> Fraction:
     """Points for ``seat`` given a game's ranking (ties share the places they cover)."""
     points = scale(options)
     n = len(ranking)
@@ -52,14 +54,14 @@ def _at(points: list[Fraction], place: int, n: int) -> Fraction:
     return points[lo] + (points[hi] - points[lo]) * (x - lo)
 
 
-def bye_points(options: dict, fmt: str) -> Fraction:
+def bye_points(options: dict[str, Any], fmt: str) -> Fraction:
     if options.get("bye_points") is not None:
         return Fraction(str(options["bye_points"]))
     points = scale(options)
     return points[0] if fmt == "swiss" else (points[0] + points[-1]) / 2
 
 
-def records(state: dict) -> dict:
+def records(state: dict[str, Any]) -> dict[str, Any]:
     """Per player: points, game scores, opponents, meetings, seat history, byes."""
     opts = state["options"]
     rec = {pid: {"pid": pid, "points": Fraction(0), "game_score": Fraction(0), "games": 0, "byes": 0,
@@ -98,18 +100,18 @@ def records(state: dict) -> dict:
     return rec
 
 
-def compute(state: dict) -> list[dict]:
+def compute(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The standings table, best first; ``rank`` is shared when every key ties."""
     rec = records(state)
     swiss = state["format"] == "swiss"
     for r in rec.values():
         r["buchholz"] = sum((rec[o]["points"] for o in r["opponents"] if o in rec), Fraction(0))
 
-    def primary(pid):
+    def primary(pid: str) -> tuple[Any, ...]:
         r = rec[pid]
         return (r["points"], r["buchholz"], r["game_score"]) if swiss else (r["points"], r["game_score"])
 
-    groups: dict = {}
+    groups: dict[tuple[Any, ...], list[str]] = {}
     for pid in state["order"]:
         groups.setdefault(primary(pid), []).append(pid)
     rows = []
@@ -118,7 +120,7 @@ def compute(state: dict) -> list[dict]:
         h2h = {pid: _head_to_head(rec[pid], set(tied) - {pid}) for pid in tied}
         for pid in sorted(tied, key=lambda p: (-h2h[p], state["order"].index(p))):
             rows.append((key + (h2h[pid],), pid))
-    table = []
+    table: list[dict[str, Any]] = []
     for i, (key, pid) in enumerate(rows):
         rank = i + 1 if i == 0 or rows[i - 1][0] != key else table[-1]["rank"]
         r = rec[pid]
@@ -135,7 +137,7 @@ def compute(state: dict) -> list[dict]:
     return table
 
 
-def _head_to_head(rec: dict, tied: set) -> int:
+def _head_to_head(rec: dict[str, Any], tied: set[Any]) -> int:
     """+1 per tied opponent finished ahead of at a shared table, -1 per one behind."""
     total = 0
     for meeting in rec["meetings"]:

@@ -20,6 +20,8 @@ players, so proving that no rematch-free pairing exists stays cheap for tourname
 """
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 
@@ -30,7 +32,7 @@ class Entrant:
     pid: str
     points: float
     rank: int
-    opponents: frozenset = field(default_factory=frozenset)
+    opponents: frozenset[Any] = field(default_factory=frozenset)
     firsts: int = 0
     seconds: int = 0
     byes: int = 0
@@ -43,7 +45,7 @@ class Entrant:
 
 @dataclass
 class Pairing:
-    pairs: list  # [(first_pid, second_pid)], top boards first
+    pairs: list[Any]  # [(first_pid, second_pid)], top boards first
     bye: str | None
     rematches: int
 
@@ -72,7 +74,7 @@ def pair_round(entrants: list[Entrant], round_no: int) -> Pairing:
     raise AssertionError("unreachable: a pairing with rematches always exists")
 
 
-def _match(players: list[Entrant], allowed_repeats: int) -> list | None:
+def _match(players: list[Entrant], allowed_repeats: int) -> list[Any] | None:
     """Pairs (higher, lower) using at most ``allowed_repeats`` rematches, or None."""
     index = {e.pid: i for i, e in enumerate(players)}
     met = [[index[o] for o in e.opponents if o in index] for e in players]
@@ -80,7 +82,7 @@ def _match(players: list[Entrant], allowed_repeats: int) -> list | None:
     failed: set[tuple[int, int]] = set()
     n = len(players)
 
-    def solve(mask: int, budget: int) -> list | None:
+    def solve(mask: int, budget: int) -> list[Any] | None:
         if mask == (1 << n) - 1:
             return []
         if (mask, budget) in failed:

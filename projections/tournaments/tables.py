@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -24,7 +26,7 @@ class Sitter:
 
     pid: str
     rank: int
-    met: dict = field(default_factory=dict)  # pid -> times met
+    met: dict[str, Any] = field(default_factory=dict)  # pid -> times met
     firsts: int = 0
     seat_share: float = 0.0  # sum over past games of seat / (table size - 1): 0 first, 1 last
     games: int = 0
@@ -33,8 +35,8 @@ class Sitter:
 
 @dataclass
 class Seating:
-    tables: list  # [[pid in seat order]]
-    byes: list
+    tables: list[Any]  # [[pid in seat order]]
+    byes: list[Any]
     repeats: int  # pairs at the same table that had met before (counted per meeting)
 
 
@@ -75,7 +77,7 @@ def seat_round(sitters: list[Sitter], size: int, min_seats: int, max_seats: int)
 
 
 def _met(a: Sitter, b: Sitter) -> int:
-    return a.met.get(b.pid, 0)
+    return int(a.met.get(b.pid, 0))
 
 
 def _table_cost(table: list[Sitter], fewest_firsts: int = 0) -> int:
@@ -105,7 +107,7 @@ def _improve(tables: list[list[Sitter]], max_passes: int = 20) -> list[list[Sitt
     tables = [list(t) for t in tables]
     fewest = min((s.firsts for t in tables for s in t), default=0)
 
-    def _cost(table):
+    def _cost(table: list[Sitter]) -> int:
         return _table_cost(table, fewest)
 
     for _ in range(max_passes):
@@ -133,7 +135,7 @@ def _search(ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]],
     off after ``budget`` nodes for large ones, where the local optimum is kept.
     """
     fewest = min((s.firsts for s in ranked), default=0)
-    best = [sum(_table_cost(t, fewest) for t in start), start]
+    best: list[Any] = [sum(_table_cost(t, fewest) for t in start), start]  # [cost, tables], set from visit()
     if best[0] == 0:
         return start
     tables: list[list[Sitter]] = [[] for _ in sizes]
@@ -163,7 +165,8 @@ def _search(ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]],
             table.pop()
 
     visit(0, 0)
-    return best[1]
+    found: list[list[Sitter]] = best[1]
+    return found
 
 
 def _seat_order(table: list[Sitter]) -> list[str]:
