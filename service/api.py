@@ -225,7 +225,10 @@ def verify_export():
     if len(raw) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
                        {"max_bytes": config["VERIFY_MAX_BYTES"]})
-    text = raw.decode("utf-8", errors="strict") if raw else ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, "malformed", f"an export is UTF-8 text: {exc.reason}") from exc
     if not text.strip():
         raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
     try:
@@ -262,9 +265,3 @@ for _kind, _schema in REFEREE_SCHEMAS.items():
 def referee_correct(body, game_id):
     """Referee: correct a finished game's result (a signed ``referee.correction``)."""
     return with_receipt(game_id, refereeing.correct(platform(), game_id, caller(game_id), body)), 201
-
-
-@bp.before_request
-def limit_body():
-    if request.endpoint != "games.verify_export":
-        request.max_content_length = current_app.config["MAX_BODY_BYTES"]

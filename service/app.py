@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from events.connection import UNAVAILABLE, connect, start_embedded
 
-from . import api, api_docs, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
+from . import api, api_docs, body_limits, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
 from .config import from_env
 from .errors import ApiError
 from .json_input import StrictJSONProvider
@@ -36,6 +36,7 @@ def create_app(overrides: dict | None = None) -> Flask:
                                               app.config["SSE_MAX_PER_GAME"])
     app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
     request_log.install(app)
+    body_limits.install(app)
     smorest = openapi.Api(app)
     smorest.register_blueprint(api.bp)
     app.register_blueprint(tournaments.bp)
