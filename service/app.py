@@ -7,7 +7,7 @@ import threading
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from events.connection import UNAVAILABLE, connect, start_embedded
+from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
 
 from . import api, api_docs, body_limits, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
 from .config import from_env
@@ -30,7 +30,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
+    app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"],
+                                          blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT))
     app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
                                               app.config["SSE_MAX_PER_GAME"])

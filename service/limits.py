@@ -18,8 +18,9 @@ Limits (env var, default):
 - posting an annotation: ``RATE_LIMIT_ANNOTATE`` = 20 per minute;500 per day;
 - registering for a tournament: ``RATE_LIMIT_REGISTER`` = 10 per minute;100 per day.
 ``RATE_LIMITS=off`` turns them all off (the test suite does, except where it tests them).
-If Redis cannot count, the request is let through (the request itself then meets the
-storage error and answers it).
+If Redis cannot count within ``LIMITER_TIMEOUT`` (half a second), the request is let
+through (the request itself then meets the storage error and answers it 503): a frozen
+Redis must not hold every request, even those that need no storage, for a socket timeout.
 """
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ ROUTE_LIMITS = {
     "games.add_annotation": "RATE_LIMIT_ANNOTATE",
     "tournaments.register": "RATE_LIMIT_REGISTER",
 }
+
+
+LIMITER_TIMEOUT = 0.5
 
 
 def storage_uri(redis_url: str) -> str:
@@ -65,6 +69,7 @@ def install(app: Flask, redis_url: str) -> Limiter:
         default_limits_exempt_when=_not_api,
         headers_enabled=True,
         swallow_errors=True,
+        storage_options={"socket_timeout": LIMITER_TIMEOUT, "socket_connect_timeout": LIMITER_TIMEOUT},
         key_prefix="ratelimit",
         enabled=cfg["RATE_LIMITS_ENABLED"],
     )

@@ -57,9 +57,9 @@ def action_schema(game_name: str, type_: str):
 
 
 class Platform:
-    def __init__(self, redis, snapshot_every: int = 100):
+    def __init__(self, redis, snapshot_every: int = 100, blocking=None):
         self.redis = redis
-        self.store = RedisEventStore(redis)
+        self.store = RedisEventStore(redis, blocking)
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
         self.tokens = callers.TokenCache(redis)
         self.lobby_writes = LobbyWrites()
