@@ -16,7 +16,7 @@ from events.envelope import canonical_json
 from events.signing import head_statement, keyring
 from projections.games import registry
 
-from . import analysis, annotations, audit, forks, json_input, keys, lobby, refereeing, undo
+from . import analysis, annotations, audit, forks, json_input, keys, lobby, names, refereeing, undo
 from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CorrectionSchema,
                           CreateGameSchema, EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema,
                           parse_seq)
@@ -92,7 +92,7 @@ def game_types():
 def create_game(body):
     """Create a game; answers each seat's token (once) and the referee token."""
     bots = {b["seat"]: b["strength"] for b in body["bots"]}
-    created = platform().create_game(body["game"], body["seats"], body["options"], clock=body["clock"], ranked=body["ranked"],
+    created = platform().create_game(body["game"], names.check_seats(body["seats"]), body["options"], clock=body["clock"], ranked=body["ranked"],
                                      bots=bots)
     return created, 201
 
@@ -169,7 +169,8 @@ def answer_undo(game_id, request_id, answer):
 @bp.route("/games/<game_id>/fork", methods=["POST"])
 @bp.arguments(ForkSchema)
 def fork_game(body, game_id):
-    return forks.fork(platform(), game_id, caller(game_id), body["at_seq"], body["seats"]), 201
+    seats = names.check_seats(body["seats"]) if body["seats"] else None
+    return forks.fork(platform(), game_id, caller(game_id), body["at_seq"], seats), 201
 
 
 @bp.route("/games/<game_id>/annotations", methods=["POST"])
