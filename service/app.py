@@ -87,6 +87,8 @@ def register_error_handlers(app: Flask) -> None:
         message = i18n.localize_error(code, message, status)
         # Allow (405) and Retry-After (429) travel with the error body.
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]
+        if status == 429 and not any(k.lower() == "retry-after" for k, _ in headers):
+            headers.append(("Retry-After", str(limits.retry_after())))
         return jsonify({"error": {"code": code, "message": message, "details": messages}}), status, headers
 
     def storage_unavailable(exc: Exception):

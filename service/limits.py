@@ -17,6 +17,10 @@ Limits (env var, default):
   = 10 per minute;200 per day (the daily figure is the client's quota);
 - posting an annotation: ``RATE_LIMIT_ANNOTATE`` = 20 per minute;500 per day;
 - registering for a tournament: ``RATE_LIMIT_REGISTER`` = 10 per minute;100 per day.
+A refusal is a 429 with ``Retry-After`` and the error body; successful answers carry no
+rate-limit headers (a ``Retry-After`` on a 200 misleads clients, and filling
+``X-RateLimit-*`` cost two Redis reads per request). So a refused request costs one
+counter call and one read, a served one a counter call per limit.
 ``RATE_LIMITS=off`` turns them all off (the test suite does, except where it tests them).
 If Redis cannot count within ``LIMITER_TIMEOUT`` (half a second), the request is let
 through (the request itself then meets the storage error and answers it 503): a frozen
@@ -24,7 +28,9 @@ Redis must not hold every request, even those that need no storage, for a socket
 """
 from __future__ import annotations
 
-from flask import Flask, request
+import time
+
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -56,6 +62,16 @@ def _not_api() -> bool:
     return not request.path.startswith("/api/")
 
 
+def retry_after() -> int:
+    """Seconds until the breached limit lets this client in again (one Redis read, paid
+    by the refused request only)."""
+    breached = current_app.extensions["rate_limiter"].current_limit
+    try:
+        return max(1, int(breached.reset_at - time.time())) if breached else 1
+    except Exception:  # the counters became unreadable between the check and now
+        return 1
+
+
 def install(app: Flask, redis_url: str) -> Limiter:
     cfg = app.config
     if cfg["TRUSTED_PROXIES"]:
@@ -67,7 +83,7 @@ def install(app: Flask, redis_url: str) -> Limiter:
         strategy="sliding-window-counter",
         default_limits=[cfg["RATE_LIMIT_DEFAULT"]] if cfg["RATE_LIMIT_DEFAULT"] else [],
         default_limits_exempt_when=_not_api,
-        headers_enabled=True,
+        headers_enabled=False,  # X-RateLimit-* on every answer cost two Redis reads each
         swallow_errors=True,
         storage_options={"socket_timeout": LIMITER_TIMEOUT, "socket_connect_timeout": LIMITER_TIMEOUT},
         key_prefix="ratelimit",
