@@ -99,6 +99,15 @@ RATE_LIMITED = {
     "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
     "content": {"application/json": {"schema": ERROR_REF}},
 }
+STORAGE_UNAVAILABLE = {
+    "description": "storage is unreachable (down, frozen, failing over); retry after the given seconds",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {"application/json": {"schema": ERROR_REF}},
+}
+BAD_BODY = {"description": "the body is not valid JSON or fails its schema", "content": {"application/json": {"schema": ERROR_REF}}}
+TOO_LARGE = {"description": "the body is larger than the route takes (MAX_BODY_BYTES; /api/verify: VERIFY_MAX_BYTES)",
+             "content": {"application/json": {"schema": ERROR_REF}}}
+DEFAULT_ERROR = {"description": "any other error", "content": {"application/json": {"schema": ERROR_REF}}}
 VERIFY_BODY = {"required": True, "description": "an export as is: JSON Lines, one envelope per line (the schema "
                "describes the lines, as an array)",
                "content": {"application/x-ndjson": {"schema": {"type": "array", "minItems": 1,
@@ -131,9 +140,14 @@ def document(smorest: Api) -> None:
             for status, response in list(responses.items()):
                 if not status.startswith("2") and "$ref" not in response and "content" not in response:
                     response["content"] = {"application/json": {"schema": ERROR_REF}}
-            responses["429"] = RATE_LIMITED
             if rule.endpoint == "games.verify_export":
                 operation["requestBody"] = VERIFY_BODY
+            responses["429"] = RATE_LIMITED
+            responses["503"] = STORAGE_UNAVAILABLE
+            responses.setdefault("default", DEFAULT_ERROR)
+            if "requestBody" in operation:
+                responses.setdefault("400", BAD_BODY)
+                responses["413"] = TOO_LARGE
     _describe_create_game(spec)
     _links(spec)
 
