@@ -88,3 +88,9 @@ def test_under_gunicorn_a_large_announced_body_is_refused_before_it_is_sent(tmp_
         sock.close()
         assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
         assert b'"too_large"' in answer
+
+
+def test_an_unknown_docs_asset_is_a_json_404(client):
+    for name in ("%00", "nope.js"):
+        r = client.get(f"/api/docs/assets/{name}")
+        assert r.status_code == 404 and r.json["error"]["code"] == "not_found", (name, r.data)
