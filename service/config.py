@@ -30,5 +30,6 @@ def from_env() -> dict:
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "10 per minute;200 per day"),
         "RATE_LIMIT_ANNOTATE": os.environ.get("RATE_LIMIT_ANNOTATE", "20 per minute;500 per day"),
         "RATE_LIMIT_REGISTER": os.environ.get("RATE_LIMIT_REGISTER", "10 per minute;100 per day"),
+        "MAX_INFLIGHT_PER_CLIENT": int(os.environ.get("MAX_INFLIGHT_PER_CLIENT", 16)),
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", 0)),
     }

@@ -80,6 +80,7 @@ TEMPLATES = [
     _l("the request body is too large"),
     _l("the request body is larger than {max_bytes} bytes"),
     _l("no such asset"),
+    _l("too many requests from this address at once; retry shortly"),
     _l("an export is UTF-8 text: {reason}"),
     _l("this seat name looks the same as {taken}"),
     _l("{name} is reserved: seats, the referee and the director are named by their token"),

@@ -34,6 +34,8 @@ from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .client_concurrency import InflightCap
+
 # endpoint -> config key of its own limit (on top of the default one)
 ROUTE_LIMITS = {
     "games.create_game": "RATE_LIMIT_CREATE",
@@ -74,6 +76,8 @@ def retry_after() -> int:
 
 def install(app: Flask, redis_url: str) -> Limiter:
     cfg = app.config
+    if cfg["RATE_LIMITS_ENABLED"] and cfg["MAX_INFLIGHT_PER_CLIENT"]:
+        app.wsgi_app = InflightCap(app.wsgi_app, cfg["MAX_INFLIGHT_PER_CLIENT"])  # inside ProxyFix: sees the client
     if cfg["TRUSTED_PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg["TRUSTED_PROXIES"])
     limiter = Limiter(
