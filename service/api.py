@@ -92,7 +92,7 @@ def game_types():
 def create_game(body):
     """Create a game; answers each seat's token (once) and the referee token."""
     bots = {b["seat"]: b["strength"] for b in body["bots"]}
-    created = platform().create_game(body["game"], names.check_seats(body["seats"]), body["options"], clock=body["clock"], ranked=body["ranked"],
+    created = platform().create_game(body["game"], body["seats"], body["options"], clock=body["clock"], ranked=body["ranked"],
                                      bots=bots)
     return created, 201
 

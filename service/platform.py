@@ -27,7 +27,7 @@ from projections.outcome import final_result
 from projections.projector import Projector
 from projections.views import redacted_envelope
 
-from . import callers, lobby
+from . import callers, lobby, names
 from .callers import Caller
 from .errors import ApiError, not_found
 from .lobby_writes import LobbyWrites
@@ -196,6 +196,8 @@ class Platform:
         if not rules.min_seats <= len(seat_names) <= rules.max_seats:
             raise ApiError(400, "bad_seat_count", f"{rules.title} takes {rules.min_seats} to {rules.max_seats} seats",
                            {"min_seats": rules.min_seats, "max_seats": rules.max_seats})
+        if fork is None:  # a fork keeps its source's names, or the caller's, checked at the API
+            seat_names = names.check_seats(seat_names)
         try:
             opts = rules.options_schema().load(options or {}) if rules.options_schema else dict(options or {})
         except ValidationError as exc:

@@ -55,7 +55,7 @@ def _answer(sock: socket.socket, seconds: float) -> bytes:
             if not chunk:
                 break
             data += chunk
-    except socket.timeout:
+    except TimeoutError:
         pass
     return data
 
