@@ -41,14 +41,24 @@ UNAVAILABLE = (exceptions.ConnectionError, exceptions.TimeoutError, exceptions.C
                exceptions.RedisClusterException, exceptions.ClusterError)
 
 
+# A command that gets no answer within this many seconds fails (503 + Retry-After): a
+# frozen or overloaded Redis is reported at once instead of holding the request. Blocking
+# reads (a live stream's XREAD BLOCK) use a client of their own with a longer timeout.
+STORAGE_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 1.0))
+CONNECT_TIMEOUT = 1.0
+BLOCKING_TIMEOUT = 10.0  # live streams block up to 2 s per XREAD (service/live.py)
+
+
 def _retry() -> Retry:
-    """A few quick retries (under a second in all): enough to ride over a reconnect,
-    short enough that a dead Redis is reported as 503 at once instead of hanging."""
-    return Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), 3)
+    """A few quick retries of a *connection* failure (under a second in all): enough to
+    ride over a reconnect. A timeout is not retried: Redis is there but not answering,
+    and waiting again only delays the 503."""
+    return Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), 3, supported_errors=(exceptions.ConnectionError,))
 
 
-def connect(url: str) -> Any:
-    timeouts = {"socket_connect_timeout": 2, "socket_timeout": 10}  # XREAD BLOCK waits up to 2 s
+def connect(url: str, socket_timeout: float | None = None) -> Any:
+    """A client of ``url``; ``socket_timeout`` (default ``STORAGE_TIMEOUT``) bounds each answer."""
+    timeouts = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": socket_timeout or STORAGE_TIMEOUT}
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], decode_responses=True,
                                      retry=_retry(), **timeouts)

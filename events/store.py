@@ -128,8 +128,11 @@ class EventStore(ABC):
 
 
 class RedisEventStore(EventStore):
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, blocking: Any = None) -> None:
+        """``blocking``: the client for ``tail``'s XREAD BLOCK, whose answer may take the
+        whole block time (its socket timeout is longer than ``redis``'s)."""
         self.redis = redis
+        self.blocking = blocking or redis
         self._append = redis.register_script(APPEND_LUA)
         self._load = redis.register_script(LOAD_LUA)
 
@@ -161,7 +164,7 @@ class RedisEventStore(EventStore):
         return [json.loads(fields["e"]) for _, fields in entries]
 
     def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]:
-        found = self.redis.xread({key: f"0-{after}"}, block=block_ms)
+        found = self.blocking.xread({key: f"0-{after}"}, block=block_ms)
         out: list[Envelope] = []
         for _, entries in found or []:
             out.extend(json.loads(fields["e"]) for _, fields in entries)

@@ -19,8 +19,6 @@ from .errors import ApiError
 MAX_TEXT = 2000
 MAX_SPECTATOR_NOTES = 1000  # a game's notes beyond which spectators may add no more (seats and referee may)
 MAX_NOTES = 5000
-# Names no spectator may sign with: the roles a token proves (compared by look, service/names.py).
-RESERVED = ("referee", "director", "system", "tournament director", "arbiter", "judge", "admin", "moderator")
 
 
 def author_of(p: dict, caller: Caller, requested: str | None) -> tuple[str, str]:
@@ -32,15 +30,7 @@ def author_of(p: dict, caller: Caller, requested: str | None) -> tuple[str, str]
         return "referee", "referee"
     if not requested:
         return "spectator", "spectator"
-    name = names.normalise(requested, max_length=40)
-    if names.is_deceptive(name):
-        raise ApiError(400, "confusable_name", "this name mixes look-alike letters of different scripts")
-    keys = names.skeletons(name)
-    for reserved in (*RESERVED, *p["seats"]):
-        if keys & names.skeletons(reserved):
-            raise ApiError(403, "reserved_name", f"{name!r} is reserved: seats and the referee are named by their token",
-                           {"name": name})
-    return "spectator", name
+    return "spectator", names.check_new(requested, what="name", max_length=40, reserved=(*names.ROLE_WORDS, *p["seats"]))
 
 
 def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, author: str | None) -> dict:

@@ -16,7 +16,7 @@ from events.envelope import canonical_json
 from events.signing import head_statement, keyring
 from projections.games import registry
 
-from . import analysis, annotations, audit, forks, json_input, keys, lobby, refereeing, undo
+from . import analysis, annotations, audit, forks, json_input, keys, lobby, names, refereeing, undo
 from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CorrectionSchema,
                           CreateGameSchema, EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema,
                           parse_seq)
@@ -172,7 +172,8 @@ def answer_undo(game_id, request_id, answer):
 @bp.route("/games/<game_id>/fork", methods=["POST"])
 @bp.arguments(ForkSchema)
 def fork_game(body, game_id):
-    return forks.fork(platform(), game_id, caller(game_id), body["at_seq"], body["seats"]), 201
+    seats = names.check_seats(body["seats"]) if body["seats"] else None
+    return forks.fork(platform(), game_id, caller(game_id), body["at_seq"], seats), 201
 
 
 @bp.route("/games/<game_id>/annotations", methods=["POST"])
@@ -228,7 +229,10 @@ def verify_export():
     if len(raw) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
                        {"max_bytes": config["VERIFY_MAX_BYTES"]})
-    text = raw.decode("utf-8", errors="strict") if raw else ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, "malformed", f"an export is UTF-8 text: {exc.reason}") from exc
     if not text.strip():
         raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
     try:
@@ -265,9 +269,3 @@ for _kind, _schema in REFEREE_SCHEMAS.items():
 def referee_correct(body, game_id):
     """Referee: correct a finished game's result (a signed ``referee.correction``)."""
     return with_receipt(game_id, refereeing.correct(platform(), game_id, caller(game_id), body)), 201
-
-
-@bp.before_request
-def limit_body():
-    if request.endpoint != "games.verify_export":
-        request.max_content_length = current_app.config["MAX_BODY_BYTES"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
+from .errors import ApiError
+
 bp = Blueprint("api_docs", __name__, url_prefix="/api/docs", template_folder="templates", static_folder=None)
 ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
                     "favicon-32x32.png", "favicon-16x16.png"})
@@ -25,5 +27,5 @@ def page():
 @bp.get("/assets/<name>")
 def asset(name: str):
     if name not in ASSETS:
-        return ("", 404)
+        raise ApiError(404, "not_found", "no such asset")
     return send_from_directory(swagger_ui_path, name, max_age=86400)

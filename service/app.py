@@ -7,9 +7,9 @@ import threading
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from events.connection import UNAVAILABLE, connect, start_embedded
+from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
 
-from . import accounts_api, api, api_docs, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
+from . import accounts_api, api, api_docs, body_limits, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
 from .accounts import hasher
 from .config import from_env
 from .errors import ApiError
@@ -31,7 +31,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
+    app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"],
+                                          blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT))
     app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["platform"].accounts.use_hasher(
         hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"]))
@@ -39,6 +40,7 @@ def create_app(overrides: dict | None = None) -> Flask:
                                               app.config["SSE_MAX_PER_GAME"], app.config["SSE_SECONDS"])
     app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
     request_log.install(app)
+    body_limits.install(app)
     smorest = openapi.Api(app)
     smorest.register_blueprint(api.bp)
     smorest.register_blueprint(accounts_api.bp)
@@ -89,6 +91,8 @@ def register_error_handlers(app: Flask) -> None:
         message = i18n.localize_error(code, message, status)
         # Allow (405) and Retry-After (429) travel with the error body.
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]
+        if status == 429 and not any(k.lower() == "retry-after" for k, _ in headers):
+            headers.append(("Retry-After", str(limits.retry_after())))
         return jsonify({"error": {"code": code, "message": message, "details": messages}}), status, headers
 
     def storage_unavailable(exc: Exception):

@@ -8,8 +8,7 @@ def from_env() -> dict:
     return {
         "REDIS_URL": os.environ.get("REDIS_URL"),
         "DATA_DIR": os.environ.get("DATA_DIR", "./data"),
-        "MAX_BODY_BYTES": int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),
-        "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_EXPORT_BYTES", 32 * 1024 * 1024)),
+        "MAX_BODY_BYTES": int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),  # every route but /api/verify
         "SNAPSHOT_EVERY": int(os.environ.get("SNAPSHOT_EVERY", 100)),
         "SSE_SECONDS": float(os.environ.get("SSE_SECONDS", 25)),
         "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", 16)),
@@ -36,5 +35,6 @@ def from_env() -> dict:
         "ARGON2_TIME_COST": int(os.environ.get("ARGON2_TIME_COST", 3)),
         "ARGON2_MEMORY_KIB": int(os.environ.get("ARGON2_MEMORY_KIB", 65536)),
         "ARGON2_PARALLELISM": int(os.environ.get("ARGON2_PARALLELISM", 4)),
+        "MAX_INFLIGHT_PER_CLIENT": int(os.environ.get("MAX_INFLIGHT_PER_CLIENT", 16)),
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", 0)),
     }

@@ -20,15 +20,24 @@ Limits (env var, default):
 - logging in: ``RATE_LIMIT_LOGIN`` = 5 per minute;50 per day (counted for every
   attempt, right or wrong: guessing a password costs a guesser days);
 - creating an account: ``RATE_LIMIT_ACCOUNT`` = 5 per minute;20 per day.
+A refusal is a 429 with ``Retry-After`` and the error body; successful answers carry no
+rate-limit headers (a ``Retry-After`` on a 200 misleads clients, and filling
+``X-RateLimit-*`` cost two Redis reads per request). So a refused request costs one
+counter call and one read, a served one a counter call per limit.
 ``RATE_LIMITS=off`` turns them all off (the test suite does, except where it tests them).
-If Redis cannot count, the request is let through (the request itself then meets the
-storage error and answers it).
+If Redis cannot count within ``LIMITER_TIMEOUT`` (half a second), the request is let
+through (the request itself then meets the storage error and answers it 503): a frozen
+Redis must not hold every request, even those that need no storage, for a socket timeout.
 """
 from __future__ import annotations
 
-from flask import Flask, request
+import time
+
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .client_concurrency import InflightCap
 
 # endpoint -> config key of its own limit (on top of the default one)
 ROUTE_LIMITS = {
@@ -40,6 +49,9 @@ ROUTE_LIMITS = {
     "accounts.login": "RATE_LIMIT_LOGIN",
     "accounts.create_account": "RATE_LIMIT_ACCOUNT",
 }
+
+
+LIMITER_TIMEOUT = 0.5
 
 
 def storage_uri(redis_url: str) -> str:
@@ -57,8 +69,20 @@ def _not_api() -> bool:
     return not request.path.startswith("/api/")
 
 
+def retry_after() -> int:
+    """Seconds until the breached limit lets this client in again (one Redis read, paid
+    by the refused request only)."""
+    breached = current_app.extensions["rate_limiter"].current_limit
+    try:
+        return max(1, int(breached.reset_at - time.time())) if breached else 1
+    except Exception:  # the counters became unreadable between the check and now
+        return 1
+
+
 def install(app: Flask, redis_url: str) -> Limiter:
     cfg = app.config
+    if cfg["RATE_LIMITS_ENABLED"] and cfg["MAX_INFLIGHT_PER_CLIENT"]:
+        app.wsgi_app = InflightCap(app.wsgi_app, cfg["MAX_INFLIGHT_PER_CLIENT"])  # inside ProxyFix: sees the client
     if cfg["TRUSTED_PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=cfg["TRUSTED_PROXIES"])
     limiter = Limiter(
@@ -68,8 +92,9 @@ def install(app: Flask, redis_url: str) -> Limiter:
         strategy="sliding-window-counter",
         default_limits=[cfg["RATE_LIMIT_DEFAULT"]] if cfg["RATE_LIMIT_DEFAULT"] else [],
         default_limits_exempt_when=_not_api,
-        headers_enabled=True,
+        headers_enabled=False,  # X-RateLimit-* on every answer cost two Redis reads each
         swallow_errors=True,
+        storage_options={"socket_timeout": LIMITER_TIMEOUT, "socket_connect_timeout": LIMITER_TIMEOUT},
         key_prefix="ratelimit",
         enabled=cfg["RATE_LIMITS_ENABLED"],
     )

@@ -128,6 +128,10 @@ STREAM_REFUSALS = {
     "503": _retry("storage is unreachable (`storage_unavailable`), or the game or the worker has no stream slot "
                   "left (`too_many_streams`); retry after the given seconds"),
 }
+BAD_BODY = {"description": "the body is not valid JSON or fails its schema", "content": {"application/json": {"schema": ERROR_REF}}}
+TOO_LARGE = {"description": "the body is larger than the route takes (MAX_BODY_BYTES; /api/verify: VERIFY_MAX_BYTES)",
+             "content": {"application/json": {"schema": ERROR_REF}}}
+DEFAULT_ERROR = {"description": "any other error", "content": {"application/json": {"schema": ERROR_REF}}}
 VERIFY_BODY = {"required": True, "description": "an export as is: JSON Lines, one envelope per line (the schema "
                "describes the lines, as an array)",
                "content": {"application/x-ndjson": {"schema": {"type": "array", "minItems": 1,
@@ -160,12 +164,16 @@ def document(smorest: Api) -> None:
             for status, response in list(responses.items()):
                 if not status.startswith("2") and "$ref" not in response and "content" not in response:
                     response["content"] = {"application/json": {"schema": ERROR_REF}}
+            if rule.endpoint == "games.verify_export":
+                operation["requestBody"] = VERIFY_BODY
             responses["429"] = RATE_LIMITED
             responses["503"] = UNAVAILABLE
             if rule.endpoint == "games.game_stream":
                 responses.update(STREAM_REFUSALS)
-            if rule.endpoint == "games.verify_export":
-                operation["requestBody"] = VERIFY_BODY
+            responses.setdefault("default", DEFAULT_ERROR)
+            if "requestBody" in operation:
+                responses.setdefault("400", BAD_BODY)
+                responses["413"] = TOO_LARGE
     _describe_create_game(spec)
     _links(spec)
 

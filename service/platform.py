@@ -29,7 +29,7 @@ from projections.views import redacted_envelope
 
 from projections import ratings as rfold
 
-from . import callers, lobby
+from . import callers, lobby, names
 from .accounts import Accounts
 from .callers import Caller
 from .errors import ApiError, not_found
@@ -70,9 +70,9 @@ def check_options(rules, options: dict, seats: int) -> None:
 
 
 class Platform:
-    def __init__(self, redis, snapshot_every: int = 100):
+    def __init__(self, redis, snapshot_every: int = 100, blocking=None):
         self.redis = redis
-        self.store = RedisEventStore(redis)
+        self.store = RedisEventStore(redis, blocking)
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
         self.tokens = callers.TokenCache(redis)
         self.lobby_writes = LobbyWrites()
@@ -215,6 +215,8 @@ class Platform:
         if not rules.min_seats <= len(seat_names) <= rules.max_seats:
             raise ApiError(400, "bad_seat_count", f"{rules.title} takes {rules.min_seats} to {rules.max_seats} seats",
                            {"min_seats": rules.min_seats, "max_seats": rules.max_seats})
+        if fork is None:  # a fork keeps its source's names, or the caller's, checked at the API
+            seat_names = names.check_seats(seat_names)
         try:
             opts = rules.options_schema().load(options or {}) if rules.options_schema else dict(options or {})
         except ValidationError as exc:

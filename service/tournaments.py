@@ -191,12 +191,13 @@ def export(tid):
 
 
 # -- OpenAPI -----------------------------------------------------------------------------
-def _op(summary: str, ok: int = 200, body: str | None = None, auth: str | None = None, errors=(404,)) -> dict:
+def _op(summary: str, ok: int = 200, body: str | None = None, auth: str | None = None, errors=(404,),
+        body_required: bool = True) -> dict:
     op = {"tags": ["tournaments"], "summary": summary,
           "responses": {str(ok): {"description": "OK"},
                         **{str(code): {"description": "error: {error: {code, message, details}}"} for code in errors}}}
     if body:
-        op["requestBody"] = {"required": True,
+        op["requestBody"] = {"required": body_required,
                              "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
     if auth:
         op["description"] = f"Authorization: Bearer <{auth}>"
@@ -214,8 +215,8 @@ OPENAPI_PATHS = {
     "/api/tournaments/{tid}/registration": {
         "post": _op("Open or close registration", 200, "TournamentRegistration", "director token", (400, 401, 403, 404, 409))},
     "/api/tournaments/{tid}/players/{pid}": {
-        "delete": _op("Withdraw a player (forfeits their game in play)", 200, None, "director or player token",
-                      (401, 403, 404, 409))},
+        "delete": _op("Withdraw a player (forfeits their game in play, or a computer plays it on)", 200,
+                      "TournamentWithdraw", "director or player token", (400, 401, 403, 404, 409), body_required=False)},
     "/api/tournaments/{tid}/players/{pid}/games": {
         "get": _op("A player's games and seat links", 200, None, "player or director token", (401, 403, 404))},
     "/api/tournaments/{tid}/rounds": {
@@ -225,7 +226,8 @@ OPENAPI_PATHS = {
     "/api/tournaments/{tid}/results": {
         "post": _op("Take a finished game's result into the tournament", 201, "TournamentReport", errors=(400, 404, 409, 422))},
     "/api/tournaments/{tid}/finish": {
-        "post": _op("End the tournament", 200, "TournamentFinish", "director token", (401, 403, 404, 409))},
+        "post": _op("End the tournament", 200, "TournamentFinish", "director token", (400, 401, 403, 404, 409),
+                    body_required=False)},
     "/api/tournaments/{tid}/standings": {"get": _op("Standings with tie-breaks")},
     "/api/tournaments/{tid}/export": {"get": _op("The audit bundle (verify with python -m service verify-tournament)")},
 }
@@ -242,7 +244,7 @@ def _document(setup_state) -> None:
     spec.tag({"name": "tournaments", "description": "Tournaments: registration, pairing, standings, audit bundle"})
     for name, schema in (("TournamentCreate", CreateSchema), ("TournamentRegister", RegisterSchema),
                          ("TournamentReport", ReportSchema), ("TournamentFinish", FinishSchema),
-                         ("TournamentRegistration", RegistrationSchema)):
+                         ("TournamentRegistration", RegistrationSchema), ("TournamentWithdraw", WithdrawSchema)):
         spec.components.schema(name, schema=schema)
     rules = {_openapi_path(r.rule): r for r in setup_state.app.url_map.iter_rules()
              if r.endpoint.startswith(f"{bp.name}.") and r.rule.startswith("/api/")}

@@ -58,3 +58,65 @@ def test_every_api_request_counts_against_the_default_limit(limited):
     codes = [client.get("/api/game-types", environ_base={"REMOTE_ADDR": "10.0.0.4"}).status_code for _ in range(6)]
     assert codes == [200] * 4 + [429] * 2
     assert client.get("/", environ_base={"REMOTE_ADDR": "10.0.0.4"}).status_code == 200  # pages are not limited
+
+
+def redis_calls(redis_client) -> int:
+    """Round trips of the limiter: its sliding-window counters are Lua scripts (EVALSHA;
+    the commands a script runs inside are counted apart by Redis)."""
+    stats = redis_client.info("commandstats")
+    return sum(stats.get(name, {}).get("calls", 0) for name in ("cmdstat_evalsha", "cmdstat_eval"))
+
+
+def test_a_refusal_costs_one_redis_call_and_successes_carry_no_retry_after(limited, redis_client):
+    """A flood of refused requests must cost the server less than served ones: a 429 is
+    one counter call plus one read of when the window frees; a 200 is one counter call,
+    and says nothing of retrying."""
+    client = limited(RATE_LIMIT_DEFAULT="2 per minute")
+    env = {"REMOTE_ADDR": "10.0.0.5"}
+    client.get("/api/game-types", environ_base=env)
+    before = redis_calls(redis_client)
+    ok = client.get("/api/game-types", environ_base=env)
+    served = redis_calls(redis_client) - before
+    assert ok.status_code == 200 and "Retry-After" not in ok.headers
+    client.get("/api/game-types", environ_base=env)  # the first refusal loads the read's script
+    before = redis_calls(redis_client)
+    refused = client.get("/api/game-types", environ_base=env)
+    refusal = redis_calls(redis_client) - before
+    assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
+    assert served == 1, served
+    assert refusal <= 2, refusal
+
+
+def test_one_address_gets_a_bounded_number_of_requests_in_progress(limited):
+    """Requests of one address beyond MAX_INFLIGHT_PER_CLIENT in progress at once are
+    refused before Flask (429, Retry-After 1, the error body); other addresses and
+    the same address once its requests are done are served."""
+    import threading
+
+    client = limited(MAX_INFLIGHT_PER_CLIENT=2)
+    app = client.application
+    entered, release = threading.Semaphore(0), threading.Event()
+
+    @app.get("/api/test-hold")
+    def hold():
+        entered.release()
+        release.wait(10)
+        return {"ok": True}
+
+    env = {"REMOTE_ADDR": "10.0.0.6"}
+    answers = []
+    holders = [threading.Thread(target=lambda: answers.append(client.get("/api/test-hold", environ_base=env)))
+               for _ in range(2)]
+    for t in holders:
+        t.start()
+    assert entered.acquire(timeout=10) and entered.acquire(timeout=10)
+    refused = client.get("/api/game-types", environ_base=env)
+    other = client.get("/api/game-types", environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    release.set()
+    for t in holders:
+        t.join(10)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    assert refused.json["error"]["code"] == "too_many_requests_in_flight"
+    assert other.status_code == 200
+    assert [a.status_code for a in answers] == [200, 200]
+    assert client.get("/api/game-types", environ_base=env).status_code == 200

@@ -33,6 +33,35 @@ def test_every_operation_declares_its_success_answer(client):
     assert list(stream) == ["text/event-stream"] and list(export) == ["application/x-ndjson"]
 
 
+def _api_operations(spec):
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method in ("get", "post", "put", "delete", "patch") and path.startswith("/api/"):
+                yield method, path, operation
+
+
+def test_every_operation_declares_its_real_error_answers(client):
+    """Tournament routes as well as game routes: storage unavailable (503 with
+    Retry-After), rate limited (429), any other error (default), and where a body is
+    taken, a body that fails (400) or is too large (413)."""
+    spec = client.get("/api/openapi.json").json
+    for method, path, operation in _api_operations(spec):
+        responses = operation["responses"]
+        for status in ("429", "503", "default"):
+            assert status in responses, (method, path, status)
+            answer = responses[status]
+            if "$ref" in answer:
+                answer = spec["components"]["responses"][answer["$ref"].rsplit("/", 1)[1]]
+            assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+        assert "Retry-After" in responses["503"]["headers"], (method, path)
+        if "requestBody" in operation:
+            assert {"400", "413"} <= set(responses), (method, path)
+    withdraw = spec["paths"]["/api/tournaments/{tid}/players/{pid}"]["delete"]
+    assert "requestBody" in withdraw and "400" in withdraw["responses"]
+    r = client.delete("/api/tournaments/nosuch/players/p1", json={"bot": 7})
+    assert r.status_code == 400  # the answer the document now declares
+
+
 def test_the_error_schema_is_the_real_error_body(client):
     spec = client.get("/api/openapi.json").json
     error = spec["components"]["schemas"]["Error"]

@@ -114,3 +114,42 @@ def test_a_reused_action_id_with_another_payload_is_refused(client):
     assert other.json["error"]["details"] == {"action_id": "x1", "seq": first.json["seq"]}
     assert note(g, "a", seat=1, action_id="x1").status_code == 409  # another seat's move under that id
     assert [e["seq"] for e in g.events()] == [1, 2]
+
+
+def test_a_frozen_redis_is_answered_503_within_two_seconds_and_heals(tmp_path):
+    """Redis stopped (SIGSTOP: connections open, no answer): ordinary requests answer
+    503 + Retry-After, /readyz says unready, and routes that need no storage answer,
+    each within about two seconds (rate limits on: the limiter's own Redis call is
+    bounded too); once Redis resumes, the same requests succeed."""
+    import time
+
+    import requests
+
+    from tests.platform.gunicorn_server import create, gunicorn
+
+    proc, url = redis_servers.standalone(tmp_path)
+    try:
+        with gunicorn(REDIS_URL=url, RATE_LIMITS="on") as (base, _):
+            game = create(base)
+            os.kill(proc.pid, signal.SIGSTOP)
+            try:
+                for path, status in ((f"/games/{game['id']}", 503), ("/game-types", 200),
+                                     (f"/games/{game['id']}", 503)):
+                    started = time.monotonic()
+                    r = requests.get(base + path, timeout=30)
+                    took = time.monotonic() - started
+                    assert r.status_code == status, (path, r.status_code, r.text)
+                    assert took < 2.5, (path, took)
+                    if status == 503:
+                        assert r.json()["error"]["code"] == "storage_unavailable"
+                        assert r.headers["Retry-After"] == "1"
+                    else:
+                        assert "Retry-After" not in r.headers
+                started = time.monotonic()
+                ready = requests.get(base.removesuffix("/api") + "/readyz", timeout=30)
+                assert ready.status_code == 503 and time.monotonic() - started < 2.5
+            finally:
+                os.kill(proc.pid, signal.SIGCONT)
+            assert requests.get(f"{base}/games/{game['id']}", timeout=30).status_code == 200
+    finally:
+        redis_servers.stop(proc)
