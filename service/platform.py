@@ -280,6 +280,11 @@ class Platform:
         source = p["forked_from"] and p["forked_from"]["game_id"]
         return not source or self.disclosed(self.state(source))
 
+    def sees_all(self, p: dict, caller: Caller) -> bool:
+        """The one rule for the whole hidden state (views, logs, forks, analysis): the
+        game's referee, or anyone once the game is ``disclosed``."""
+        return caller.referee or self.disclosed(p)
+
     def _require_same_action(self, game_id: str, seq: int, action_id: str | None, type_: str, actor: dict,
                              payload: dict) -> None:
         """A retry names an action already applied: it must be that same action, else
