@@ -215,7 +215,8 @@ def export_game(game_id):
 @bp.route("/verify", methods=["POST"])
 def verify_export():
     """Re-check an export as is: chain, payload digests, seed commitment, refold,
-    recorded result, and the signature against this server's keys. Bounded: past
+    recorded result, and the signature against this server's keys: it signs every export
+    it gives, so an unsigned one (or one signed by a revoked key) fails here. Bounded: past
     VERIFY_MAX_BYTES or VERIFY_MAX_EVENTS a 413, past VERIFY_SECONDS a 422."""
     config = current_app.config
     if (request.content_length or 0) > config["VERIFY_MAX_BYTES"]:
@@ -238,7 +239,7 @@ def verify_export():
     ring = {k["key_id"]: k["public_key"] for k in keys.published(platform().signer, config["DATA_DIR"])["keys"]}
     try:
         return audit.verify(envelopes, keys=keyring(list(ring.values())),
-                            deadline=time.monotonic() + config["VERIFY_SECONDS"], require_signature=False)
+                            deadline=time.monotonic() + config["VERIFY_SECONDS"])
     except audit.TooCostly as exc:
         raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
 

@@ -9,9 +9,11 @@ The verdict says only what was really checked:
 - ``legacy``: the same for a log recorded before payload digests (format 1): its
   hashes cover the payloads themselves, so it is checked as well, but it cannot show
   that a redacted copy hid anything, and names no game id;
-- ``sealed``: the chain links and re-hashes, but the game is not over (or entries are
-  redacted), so payloads, refold and result wait for the seed: nothing is claimed
-  about the contents yet;
+- ``sealed``: the chain links and re-hashes, but the seed is not in the export (the
+  game is not over, or it is a fork of a game still being played), so payloads, refold
+  and result wait for the seed: nothing is claimed about the contents yet. A copy that
+  hides anything never carries the seed, so an entry marked redacted beside a revealed
+  seed fails;
 - ``failed``: some check failed; ``first_bad_seq`` names the first entry at fault.
 
 ``ok`` is true for ``verified`` and ``legacy`` only. Signatures are a separate axis:
@@ -142,7 +144,12 @@ def _check_game_id(envelopes, legacy, checks, fail):
 
 def _check_contents(envelopes, seed, legacy, checks, messages, fail, deadline):
     redacted = [e["seq"] for e in envelopes if e.get("redacted")]
-    if seed is None or redacted:
+    if seed is not None and redacted:
+        # the seed is withheld from every copy that hides something (projections/views.py)
+        fail("payloads", redacted[0], f"seq {redacted[0]}: marked redacted in an export that reveals the seed, "
+                                      "which hides nothing")
+        return
+    if seed is None:
         for check in ("payloads", "commitment", "refold", "result"):
             checks[check] = "sealed"
         if redacted:
