@@ -16,6 +16,7 @@ TEMPLATES = [
     _l("no seat {seat}"),
     _l("the game is over"),
     _l("that seat has already forfeited"),
+    _l("this seat's clock has run out"),
     _l("dismiss names the dispute it settles"),
     _l("seq {seq} is not a step of the current history"),
     _l("nothing happened after seq {seq}"),
