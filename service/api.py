@@ -13,7 +13,8 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from events.envelope import canonical_json
-from events.signing import head_statement, keyring
+from events import keys as ev_keys
+from events.signing import export_statement, keyring
 from projections.games import registry
 
 from . import analysis, annotations, audit, forks, json_input, keys, lobby, refereeing, undo
@@ -205,7 +206,7 @@ def export_game(game_id):
     """The log as JSON Lines; the seed is in ``game.finished`` once the game is over.
     ``game.created`` (and the ``X-Rules-Version`` header) names the rules version."""
     lines = platform().export(game_id, caller(game_id))
-    signed = platform().signer.sign(head_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"]))
+    signed = platform().signer.sign(export_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"]))
     body = "".join(canonical_json(e) + "\n" for e in [*lines, {audit.TRAILER: signed}])
     return Response(body, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"',
@@ -238,10 +239,22 @@ def verify_export():
                        {"max_events": config["VERIFY_MAX_EVENTS"]})
     ring = {k["key_id"]: k["public_key"] for k in keys.published(platform().signer, config["DATA_DIR"])["keys"]}
     try:
-        return audit.verify(envelopes, keys=keyring(list(ring.values())),
-                            deadline=time.monotonic() + config["VERIFY_SECONDS"])
+        report = audit.verify(envelopes, keys=keyring(list(ring.values())),
+                              deadline=time.monotonic() + config["VERIFY_SECONDS"])
     except audit.TooCostly as exc:
         raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
+    return audit.against_log(report, audit.split_trailer(envelopes)[0], _log_after(envelopes))
+
+
+def _log_after(envelopes):
+    """This server's entries of the export's game from its last seq on (None: no such game)."""
+    entries, _ = audit.split_trailer(envelopes)
+    game_id = audit.named_game(entries)
+    last = entries[-1].get("seq") if entries and isinstance(entries[-1], dict) else None
+    if not isinstance(game_id, str) or not isinstance(last, int) or last < 1:
+        return None
+    stored = platform().store.read(ev_keys.events(game_id), after=last - 1, upto=last + 200)
+    return stored or None
 
 
 def _referee_route(kind, schema):

@@ -27,7 +27,7 @@ import time
 from events.chain import ChainError, chain_format, check_links, check_payloads
 from events.rng import commitment
 from events.signing import check as check_signature
-from events.signing import head_statement
+from events.signing import export_statement
 from projections import fold
 from projections.games import get as get_game
 from projections.games.base import IllegalAction
@@ -205,7 +205,11 @@ def _check_signature(envelopes, trailer, keys, required, checks, messages, fail)
         return
     game_id = envelopes[0]["payload"].get("game_id")
     claimed = {k: trailer.get(k) for k in ("kind", "game_id", "seq", "head")} if isinstance(trailer, dict) else {}
-    if claimed != head_statement(game_id, last["seq"], last["hash"]):
+    if claimed.get("kind") == "head":
+        fail("signature", last["seq"], "the closing line signs a head (a receipt), not an export: it does not show "
+                                       "that the log ended there; export the game again")
+        return
+    if claimed != export_statement(game_id, last["seq"], last["hash"]):
         fail("signature", last["seq"], "the signed head is not this log's game, last seq and head")
         return
     if not keys:
@@ -251,6 +255,38 @@ def _check_receipts(envelopes, receipts, keys, checks, fail):
             fail("receipts", seq, f"seq {seq}: the export disagrees with a receipt (the log was rewritten "
                                   "or cut short)")
             return
+
+
+def named_game(envelopes: list) -> str | None:
+    """The game id ``game.created`` names (None for a legacy or malformed log)."""
+    first = envelopes[0] if envelopes and isinstance(envelopes[0], dict) else {}
+    payload = first.get("payload") if first.get("type") == "game.created" else None
+    return payload.get("game_id") if isinstance(payload, dict) else None
+
+
+def against_log(report: dict, envelopes: list, stored: list[dict] | None) -> dict:
+    """The server's own check of an export against its log of the same game, from the
+    export's last seq on (``stored``): ``current`` is "ok" (the export is the log as it
+    is), "behind" (genuine, but the log has gone on: the entries since are named, a
+    correction among them), "diverged" (this server's entry at that seq is another:
+    failed) or "unknown" (no such game here)."""
+    checks, messages = report["checks"], report["messages"]
+    if not stored or report["checks"].get("chain") != "ok":
+        checks["current"] = "unknown"
+        return report
+    last = envelopes[-1]
+    if stored[0]["seq"] != last["seq"] or stored[0]["hash"] != last["hash"]:
+        checks["current"] = "diverged"
+        messages.append(f"seq {last['seq']}: this server's log has another entry there")
+        report.update(ok=False, verdict="failed", first_bad_seq=min(filter(None, [report["first_bad_seq"], last["seq"]])))
+        return report
+    later = stored[1:]
+    checks["current"] = "behind" if later else "ok"
+    if later:
+        types = ", ".join(sorted({e["type"] for e in later}))
+        messages.append(f"this server's log goes on after seq {last['seq']} (to seq {later[-1]['seq']} or "
+                        f"beyond): {types}; the export is genuine but not the whole log now")
+    return report
 
 
 def _revealed_seed(envelopes):

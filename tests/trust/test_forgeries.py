@@ -48,15 +48,22 @@ def test_the_servers_verify_refuses_a_rewritten_log_posing_as_legacy(client):
     assert not report["ok"] and report["verdict"] == "failed"
 
 
-def test_a_legacy_export_the_server_signed_still_verifies_there(client, platform):
-    """A game recorded before payload digests is exported with the server's signed head."""
-    from events.signing import head_statement
+def test_a_legacy_game_exported_by_the_server_still_verifies_there(client, platform):
+    """A game recorded before payload digests (stored here as such) is exported with the
+    server's signed closing line, and its own verify accepts it as legacy."""
+    from events import keys
 
     g = finished_game(client)
-    legacy = as_legacy([line for line in parse_lines(g.export()) if "seq" in line])
-    trailer = {"head_signature": platform.signer.sign(head_statement(g.id, legacy[-1]["seq"], legacy[-1]["hash"]))}
-    report = client.post("/api/verify", data=dump([*legacy, trailer])).json
-    assert report["ok"] and report["verdict"] == "legacy" and report["checks"]["signature"] == "ok"
+    gid = "legacy" + g.id
+    entries = [line for line in parse_lines(g.export()) if "seq" in line]
+    entries[0]["payload"]["game_id"] = gid
+    legacy = as_legacy(entries)
+    platform.redis.set(keys.seed(gid), platform.projector.seed(g.id))
+    assert platform.store.append(keys.events(gid), keys.idempotency(gid), 0, None, legacy).status == "ok"
+    export = client.get(f"/api/games/{gid}/export").get_data()
+    report = client.post("/api/verify", data=export).json
+    assert report["ok"] and report["verdict"] == "legacy" and report["checks"]["signature"] == "ok", report
+    assert report["checks"]["current"] == "ok"
 
 
 def test_an_export_that_reveals_the_seed_hides_nothing(client):
@@ -90,3 +97,36 @@ def test_a_finished_fork_of_a_live_game_keeps_its_seed_while_the_source_plays(cl
     events = client.get(f"{url}/events").json["events"]
     assert events[-1]["type"] == "game.finished" and events[-1]["payload"]["seed"]
     assert client.post("/api/verify", data=client.get(f"{url}/export").get_data()).json["verdict"] == "verified"
+
+
+def corrected_game(client):
+    g = GameHandle(client, options={"rounds": 1})
+    finishing = client.post(g.url("/referee/forfeit"), json={"seat": 0, "reason": "x"}, headers=g.ref()).json
+    before = g.export()
+    r = client.post(g.url("/referee/correct"), json={"adjustments": [{"seat": 0, "points": 50}], "reason": "miscount"},
+                    headers=g.ref())
+    assert r.status_code == 201
+    return g, finishing["receipt"], before
+
+
+def test_a_receipt_cannot_pose_as_the_signature_of_an_export_cut_short(client):
+    """Cut at game.finished, dropping the correction, and end it with the receipt for the
+    finishing action: a receipt signs a head, not "this was the whole log"."""
+    g, receipt, _ = corrected_game(client)
+    entries = [line for line in parse_lines(g.export()) if "seq" in line]
+    cut = [e for e in entries if e["type"] != "referee.correction"]
+    assert receipt["seq"] == cut[-1]["seq"] and receipt["head"] == cut[-1]["hash"]
+    lines = [*cut, {"head_signature": receipt}]
+    for report in (verify(lines, keys=server_keys(client)), client.post("/api/verify", data=dump(lines)).json):
+        assert not report["ok"] and report["checks"]["signature"] == "failed", report
+
+
+def test_the_server_says_when_an_export_is_behind_its_log(client):
+    """An export taken before a correction is genuine, but no longer the whole story."""
+    g, _, before = corrected_game(client)
+    report = client.post("/api/verify", data=before).json
+    assert report["checks"]["current"] == "behind"
+    assert any("referee.correction" in m for m in report["messages"])
+    now = client.post("/api/verify", data=g.export()).json
+    assert now["ok"] and now["checks"]["current"] == "ok"
+    assert parse_lines(g.export())[-1]["head_signature"]["kind"] == "export"
