@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from functools import cache
 from contextlib import ExitStack
@@ -51,6 +52,9 @@ class BadRequestParser(FlaskParser):
 def _schema_instance(schema_class: type[Schema]) -> Schema:
     return schema_class()
 
+
+_VERIFYING = threading.BoundedSemaphore(1)
+"""One verification at a time per worker: an anonymous caller cannot take all of its time."""
 
 bp = Blueprint("games", __name__, url_prefix="/api", description="Games: create, play, replay, referee, audit")
 bp.ARGUMENTS_PARSER = BadRequestParser()
@@ -217,12 +221,25 @@ def export_game(game_id):
 def verify_export():
     """Re-check an export as is: chain, payload digests, seed commitment, refold,
     recorded result, and the signature against this server's keys: it signs every export
-    it gives, so an unsigned one (or one signed by a revoked key) fails here. Bounded: past
+    it gives, so an unsigned one fails here. One at a time per worker (else 503
+    ``verify_busy``), its budget covering all of it (parsing too), yielding as it goes. Bounded: past
     VERIFY_MAX_BYTES or VERIFY_MAX_EVENTS a 413, past VERIFY_SECONDS a 422."""
     config = current_app.config
     if (request.content_length or 0) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
                        {"max_bytes": config["VERIFY_MAX_BYTES"]})
+    if not _VERIFYING.acquire(blocking=False):
+        raise ApiError(503, "verify_busy", "this worker is verifying another export; retry shortly",
+                       {"retry_after": 1})
+    try:
+        return _verify_body(config, audit.Budget(config["VERIFY_SECONDS"]))
+    except audit.TooCostly as exc:
+        raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
+    finally:
+        _VERIFYING.release()
+
+
+def _verify_body(config, budget):
     raw = request.stream.read(config["VERIFY_MAX_BYTES"] + 1)
     if len(raw) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
@@ -230,19 +247,18 @@ def verify_export():
     text = raw.decode("utf-8", errors="strict") if raw else ""
     if not text.strip():
         raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
+    if text.count("\n") > config["VERIFY_MAX_EVENTS"] + 1:
+        raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
+                       {"max_events": config["VERIFY_MAX_EVENTS"]})
     try:
-        envelopes = audit.parse_lines(text)
+        envelopes = audit.parse_lines(text, budget)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
     if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:
         raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
                        {"max_events": config["VERIFY_MAX_EVENTS"]})
     ring = {k["key_id"]: k["public_key"] for k in keys.published(platform().signer, config["DATA_DIR"])["keys"]}
-    try:
-        report = audit.verify(envelopes, keys=keyring(list(ring.values())),
-                              deadline=time.monotonic() + config["VERIFY_SECONDS"])
-    except audit.TooCostly as exc:
-        raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
+    report = audit.verify(envelopes, keys=keyring(list(ring.values())), budget=budget)
     return audit.against_log(report, audit.split_trailer(envelopes)[0], _log_after(envelopes))
 
 

@@ -65,7 +65,8 @@ def register_error_handlers(app: Flask) -> None:
     def api_error(exc: ApiError):
         body = exc.body()
         body["error"]["message"] = i18n.localize_error(exc.code, exc.message, exc.status)
-        return jsonify(body), exc.status
+        retry = exc.details.get("retry_after") if isinstance(exc.details, dict) else None
+        return jsonify(body), exc.status, ({"Retry-After": str(retry)} if retry is not None else {})
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

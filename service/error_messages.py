@@ -17,6 +17,8 @@ TEMPLATES = [
     _l("the game is over"),
     _l("that seat has already forfeited"),
     _l("this seat's clock has run out"),
+    _l("this worker is verifying another export; retry shortly"),
+    _l("verification stopped at entry {where}: past its time budget"),
     _l("dismiss names the dispute it settles"),
     _l("seq {seq} is not a step of the current history"),
     _l("nothing happened after seq {seq}"),
