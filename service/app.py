@@ -83,6 +83,8 @@ def register_error_handlers(app: Flask) -> None:
         message = "the request body is too large" if exc.code == 413 else (exc.description or exc.name)
         if code == "malformed":
             message = "the body is not valid JSON"
+        elif code == "bad_request":  # the reasons are in details, field by field
+            message = "the request fails its schema"
         message = i18n.localize_error(code, message, status)
         # Allow (405) and Retry-After (429) travel with the error body.
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]

@@ -18,6 +18,8 @@ def test_a_client_cannot_write_in_the_system_action_namespace(client):
     g = GameHandle(client, clock={"base": 60, "increment": 0})
     r = g.act(0, "roll", action_id="sys:clock:3:0")
     assert r.status_code == 400 and g.meta()["seq"] == 1
+    assert r.json["error"]["message"] == "the request fails its schema"
+    assert "sys:" in str(r.json["error"]["details"])
     stop(client, g)
 
 
