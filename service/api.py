@@ -257,8 +257,8 @@ def _verify_body(config, budget):
     if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:
         raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
                        {"max_events": config["VERIFY_MAX_EVENTS"]})
-    ring = {k["key_id"]: k["public_key"] for k in keys.published(platform().signer, config["DATA_DIR"])["keys"]}
-    report = audit.verify(envelopes, keys=keyring(list(ring.values())), budget=budget)
+    ring = keyring(keys.trusted(keys.published(platform().signer, config["DATA_DIR"])))
+    report = audit.verify(envelopes, keys=ring, budget=budget)
     return audit.against_log(report, audit.split_trailer(envelopes)[0], _log_after(envelopes))
 
 

@@ -13,7 +13,7 @@ from . import api, api_docs, i18n, limits, openapi, ops, request_log, security_h
 from .config import from_env
 from .errors import ApiError
 from .json_input import StrictJSONProvider
-from .keys import load_signer
+from .keys import signer_for
 from .live import LiveTails, StreamSlots
 from .metrics import STORAGE_UNAVAILABLE
 from .platform import Platform
@@ -31,7 +31,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"])
-    app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
+    app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
                                               app.config["SSE_MAX_PER_GAME"])
     app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
