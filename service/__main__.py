@@ -37,7 +37,9 @@ def verify_command(path: str, key_args: list[str], receipts_path: str | None) ->
 
 def key_command(rotate: bool, revoke: str | None = None) -> int:
     from service.config import from_env
-    from service.keys import load_signer, published, revoke as revoke_key, rotate as rotate_key
+    from service.keys import load_signer, published
+    from service.keys import revoke as revoke_key
+    from service.keys import rotate as rotate_key
 
     config = from_env()
     if revoke:

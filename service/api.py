@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from functools import cache
 from contextlib import ExitStack
+from functools import cache
 
 from flask import Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
@@ -13,20 +12,30 @@ from marshmallow import Schema
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from events.envelope import canonical_json
 from events import keys as ev_keys
+from events.envelope import canonical_json
 from events.signing import export_statement, keyring
 from projections.games import registry
 
 from . import analysis, annotations, audit, forks, json_input, keys, lobby, refereeing, undo
-from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CorrectionSchema,
-                          CreateGameSchema, EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema,
-                          parse_seq)
+from .api_schemas import (
+    REFEREE_SCHEMAS,
+    ActionSchema,
+    AnnotationQuerySchema,
+    AnnotationSchema,
+    CorrectionSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    ForkSchema,
+    GameFilterSchema,
+    UndoSchema,
+    ViewQuerySchema,
+    parse_seq,
+)
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
 from .live import event_stream
-
 
 
 class BadRequestParser(FlaskParser):

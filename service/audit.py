@@ -21,7 +21,6 @@ without a key the report says "unsigned: integrity only, not authenticity".
 """
 from __future__ import annotations
 
-import json
 import time
 
 from events.chain import ChainError, chain_format, check_links, check_payloads

@@ -10,8 +10,8 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from functools import cache
-from typing import Callable
 
 from marshmallow import ValidationError
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from events.envelope import entry_hash
 from service.audit import parse_lines, verify
 from tests.platform.helpers import GameHandle
