@@ -2,7 +2,7 @@
 is known) each payload against its digest. Shared by game and tournament audits."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from marshmallow import ValidationError
 
@@ -33,12 +33,15 @@ def chain_format(envelopes: Sequence[object]) -> str:
     return "legacy"
 
 
-def check_links(envelopes: Sequence[object]) -> None:
+def check_links(envelopes: Sequence[object], tick: Callable[[int], None] | None = None) -> None:
     """Every entry is an envelope, numbered from 1, linked to the one before and
     re-hashed; raises ChainError at the first that is not. A legacy entry shown
-    redacted cannot be re-hashed (its hash covers the payload it no longer has)."""
+    redacted cannot be re-hashed (its hash covers the payload it no longer has).
+    ``tick(index)`` is called on every entry (a caller's time budget)."""
     prev = ""
     for index, envelope in enumerate(envelopes, start=1):
+        if tick is not None:
+            tick(index)
         if not isinstance(envelope, dict):
             raise ChainError(index, f"entry {index} is not an object")
         try:
@@ -58,10 +61,13 @@ def check_links(envelopes: Sequence[object]) -> None:
         prev = envelope["hash"]
 
 
-def check_payloads(envelopes: Sequence[Envelope], seed: str | None) -> None:
+def check_payloads(envelopes: Sequence[Envelope], seed: str | None,
+                   tick: Callable[[int], None] | None = None) -> None:
     """Every format-2 payload against its digest, salted from ``seed`` (None: a
     stream whose digests are unsalted). A redacted entry fails: it is not the payload."""
     for envelope in envelopes:
+        if tick is not None:
+            tick(envelope["seq"])
         if is_legacy(envelope):
             continue
         if envelope.get("redacted"):

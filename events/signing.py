@@ -3,8 +3,9 @@ audited, constant-time, and the one Python's ecosystem maintains).
 
 A statement is a small JSON object signed in its canonical spelling; a key is named
 by ``key_id`` (the first 16 hex digits of the SHA-256 of its raw public bytes).
-``head`` statements ({game_id, seq, head}) are the receipts handed to players and
-the signature at the end of an export; other kinds sign corrections and bundles.
+``head`` statements ({game_id, seq, head}) are the receipts handed to players;
+``export`` statements (the same fields) close an export and say the log ended there
+when it was exported; other kinds sign corrections and bundles.
 """
 from __future__ import annotations
 
@@ -72,6 +73,12 @@ def check(signed: object, keys: dict[str, Ed25519PublicKey]) -> str:
 
 def head_statement(game_id: str, seq: int, head: str) -> JSON:
     return {"kind": "head", "game_id": game_id, "seq": seq, "head": head}
+
+
+def export_statement(game_id: str, seq: int, head: str) -> JSON:
+    """What an export's closing line signs: this was the whole log when it was exported.
+    A distinct kind, so a receipt (a ``head``) cannot pose as the end of a cut export."""
+    return {"kind": "export", "game_id": game_id, "seq": seq, "head": head}
 
 
 def keyring(texts: list[str]) -> dict[str, Ed25519PublicKey]:

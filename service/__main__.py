@@ -5,7 +5,8 @@
 ``verify`` and ``verify-tournament`` take ``--key`` (the server's public key, base64
 or a file; repeat it for retired keys) to check signatures; ``verify`` also takes
 ``--receipts FILE`` (JSON Lines of receipts a player kept). ``key`` prints the
-server's public key (``--rotate`` replaces it, keeping the old one published)."""
+server's public key (``--rotate`` replaces it, keeping the old one published;
+``--revoke KEY_ID`` marks a retired key revoked)."""
 from __future__ import annotations
 
 import argparse
@@ -35,11 +36,19 @@ def verify_command(path: str, key_args: list[str], receipts_path: str | None) ->
     return 0 if report["ok"] else 1
 
 
-def key_command(rotate: bool) -> int:
+def key_command(rotate: bool, revoke: str | None = None) -> int:
     from service.config import from_env
-    from service.keys import load_signer, published, rotate as rotate_key
+    from service.keys import load_signer, published
+    from service.keys import revoke as revoke_key
+    from service.keys import rotate as rotate_key
 
     config = from_env()
+    if revoke:
+        try:
+            revoke_key(config["DATA_DIR"], revoke)
+        except ValueError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
     if rotate:
         if config["SIGNING_KEY"]:
             print("the key comes from SIGNING_KEY: rotate it there", file=sys.stderr)
@@ -66,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     rated.add_argument("--key", action="append", default=[])
     key = commands.add_parser("key", help="print the server's public signing key")
     key.add_argument("--rotate", action="store_true", help="replace the key; the old one stays published")
+    key.add_argument("--revoke", metavar="KEY_ID", help="a retired key no longer vouches (after a leak)")
     commands.add_parser("bots", help="run the computer seats and evaluation jobs (gunicorn's master starts it)")
     from service import golden
 
@@ -83,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return cli_ratings.main(args.exports, args.live, args.key)
     if args.command == "key":
-        return key_command(args.rotate)
+        return key_command(args.rotate, args.revoke)
     if args.command == "golden":
         return golden.main(args)
     from service import tournament_bundle

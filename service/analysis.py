@@ -3,7 +3,8 @@
 Asked for through the API, computed by the bot runner (never in a request thread) with
 full-information playouts of the true state, and stored beside the annotations — never
 in the game's log, so it moves no seq and proves nothing. The true state hides nothing,
-so a live game's line is the referee's alone until the game ends.
+so a live game's line is the referee's alone until the game ends (and a fork's until
+its source has ended too: ``Platform.sees_all``).
 """
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ def _stored(redis, game_id: str) -> dict | None:
     return json.loads(raw) if raw else None
 
 
-def _may_see(p: dict, caller: Caller) -> None:
-    if p["status"] != "finished" and not caller.referee:
+def _may_see(platform, p: dict, caller: Caller) -> None:
+    if not platform.sees_all(p, caller):
         raise ApiError(403, "analysis_after_the_end", "a game's evaluation is shown to all once it has ended; "
                        "until then only to its referee")
 
@@ -38,7 +39,7 @@ def _may_see(p: dict, caller: Caller) -> None:
 def request(platform, game_id: str, caller: Caller) -> dict:
     """Queue an evaluation of the log as it is now (a no-op if one is queued or done for it)."""
     p = platform.state(game_id)
-    _may_see(p, caller)
+    _may_see(platform, p, caller)
     stored = _stored(platform.redis, game_id)
     if stored and stored["seq"] == p["seq"] and stored["status"] != "failed":
         return stored
@@ -50,7 +51,7 @@ def request(platform, game_id: str, caller: Caller) -> dict:
 
 def read(platform, game_id: str, caller: Caller) -> dict:
     p = platform.state(game_id)
-    _may_see(p, caller)
+    _may_see(platform, p, caller)
     stored = _stored(platform.redis, game_id)
     if stored is None:
         raise ApiError(404, "not_found", "no evaluation has been asked for this game")

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import json
-import time
-from functools import cache
+import threading
 from contextlib import ExitStack
+from functools import cache
 
 from flask import Response, current_app, request, stream_with_context
 from flask_smorest import Blueprint
@@ -12,8 +12,9 @@ from marshmallow import Schema
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from events import keys as ev_keys
 from events.envelope import canonical_json
-from events.signing import head_statement, keyring
+from events.signing import export_statement, keyring
 from projections.games import registry
 
 from . import analysis, annotations, audit, forks, json_input, keys, lobby, names, refereeing, undo
@@ -24,7 +25,6 @@ from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game
 from .live import event_stream
-
 
 
 class BadRequestParser(FlaskParser):
@@ -50,6 +50,9 @@ class BadRequestParser(FlaskParser):
 def _schema_instance(schema_class: type[Schema]) -> Schema:
     return schema_class()
 
+
+_VERIFYING = threading.BoundedSemaphore(1)
+"""One verification at a time per worker: an anonymous caller cannot take all of its time."""
 
 bp = Blueprint("games", __name__, url_prefix="/api", description="Games: create, play, replay, referee, audit")
 bp.ARGUMENTS_PARSER = BadRequestParser()
@@ -209,7 +212,7 @@ def export_game(game_id):
     """The log as JSON Lines; the seed is in ``game.finished`` once the game is over.
     ``game.created`` (and the ``X-Rules-Version`` header) names the rules version."""
     lines = platform().export(game_id, caller(game_id))
-    signed = platform().signer.sign(head_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"]))
+    signed = platform().signer.sign(export_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"]))
     body = "".join(canonical_json(e) + "\n" for e in [*lines, {audit.TRAILER: signed}])
     return Response(body, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"',
@@ -219,12 +222,25 @@ def export_game(game_id):
 @bp.route("/verify", methods=["POST"])
 def verify_export():
     """Re-check an export as is: chain, payload digests, seed commitment, refold,
-    recorded result, and the signature against this server's keys. Bounded: past
+    recorded result, and the signature against this server's keys: it signs every export
+    it gives, so an unsigned one fails here. One at a time per worker (else 503
+    ``verify_busy``), its budget covering all of it (parsing too), yielding as it goes. Bounded: past
     VERIFY_MAX_BYTES or VERIFY_MAX_EVENTS a 413, past VERIFY_SECONDS a 422."""
     config = current_app.config
     if (request.content_length or 0) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
                        {"max_bytes": config["VERIFY_MAX_BYTES"]})
+    if not _VERIFYING.acquire(blocking=False):
+        raise ApiError(503, "verify_busy", "this worker is verifying another export; retry shortly", retry_after=1)
+    try:
+        return _verify_body(config, audit.Budget(config["VERIFY_SECONDS"]))
+    except audit.TooCostly as exc:
+        raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
+    finally:
+        _VERIFYING.release()
+
+
+def _verify_body(config, budget):
     raw = request.stream.read(config["VERIFY_MAX_BYTES"] + 1)
     if len(raw) > config["VERIFY_MAX_BYTES"]:
         raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
@@ -235,19 +251,30 @@ def verify_export():
         raise ApiError(400, "malformed", f"an export is UTF-8 text: {exc.reason}") from exc
     if not text.strip():
         raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
+    if text.count("\n") > config["VERIFY_MAX_EVENTS"] + 1:
+        raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
+                       {"max_events": config["VERIFY_MAX_EVENTS"]})
     try:
-        envelopes = audit.parse_lines(text)
+        envelopes = audit.parse_lines(text, budget)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
     if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:
         raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
                        {"max_events": config["VERIFY_MAX_EVENTS"]})
-    ring = {k["key_id"]: k["public_key"] for k in keys.published(platform().signer, config["DATA_DIR"])["keys"]}
-    try:
-        return audit.verify(envelopes, keys=keyring(list(ring.values())),
-                            deadline=time.monotonic() + config["VERIFY_SECONDS"], require_signature=False)
-    except audit.TooCostly as exc:
-        raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
+    ring = keyring(keys.trusted(keys.published(platform().signer, config["DATA_DIR"])))
+    report = audit.verify(envelopes, keys=ring, budget=budget)
+    return audit.against_log(report, audit.split_trailer(envelopes)[0], _log_after(envelopes))
+
+
+def _log_after(envelopes):
+    """This server's entries of the export's game from its last seq on (None: no such game)."""
+    entries, _ = audit.split_trailer(envelopes)
+    game_id = audit.named_game(entries)
+    last = entries[-1].get("seq") if entries and isinstance(entries[-1], dict) else None
+    if not isinstance(game_id, str) or not isinstance(last, int) or last < 1:
+        return None
+    stored = platform().store.read(ev_keys.events(game_id), after=last - 1, upto=last + 200)
+    return stored or None
 
 
 def _referee_route(kind, schema):

@@ -14,7 +14,7 @@ from .accounts import hasher
 from .config import from_env
 from .errors import ApiError
 from .json_input import StrictJSONProvider
-from .keys import load_signer
+from .keys import signer_for
 from .live import LiveTails, StreamSlots
 from .metrics import STORAGE_UNAVAILABLE
 from .platform import Platform
@@ -33,7 +33,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
     app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"],
                                           blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT))
-    app.extensions["platform"].signer = load_signer(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
+    app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["platform"].accounts.use_hasher(
         hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"]))
     app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
@@ -88,6 +88,8 @@ def register_error_handlers(app: Flask) -> None:
         message = "the request body is too large" if exc.code == 413 else (exc.description or exc.name)
         if code == "malformed":
             message = "the body is not valid JSON"
+        elif code == "bad_request":  # the reasons are in details, field by field
+            message = "the request fails its schema"
         message = i18n.localize_error(code, message, status)
         # Allow (405) and Retry-After (429) travel with the error body.
         headers = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]

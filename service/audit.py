@@ -9,9 +9,11 @@ The verdict says only what was really checked:
 - ``legacy``: the same for a log recorded before payload digests (format 1): its
   hashes cover the payloads themselves, so it is checked as well, but it cannot show
   that a redacted copy hid anything, and names no game id;
-- ``sealed``: the chain links and re-hashes, but the game is not over (or entries are
-  redacted), so payloads, refold and result wait for the seed: nothing is claimed
-  about the contents yet;
+- ``sealed``: the chain links and re-hashes, but the seed is not in the export (the
+  game is not over, or it is a fork of a game still being played), so payloads, refold
+  and result wait for the seed: nothing is claimed about the contents yet. A copy that
+  hides anything never carries the seed, so an entry marked redacted beside a revealed
+  seed fails;
 - ``failed``: some check failed; ``first_bad_seq`` names the first entry at fault.
 
 ``ok`` is true for ``verified`` and ``legacy`` only. Signatures are a separate axis:
@@ -19,13 +21,12 @@ without a key the report says "unsigned: integrity only, not authenticity".
 """
 from __future__ import annotations
 
-import json
 import time
 
 from events.chain import ChainError, chain_format, check_links, check_payloads
 from events.rng import commitment
 from events.signing import check as check_signature
-from events.signing import head_statement
+from events.signing import export_statement
 from projections import fold
 from projections.games import get as get_game
 from projections.games.base import IllegalAction
@@ -41,10 +42,34 @@ class TooCostly(Exception):
     """Verification ran past its time budget."""
 
 
-def parse_lines(text: str) -> list[dict]:
+class Budget:
+    """A time budget for all of a verification's work (parsing, chain, digests, refold).
+
+    ``tick`` is called per line or entry: every ``EVERY`` calls it checks the clock and
+    raises TooCostly past the end, and yields (``time.sleep(0)``: under gevent the
+    worker's other requests run in between, in a thread it costs nothing)."""
+
+    EVERY = 64
+
+    def __init__(self, seconds: float):
+        self.end = time.monotonic() + seconds
+        self.calls = 0
+
+    def tick(self, where: int) -> None:
+        self.calls += 1
+        if self.calls % self.EVERY:
+            return
+        if time.monotonic() > self.end:
+            raise TooCostly(f"verification stopped at entry {where}: past its time budget")
+        time.sleep(0)
+
+
+def parse_lines(text: str, budget: Budget | None = None) -> list[dict]:
     """One envelope (a JSON object) per non-blank line; raises ``MalformedJSON``."""
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
+        if budget is not None:
+            budget.tick(number)
         if not line.strip():
             continue
         value = json_input.loads(line)
@@ -61,14 +86,14 @@ def split_trailer(lines: list) -> tuple[list, dict | None]:
     return lines, None
 
 
-def verify(lines: list, keys: dict | None = None, receipts: list | None = None, deadline: float | None = None,
+def verify(lines: list, keys: dict | None = None, receipts: list | None = None, budget: Budget | None = None,
            require_signature: bool = True) -> dict:
     """``{ok, verdict, format, first_bad_seq, checks, messages, game, rules_version}``;
     see the module doc (``game`` and ``rules_version`` as ``game.created`` records them).
 
     ``keys`` maps key ids to public keys (given keys and ``require_signature``, an
     unsigned export fails); ``receipts`` are signed head statements a player kept;
-    past ``deadline`` (time.monotonic) TooCostly is raised."""
+    past the end of ``budget`` TooCostly is raised."""
     envelopes, trailer = split_trailer(lines)
     checks = dict.fromkeys(("chain", "payloads", "game_id", "commitment", "refold", "result"), "skipped")
     checks.update(signature="skipped", receipts="none")
@@ -85,7 +110,7 @@ def verify(lines: list, keys: dict | None = None, receipts: list | None = None, 
 
     try:
         report["format"] = chain_format(envelopes)
-        check_links(envelopes)
+        check_links(envelopes, budget and budget.tick)
         checks["chain"] = "ok" if envelopes else "failed"
         if not envelopes:
             fail("chain", None, "the export is empty")
@@ -95,7 +120,7 @@ def verify(lines: list, keys: dict | None = None, receipts: list | None = None, 
         legacy = report["format"] == "legacy"
         seed = _revealed_seed(envelopes)
         _check_game_id(envelopes, legacy, checks, fail)
-        _check_contents(envelopes, seed, legacy, checks, messages, fail, deadline)
+        _check_contents(envelopes, seed, legacy, checks, messages, fail, budget)
         _check_signature(envelopes, trailer, keys, require_signature, checks, messages, fail)
         _check_corrections(envelopes, keys, checks, fail)
     _check_receipts(envelopes, receipts, keys, checks, fail)
@@ -140,9 +165,14 @@ def _check_game_id(envelopes, legacy, checks, fail):
         fail("game_id", 1, "seq 1: game.created names no game id")
 
 
-def _check_contents(envelopes, seed, legacy, checks, messages, fail, deadline):
+def _check_contents(envelopes, seed, legacy, checks, messages, fail, budget):
     redacted = [e["seq"] for e in envelopes if e.get("redacted")]
-    if seed is None or redacted:
+    if seed is not None and redacted:
+        # the seed is withheld from every copy that hides something (projections/views.py)
+        fail("payloads", redacted[0], f"seq {redacted[0]}: marked redacted in an export that reveals the seed, "
+                                      "which hides nothing")
+        return
+    if seed is None:
         for check in ("payloads", "commitment", "refold", "result"):
             checks[check] = "sealed"
         if redacted:
@@ -153,15 +183,15 @@ def _check_contents(envelopes, seed, legacy, checks, messages, fail, deadline):
         return
     checks["commitment"] = "ok"
     try:
-        check_payloads(envelopes, seed)  # format-2 entries; each legacy hash covered its payload
+        check_payloads(envelopes, seed, budget and budget.tick)  # format-2 entries; each legacy hash covered its payload
         checks["payloads"] = "ok"
     except ChainError as exc:
         fail("payloads", exc.seq, exc.message)
         return
-    _refold(envelopes, seed, checks, fail, deadline)
+    _refold(envelopes, seed, checks, fail, budget)
 
 
-def _refold(envelopes, seed, checks, fail, deadline):
+def _refold(envelopes, seed, checks, fail, budget):
     """Fold the whole log once, in order; at each ``game.finished`` compare the
     recorded result with the result of the state just before it (the fold itself
     checks each correction's result)."""
@@ -170,8 +200,8 @@ def _refold(envelopes, seed, checks, fail, deadline):
     try:
         for envelope, state in history.states():
             seq = envelope["seq"]
-            if deadline is not None and seq % 64 == 0 and time.monotonic() > deadline:
-                raise TooCostly(f"verification stopped at seq {seq}: past its time budget")
+            if budget is not None:
+                budget.tick(seq)
             if envelope["type"] == "game.finished":
                 expected = final_result(get_game(previous["game"]), previous)
                 if expected != envelope["payload"]["result"]:
@@ -198,7 +228,11 @@ def _check_signature(envelopes, trailer, keys, required, checks, messages, fail)
         return
     game_id = envelopes[0]["payload"].get("game_id")
     claimed = {k: trailer.get(k) for k in ("kind", "game_id", "seq", "head")} if isinstance(trailer, dict) else {}
-    if claimed != head_statement(game_id, last["seq"], last["hash"]):
+    if claimed.get("kind") == "head":
+        fail("signature", last["seq"], "the closing line signs a head (a receipt), not an export: it does not show "
+                                       "that the log ended there; export the game again")
+        return
+    if claimed != export_statement(game_id, last["seq"], last["hash"]):
         fail("signature", last["seq"], "the signed head is not this log's game, last seq and head")
         return
     if not keys:
@@ -244,6 +278,38 @@ def _check_receipts(envelopes, receipts, keys, checks, fail):
             fail("receipts", seq, f"seq {seq}: the export disagrees with a receipt (the log was rewritten "
                                   "or cut short)")
             return
+
+
+def named_game(envelopes: list) -> str | None:
+    """The game id ``game.created`` names (None for a legacy or malformed log)."""
+    first = envelopes[0] if envelopes and isinstance(envelopes[0], dict) else {}
+    payload = first.get("payload") if first.get("type") == "game.created" else None
+    return payload.get("game_id") if isinstance(payload, dict) else None
+
+
+def against_log(report: dict, envelopes: list, stored: list[dict] | None) -> dict:
+    """The server's own check of an export against its log of the same game, from the
+    export's last seq on (``stored``): ``current`` is "ok" (the export is the log as it
+    is), "behind" (genuine, but the log has gone on: the entries since are named, a
+    correction among them), "diverged" (this server's entry at that seq is another:
+    failed) or "unknown" (no such game here)."""
+    checks, messages = report["checks"], report["messages"]
+    if not stored or report["checks"].get("chain") != "ok":
+        checks["current"] = "unknown"
+        return report
+    last = envelopes[-1]
+    if stored[0]["seq"] != last["seq"] or stored[0]["hash"] != last["hash"]:
+        checks["current"] = "diverged"
+        messages.append(f"seq {last['seq']}: this server's log has another entry there")
+        report.update(ok=False, verdict="failed", first_bad_seq=min(filter(None, [report["first_bad_seq"], last["seq"]])))
+        return report
+    later = stored[1:]
+    checks["current"] = "behind" if later else "ok"
+    if later:
+        types = ", ".join(sorted({e["type"] for e in later}))
+        messages.append(f"this server's log goes on after seq {last['seq']} (to seq {later[-1]['seq']} or "
+                        f"beyond): {types}; the export is genuine but not the whole log now")
+    return report
 
 
 def _revealed_seed(envelopes):

@@ -3,7 +3,8 @@
 The fork's ``game.created`` carries that state and links back to the source entry's
 hash; it draws from a seed of its own. A game still being played can be forked only
 by its referee: the fork's state holds the source's hidden information (deck orders),
-which would become public when the fork ends.
+which would become public when the fork ends. So does a fork of such a fork: the
+rule is ``Platform.sees_all``, the one that decides views and logs.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from .errors import ApiError
 
 def fork(platform, game_id: str, caller: Caller, at_seq: int, seats: list[str] | None = None) -> dict:
     p = platform.state(game_id)
-    if p["status"] != "finished" and not caller.referee:
+    if not platform.sees_all(p, caller):
         raise ApiError(403, "fork_needs_referee", "a game still being played is forked by its referee only")
     if not 1 <= at_seq <= p["seq"]:
         raise ApiError(400, "bad_seq", f"at_seq must be between 1 and {p['seq']}")

@@ -5,10 +5,16 @@ live in the environment) or from ``<DATA_DIR>/signing-key.pem``, created on firs
 with mode 0600 beside the data it vouches for. Rotation (``python -m service key
 --rotate``) keeps the old public key in ``<DATA_DIR>/retired-keys/<key_id>.pub`` so
 ``GET /api/keys`` still publishes it and old receipts and exports keep verifying.
+Running workers notice a new key file within a second (``KeyFileSigner``): no restart.
+Revocation (``key --revoke KEY_ID``, for a leaked key) moves a retired key to
+``revoked-keys/``: it stays published as ``revoked`` and the server's own verify no
+longer accepts anything it signed (the logs themselves are exported again, signed by
+the current key). The current key is revoked by rotating first.
 """
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
@@ -18,6 +24,7 @@ from events.signing import ALGORITHM, Signer, decode_public, encode_public, head
 
 KEY_FILE = "signing-key.pem"
 RETIRED = "retired-keys"
+REVOKED = "revoked-keys"
 
 
 def _pem(private: Ed25519PrivateKey) -> bytes:
@@ -52,6 +59,67 @@ def load_signer(data_dir: str, env_pem: str | None = None) -> Signer:
     return Signer(serialization.load_pem_private_key(path.read_bytes(), password=None))
 
 
+class KeyFileSigner:
+    """The signer of ``<DATA_DIR>/signing-key.pem``, re-read when the file changes
+    (looked at most once a second), so a rotation reaches every running worker."""
+
+    CHECK_EVERY = 1.0
+
+    def __init__(self, data_dir: str):
+        self.path = Path(data_dir) / KEY_FILE
+        self.signer = load_signer(data_dir)
+        self.seen = self._stamp()
+        self.checked = time.monotonic()
+
+    def _stamp(self):
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_mtime_ns
+
+    def current(self) -> Signer:
+        now = time.monotonic()
+        if now - self.checked >= self.CHECK_EVERY:
+            self.checked = now
+            stamp = self._stamp()
+            if stamp is not None and stamp != self.seen:
+                self.signer = Signer(serialization.load_pem_private_key(self.path.read_bytes(), password=None))
+                self.seen = stamp
+        return self.signer
+
+    def sign(self, statement):
+        return self.current().sign(statement)
+
+    def describe(self):
+        return self.current().describe()
+
+    @property
+    def key_id(self) -> str:
+        return self.current().key_id
+
+    @property
+    def public(self):
+        return self.current().public
+
+
+def signer_for(data_dir: str, env_pem: str | None = None):
+    """What the app signs with: a fixed key from the environment, else the key file."""
+    return load_signer(data_dir, env_pem) if env_pem else KeyFileSigner(data_dir)
+
+
+def revoke(data_dir: str, kid: str) -> None:
+    """Mark a retired key revoked (ValueError for the current key or an unknown one)."""
+    if load_signer(data_dir).key_id == kid:
+        raise ValueError("the current key is revoked by rotating first (key --rotate), then revoking the old one")
+    source = Path(data_dir) / RETIRED / f"{kid}.pub"
+    if not source.exists():
+        raise ValueError(f"no retired key {kid}")
+    target = Path(data_dir) / REVOKED
+    target.mkdir(parents=True, exist_ok=True)
+    os.replace(source, target / f"{kid}.pub")
+
+
 def rotate(data_dir: str) -> Signer:
     """A new key in the key file; the old public key joins the retired ones."""
     old = load_signer(data_dir)
@@ -64,14 +132,21 @@ def rotate(data_dir: str) -> Signer:
 
 def published(signer: Signer, data_dir: str) -> dict:
     """What ``GET /api/keys`` answers: the current key and every retired one."""
-    keys = [{**signer.describe(), "status": "current"}]
-    retired = Path(data_dir) / RETIRED
-    for path in sorted(retired.glob("*.pub")) if retired.is_dir() else []:
-        public = decode_public(path.read_text())
-        if key_id(public) != signer.key_id:
-            keys.append({"key_id": key_id(public), "algorithm": ALGORITHM, "public_key": encode_public(public),
-                         "status": "retired"})
-    return {"current": signer.key_id, "keys": keys}
+    current = signer.describe()
+    keys = [{**current, "status": "current"}]
+    for folder, status in ((RETIRED, "retired"), (REVOKED, "revoked")):
+        where = Path(data_dir) / folder
+        for path in sorted(where.glob("*.pub")) if where.is_dir() else []:
+            public = decode_public(path.read_text())
+            if key_id(public) != current["key_id"]:
+                keys.append({"key_id": key_id(public), "algorithm": ALGORITHM, "public_key": encode_public(public),
+                             "status": status})
+    return {"current": current["key_id"], "keys": keys}
+
+
+def trusted(listing: dict) -> list[str]:
+    """The public keys (base64) that still vouch: every published key but the revoked."""
+    return [k["public_key"] for k in listing["keys"] if k["status"] != "revoked"]
 
 
 def receipt(signer: Signer, game_id: str, pstate: dict) -> dict:

@@ -10,8 +10,8 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from functools import cache
-from typing import Callable
 
 from marshmallow import ValidationError
 
@@ -279,7 +279,11 @@ class Platform:
         except ValidationError as exc:
             raise ApiError(400, "bad_payload", "the payload fails its schema", {"payload": exc.messages}) from exc
 
+        flagged = self._flags_fallen(game_id, known)
+
         def build(p: dict) -> list[Entry]:
+            if caller.seat in flagged or caller.seat in out_of_time(p, time.time()):
+                raise ApiError(409, "clock_ran_out", "this seat's clock has run out")
             self.require_active(p)
             if (str(caller.seat) in p["bots"]) != caller.bot:
                 raise ApiError(403, "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's")
@@ -302,6 +306,11 @@ class Platform:
             return False
         source = p["forked_from"] and p["forked_from"]["game_id"]
         return not source or self.disclosed(self.state(source))
+
+    def sees_all(self, p: dict, caller: Caller) -> bool:
+        """The one rule for the whole hidden state (views, logs, forks, analysis): the
+        game's referee, or anyone once the game is ``disclosed``."""
+        return caller.referee or self.disclosed(p)
 
     def _require_same_action(self, game_id: str, seq: int, action_id: str | None, type_: str, actor: dict,
                              payload: dict) -> None:
@@ -480,19 +489,46 @@ class Platform:
             if not clocks or p["status"] != "active":
                 self.redis.zrem(keys.DEADLINES, game_id)
                 continue
-            spent = now - clocks["since"]
-            out = [s for s in clocks["running"] if clocks["remaining"][s] - spent <= 0]
-            if not out:
-                self._schedule_clock(game_id, p)
-                continue
-            seat = out[0]
-            try:
-                self.append_entries(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
-                             action_id=f"{SYSTEM_ACTION_PREFIX}clock:{p['seq']}:{seat}", expected_seq=p["seq"])
+            if self.flag(game_id, p, now) is not None:
                 expired.append(game_id)
-            except ApiError:
-                pass  # someone else moved first; the next sweep looks again
+            else:
+                self._schedule_clock(game_id, p)
         return expired
+
+    def flag(self, game_id: str, p: dict, now: float) -> int | None:
+        """Append ``clock.expired`` for the first running seat of ``p`` out of time at
+        ``now``; the seat forfeited, if one was. The sweeper calls it on a timer, and
+        every move first (so no move slips in between the flag falling and the sweep)."""
+        out = out_of_time(p, now)
+        if not out:
+            return None
+        seat = out[0]
+        try:
+            self.append_entries(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
+                                action_id=f"{SYSTEM_ACTION_PREFIX}clock:{p['seq']}:{seat}", expected_seq=p["seq"])
+            return seat
+        except ApiError:
+            return None  # someone else moved first; the next look finds it
+
+    def _flags_fallen(self, game_id: str, known: dict) -> set[int]:
+        """Before a move: forfeit every seat whose flag has fallen (the seats forfeited)."""
+        flagged: set[int] = set()
+        while out_of_time(known, time.time()) and len(flagged) < len(known["seats"]):
+            latest = self.projector.latest(game_id)
+            seat = self.flag(game_id, latest, time.time())
+            if seat is None:
+                break
+            flagged.add(seat)
+            known = self.projector.latest(game_id)
+        return flagged
+
+def out_of_time(p: dict | None, now: float) -> list[int]:
+    """The running seats of ``p`` whose clocks have run out at ``now``."""
+    clocks = p and p["clocks"]
+    if not clocks or p["status"] != "active":
+        return []
+    spent = now - clocks["since"]
+    return [s for s in clocks["running"] if clocks["remaining"][s] - spent <= 0]
 
 
 def summary_line(game_id: str, p: dict) -> dict:

@@ -29,7 +29,7 @@ def test_a_finished_export_verifies(client, finished_export):
     assert report == {"ok": True, "verdict": "verified", "format": "2", "first_bad_seq": None, "messages": [],
                       "game": "toy", "rules_version": 1,
                       "checks": {"chain": "ok", "payloads": "ok", "game_id": "ok", "commitment": "ok", "refold": "ok",
-                                 "result": "ok", "signature": "ok", "receipts": "none"}}
+                                 "result": "ok", "signature": "ok", "receipts": "none", "current": "ok"}}
 
 
 def test_the_export_is_json_lines_with_the_seed_at_the_end(client):

@@ -18,6 +18,8 @@ def test_a_client_cannot_write_in_the_system_action_namespace(client):
     g = GameHandle(client, clock={"base": 60, "increment": 0})
     r = g.act(0, "roll", action_id="sys:clock:3:0")
     assert r.status_code == 400 and g.meta()["seq"] == 1
+    assert r.json["error"]["message"] == "the request fails its schema"
+    assert "sys:" in str(r.json["error"]["details"])
     stop(client, g)
 
 
@@ -122,3 +124,15 @@ def test_a_referee_fork_of_a_live_game_keeps_the_source_secret_until_it_ends(cli
         source.act(source.meta()["to_act"][0], "roll")
     events = client.get(f"{fork_game}/events").json["events"]
     assert "deck" in events[0]["payload"]["fork"]["state"]
+
+
+def test_a_move_after_the_flag_fell_is_refused_and_the_seat_forfeits(client):
+    """No sweep runs here (CLOCK_SWEEP_SECONDS=0): the move itself finds the flag down."""
+    g = GameHandle(client, options={"rounds": 3}, clock={"base": 1, "increment": 20})
+    seat = g.meta()["to_act"][0]
+    time.sleep(1.1)
+    r = g.act(seat, "roll")
+    assert r.status_code == 409 and r.json["error"]["code"] == "clock_ran_out", r.json
+    meta = g.meta()
+    assert meta["status"] == "finished" and meta["result"]["forfeited"] == [seat]
+    assert [e["type"] for e in g.events()][-2:] == ["clock.expired", "game.finished"]

@@ -99,7 +99,12 @@ SEALED = {"hide": "with", "respond": "choice"}
 
 
 def redact(event: dict, viewer) -> dict:
-    """Only the actor (and the referee) see an eyes-closed swap's partner or a sealed answer."""
+    """Only the actor (and the referee) see an eyes-closed swap's partner or a sealed answer.
+
+    The partner itself looks at its own card again when eyes open (the rules), so its
+    view shows its new card; when that differs from its old one it knows it was the
+    partner. The log still names no partner to it: with two cards of one role it cannot
+    tell (tests/games/sultans_of_karaya/test_eyes_closed_swap.py)."""
     key = SEALED.get(event["type"])
     if key is None or viewer == REFEREE or viewer == event.get("seat"):
         return event

@@ -1,0 +1,59 @@
+"""Forged tournament bundles: everything a forger can recompute (game chains with the
+revealed seeds, the manifest, the standings) is recomputed; only the server's signature
+over the whole bundle tells, and a receipt or a correction's signature cannot stand in."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from service.tournament_bundle import verify_tournament
+from tests.tournaments.bots import bearer, play_round
+from tests.trust.test_verdicts import rechain, server_keys
+
+
+def finished_bundle(client):
+    created = client.post("/api/tournaments", json={"game": "toy", "name": "Cup",
+                                                    "options": {"table_size": 2, "rounds": 1}}).get_json()
+    tid, director = created["id"], created["director_token"]
+    for name in ("Ann", "Bob"):
+        client.post(f"/api/tournaments/{tid}/players", json={"name": name})
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    play_round(client, tid, pairing, random.Random(5))
+    return client.get(f"/api/tournaments/{tid}/export").get_json()
+
+
+def rewritten(bundle):
+    """One game's entry changed where no refold looks (its ts), its chain, the manifest
+    and the signature's digest recomputed; the signature itself cannot be."""
+    forged = copy.deepcopy(bundle)
+    gid, log = next(iter(forged["games"].items()))
+    log[1]["ts"] = "2020-01-01T00:00:00.000000Z"
+    rechain(log, log[-1]["payload"]["seed"])
+    for line in forged["manifest"]["games"]:
+        if line["game_id"] == gid:
+            line["head_hash"] = log[-1]["hash"]
+    return forged
+
+
+def test_a_rehashed_bundle_fails_its_signature_and_an_unsigned_one_says_so(client):
+    bundle = finished_bundle(client)
+    keys = server_keys(client)
+    assert verify_tournament(bundle, keys)["ok"]
+    forged = rewritten(bundle)
+    report = verify_tournament(forged, keys)
+    assert not report["ok"] and report["checks"]["signature"] == "failed"
+    unsigned = {k: v for k, v in forged.items() if k != "signature"}
+    assert not verify_tournament(unsigned, keys)["ok"]
+    offline = verify_tournament(unsigned)  # without a key: integrity only, and it says so
+    assert offline["checks"]["signature"] == "unsigned"
+    assert any("integrity only, not authenticity" in m for m in offline["messages"])
+
+
+def test_another_signed_statement_cannot_sign_a_bundle(client):
+    bundle = finished_bundle(client)
+    gid, log = next(iter(bundle["games"].items()))
+    export = client.get(f"/api/games/{gid}/export").get_data(as_text=True).splitlines()
+    statement = json.loads(export[-1])["head_signature"]  # signed by the server, about a game
+    forged = {**rewritten(bundle), "signature": statement}
+    assert verify_tournament(forged, server_keys(client))["checks"]["signature"] == "failed"
