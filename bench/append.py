@@ -123,7 +123,7 @@ def main():
         base = f"http://127.0.0.1:{ours_port}/api"
         plans, bare_plans = [], []
         session = requests.Session()
-        for n in range(args.games):
+        for _ in range(args.games):
             created = session.post(base + "/games", json={"game": "toy", "seats": ["a", "b"],
                                                            "options": {"rounds": 50}}).json()
             tokens = [s["token"] for s in created["seats"]]

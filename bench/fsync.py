@@ -19,8 +19,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from events.connection import connect, start_embedded
-from events.store import RedisEventStore
+from events.connection import connect, start_embedded  # noqa: E402  # after the path set-up above
+from events.store import RedisEventStore  # noqa: E402  # after the path set-up above
 
 ENVELOPE = {"seq": 1, "type": "toy.roll", "actor": {"seat": 0}, "payload": {"note": "x" * 200}, "prev": "",
             "hash": "0" * 64, "action_id": None, "ts": "2026-11-24T00:00:00.000000Z"}

@@ -33,7 +33,7 @@ import requests
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tests.redis_servers import free_port
+from tests.redis_servers import free_port  # noqa: E402  # after the path set-up above
 
 READS = ("xread", "xrange", "xrevrange")
 
@@ -196,7 +196,8 @@ def main():
         print(f"\nframes received by spectators: {spectators.frames} "
               f"(expected about {args.spectators} x {len(loaded)} = {args.spectators * len(loaded)}); "
               f"streams refused: {spectators.refused}")
-        p99 = lambda xs: sorted(xs)[int(len(xs) * 0.99)]
+        def p99(xs):
+            return sorted(xs)[int(len(xs) * 0.99)]
         print(f"p99 loaded / quiet: {p99(loaded) / p99(quiet):.2f}")
         spectators.close()
         for sock in slow:

@@ -430,7 +430,7 @@ class InMemoryHistory:
 
     def final(self) -> PlatformState:
         pstate: PlatformState | None = None
-        for _, pstate in self.states():
+        for _, pstate in self.states():  # noqa: B007  # the last one is the answer
             pass
         if pstate is None:
             raise FoldError("an empty log")

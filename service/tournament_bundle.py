@@ -184,7 +184,7 @@ def _verify_games(state, in_tournament, games, out, fail, keys):
 
     checks = out["checks"]
     checks["games"] = checks["results"] = "ok"
-    for gid, (rnd, table) in in_tournament.items():
+    for gid, (_rnd, table) in in_tournament.items():
         log = games.get(gid) or []
         report = verify(log, keys=keys, require_signature=False) if log else {"ok": False, "verdict": "failed", "checks": {}, "messages": ["no log"]}
         out["games"][gid] = report

@@ -110,7 +110,7 @@ def test_the_evaluation_line_of_a_finished_game(client, platform):
     bot.run_until_idle()
     line = client.get(f"/api/games/{gid}/analysis").json
     assert line["status"] == "done" and line["done"] == line["total"] == len(line["points"]) <= 80
-    for seq, chances in line["points"]:
+    for _seq, chances in line["points"]:
         assert len(chances) == 2 and abs(sum(chances) - 1) < 0.01
     result = client.get(f"/api/games/{gid}").json["result"]
     assert line["points"][-1][1] == [1.0 if r == 1 else 0.0 for r in result["ranking"]] or 1 in result["ranking"]

@@ -256,7 +256,7 @@ def test_referee_pauses_rewinds_and_settles_a_dispute(live_server, page, new_pag
     g = two_player_game
     rand = random.Random(11)
     bot_moves(live_server, g, 6, rand=rand)
-    meta = live_server.meta(g["id"])
+    live_server.meta(g["id"])
     events = live_server.ok("GET", f"/games/{g['id']}/events?after=0")["events"]
     moves = [e["seq"] for e in events if not e["type"].startswith(("game.", "referee."))]
     target = moves[2]

@@ -60,7 +60,7 @@ def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
     with gunicorn(DATA_DIR=tmp_path, WEB_CONCURRENCY=2, REDIS_URL=None) as (base, output):
         ids = []
         for _ in range(20):
-            seats = ["p%d" % n for n in range(game.min_seats)]
+            seats = [f"p{n}" for n in range(game.min_seats)]
             r = requests.post(base + "/games", json={"game": game.name, "seats": seats}, timeout=10,
                               headers={"Connection": "close"})
             assert r.status_code == 201, r.text

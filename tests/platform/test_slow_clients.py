@@ -41,7 +41,7 @@ def open_stream(port: int, game_id: str, source: str = "127.0.0.1") -> tuple[soc
 def half_sent(port: int, count: int, body: bool) -> list[socket.socket]:
     """Connections that send part of a request and then nothing."""
     socks = []
-    for i in range(count):
+    for _ in range(count):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         if body:
             sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"

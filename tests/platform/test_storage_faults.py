@@ -48,7 +48,7 @@ def test_a_worker_cache_ahead_of_the_log_is_noticed_and_refolded(tmp_path):
         texts = [e["payload"]["text"] for e in g.events(g.tokens[0])[1:]]
         assert texts == ["a", "a", "a", "b"]
         # and once the log passes the seq the cache had, the worker still reads it
-        for i in range(3):
+        for _ in range(3):
             assert note(g, "a").status_code == 201
         assert client.get(g.url("/view"), headers=g.seat(0)).json["seq"] == 8
     finally:

@@ -41,7 +41,7 @@ def _hide_from(state: dict, viewer, rotate: int) -> dict:
         if seat == viewer:
             continue
         swap = [c for c in player["hand"] if c[0] != "A"]
-        for i, card in enumerate(swap):
+        for _i, card in enumerate(swap):
             if pool:
                 pool.append(card)
                 player["hand"][player["hand"].index(card)] = pool.pop(0)

@@ -184,7 +184,8 @@ def test_trier_reproduces_an_exhausted_phase_four_card_paying_its_cost_without_t
     """S8 Trier: only a phase-IV card whose stack is empty; normal cost; no card taken (G8)."""
     state = blank(3, emperor=0)
     put(state, "trier/elector", 0, age=25)
-    use = lambda **kw: ev(0, "use_privilege", **{"electorate": "trier", "card": None, "target": None, "space": None, "side": None, **kw})
+    def use(**kw):
+        return ev(0, "use_privilege", **{"electorate": "trier", "card": None, "target": None, "space": None, "side": None, **kw})
     assert_refused(GAME, state, use(card="indulgence"), "stack_not_empty")
     assert_refused(GAME, state, use(card="pope"), "not_a_phase4_card")
     state["stacks"]["indulgence"] = 0
@@ -233,7 +234,7 @@ def test_the_rival_needs_a_noble_that_could_mount_the_throne():
     state = blank(3, emperor=0)
     state = act(state, 0, "pass")
     state["players"][1]["nobles"] = 0
-    for i, eid in enumerate(["trier", "koeln", "mainz", "pfalz", "sachsen", "brandenburg", "boehmen"]):
+    for _i, eid in enumerate(["trier", "koeln", "mainz", "pfalz", "sachsen", "brandenburg", "boehmen"]):
         state["electorates"][eid]["elector"] = {"owner": 1, "couple": False, "age": 25}
     assert_refused(GAME, state, take(1, "rival"), "cannot_carry_out")
     assert not any(a["payload"].get("card") == "rival" for a in GAME.legal_actions(state, 1))
