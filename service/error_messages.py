@@ -79,4 +79,7 @@ TEMPLATES = [
     _l("this token is not valid for this game"),
     _l("the request body is too large"),
     _l("internal error"),
+    _l("a frame is one JSON object as text"),
+    _l("send the seat's token first: an Authorization header or a token frame"),
+    _l("too many actions from this client; slow down"),
 ]
