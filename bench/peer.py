@@ -132,7 +132,10 @@ def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict | Non
     """One timed run; None when it failed (the server died or the run outlived ``timeout``)."""
     if not server.alive():
         print(f"  ({server.name} had stopped: started again)")
-        server.start()
+        try:
+            server.start()
+        except RuntimeError:  # e.g. bgio's FlatFile crashed on a file it half wrote and its port is not free yet
+            return None
     driver = subprocess.Popen(["node", "drive.js", *server.args, str(lanes), str(per_lane), str(ROUNDS)], cwd=PEER,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     lines: queue.Queue = queue.Queue()
