@@ -30,7 +30,9 @@ from tests.redis_servers import free_port  # noqa: E402
 
 
 def serve(module: str, port: int, env: dict) -> subprocess.Popen:
-    env = {**env, "PORT": str(port), "PYTHONPATH": ROOT, "CLOCK_SWEEP_SECONDS": "0", "ACCESS_LOG": ""}
+    # the benchmark configuration (docs/BENCHMARKS.md): no access log, rate limits or bot runner
+    env = {**env, "PORT": str(port), "PYTHONPATH": ROOT, "CLOCK_SWEEP_SECONDS": "0", "ACCESS_LOG": "", "RATE_LIMITS": "off",
+           "BOTS": "0"}
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", module], cwd=ROOT,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
@@ -135,8 +137,8 @@ def main():
         print(f"{args.games} games x {args.moves} moves, {args.clients} concurrent clients, "
               f"gunicorn ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides, "
               f"appendfsync {args.appendfsync}\n")
-        bare_rate = summary("bare Flask + one XADD", *run_load(bare_plans, args.clients))
-        ours_rate = summary("POST /api/games/{id}/actions", *run_load(plans, args.clients))
+        bare_rate = summary("bare Flask + one XADD", *measured(bare, bare_plans, args.clients))
+        ours_rate = summary("POST /api/games/{id}/actions", *measured(ours, plans, args.clients))
         print(f"\nratio (ours / bare): {ours_rate / bare_rate:.2f}   (goal >= 0.7)")
     finally:
         for proc in (ours, bare):

@@ -1,14 +1,16 @@
 """Side by side with boardgame.io 0.50.2 (`make bench-peer`): the same trivial game
 (tests/toygame.py; its port in bench/peer/toy.js), each server driven by its own
-client protocol (bgio: its SocketIO client; ours: the HTTP API) from the same Node
-driver (bench/peer/drive.js), at 8/32/128 concurrent matches, 3 repetitions in
-alternating order. Prints moves/s, p50/p99 latency, server CPU per move and the
+client protocol (bgio: its SocketIO client; ours: the HTTP API, and "ours-ws" the move
+sockets, one WebSocket per seat) from the same Node driver (bench/peer/drive.js), at
+8/32/128 concurrent matches, 3 repetitions in alternating order. Prints moves/s, p50/p99 latency, server CPU per move and the
 ratios. Figures, not tests: it asserts nothing.
 
     .venv/bin/python bench/peer.py [--sizes 8,32,128] [--reps 3] [--moves 2560] [--before DIR]
+        [--servers ours,ours-ws,bgio-memory,bgio-flatfile]  (also ours-gthread, ours-ws-gthread)
 
-Servers: ours = gunicorn (deploy/gunicorn.conf.py, 2 workers, access log off) with
-its embedded Redis (AOF, appendfsync everysec: every move durable in Redis);
+Servers: ours = gunicorn (deploy/gunicorn.conf.py: gevent, 2 workers; here access log,
+rate limits and bot runner off) with its embedded Redis (AOF, appendfsync everysec:
+every move durable in Redis); "-gthread" names run the gthread worker class;
 boardgame.io = its Server with InMemory, and with FlatFile in a scratch folder.
 Server CPU is the user+system time of the server's processes over the timed part
 (ours: the gunicorn workers, and Redis shown apart). Loopback only; every run is
@@ -64,13 +66,20 @@ class Server:
     def start(self) -> None:
         port, api_port = free_port(), free_port()
         if self.ours:
+            # the benchmark configuration (docs/BENCHMARKS.md): no access log, no rate limits
+            # and no per-client socket cap (every lane comes from one loopback address), no
+            # bot runner, AOF everysec
             env = {**os.environ, "PORT": str(port), "PYTHONPATH": self.root, "CLOCK_SWEEP_SECONDS": "0",
-                   "ACCESS_LOG": "", "WEB_CONCURRENCY": "2", "DATA_DIR": self.scratch}
+                   "ACCESS_LOG": "", "WEB_CONCURRENCY": "2", "DATA_DIR": self.scratch, "RATE_LIMITS": "off",
+                   "BOTS": "0", "APPENDFSYNC": "everysec", "SSE_MAX_PER_CLIENT": "100000"}
+            if "-gthread" in self.name:
+                env["GUNICORN_WORKER_CLASS"] = "gthread"
             env.pop("REDIS_URL", None)
             self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py",
                                           "bench.toy_app:app"], cwd=self.root, env=env,
                                          stdout=self.log(), stderr=subprocess.STDOUT)
-            self.args = ["ours", f"http://127.0.0.1:{port}/api", "-"]
+            protocol = "ours-ws" if "-ws" in self.name else "ours"
+            self.args = [protocol, f"http://127.0.0.1:{port}/api", "-"]
             wait_http(f"http://127.0.0.1:{port}/api/game-types")
         else:
             storage = "flatfile" if self.name == "bgio-flatfile" else "memory"
@@ -123,7 +132,10 @@ def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict | Non
     """One timed run; None when it failed (the server died or the run outlived ``timeout``)."""
     if not server.alive():
         print(f"  ({server.name} had stopped: started again)")
-        server.start()
+        try:
+            server.start()
+        except RuntimeError:  # e.g. bgio's FlatFile crashed on a file it half wrote and its port is not free yet
+            return None
     driver = subprocess.Popen(["node", "drive.js", *server.args, str(lanes), str(per_lane), str(ROUNDS)], cwd=PEER,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     lines: queue.Queue = queue.Queue()
@@ -154,7 +166,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--moves", type=int, default=2560, help="moves per run (whole matches of 20)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take, set-up included")
-    parser.add_argument("--servers", default="ours,bgio-memory,bgio-flatfile")
+    parser.add_argument("--servers", default="ours,ours-ws,bgio-memory,bgio-flatfile")
     parser.add_argument("--before", help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR)")
     args = parser.parse_args()
     names = args.servers.split(",") + (["before"] if args.before else [])
@@ -186,15 +198,17 @@ def main() -> None:
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             redis_cpu = f"{med['redis']:6.3f}" if servers[name].ours else f"{'':6}"
             print(f"{size:>7} {name:14} {med['rate']:8.0f} {med['p50']:7.1f} {med['p99']:7.1f} {med['cpu']:12.3f} {redis_cpu}")
-        if "ours" in names:
-            print("\nratios of ours to boardgame.io (moves/s, medians):")
+        peers = [n for n in names if not servers[n].ours]
+        if peers:
+            print("\nratios of ours to boardgame.io (moves/s and CPU per move, medians):")
             for size in sorted({s for s, _ in table}):
-                if (size, "ours") not in table:
-                    continue
-                ours = statistics.median(r["rate"] for r in table[(size, "ours")])
-                parts = [f"{other}: {ours / statistics.median(r['rate'] for r in table[(size, other)]):.2f}x"
-                         for other in names if other != "ours" and (size, other) in table]
-                print(f"  {size:>3} matches  " + "  ".join(parts))
+                for mine in (n for n in names if servers[n].ours and (size, n) in table):
+                    rate = statistics.median(r["rate"] for r in table[(size, mine)])
+                    cpu = statistics.median(r["cpu"] for r in table[(size, mine)])
+                    parts = [f"{other}: {rate / statistics.median(r['rate'] for r in table[(size, other)]):.2f}x moves/s, "
+                             f"{cpu / statistics.median(r['cpu'] for r in table[(size, other)]):.2f}x cpu"
+                             for other in peers if (size, other) in table]
+                    print(f"  {size:>3} matches  {mine:14} " + "  ".join(parts))
     finally:
         for server in servers.values():
             server.stop()

@@ -2,7 +2,7 @@
 of bench/peer.py plays toy matches through the HTTP API; prints the share of samples
 spent in (inclusive) each part of the path. Figures, not tests.
 
-    .venv/bin/python bench/profile_actions.py [--matches 32] [--moves 4000] [--root DIR]
+    .venv/bin/python bench/profile_actions.py [--matches 32] [--moves 4000] [--server ours-ws] [--root DIR]
 
 Needs `node` and `bench/peer/node_modules` (`make bench-peer` installs them) and py-spy
 (requirements-dev.txt); run as a user allowed to ptrace the workers (root here).
@@ -40,7 +40,10 @@ PARTS = [
     ("Flask response (jsonify)", "make_response (flask/"),
     ("gunicorn: parse the request", "(gunicorn/http/message.py"),
     ("gunicorn: write the response", "(gunicorn/http/wsgi.py"),
-    ("gunicorn gthread loop (accept, poll, keep-alive)", "(gunicorn/workers"),
+    ("gunicorn worker loop (accept, poll, keep-alive)", "(gunicorn/workers"),
+    ("move socket: frames (simple-websocket, wsproto)", "(simple_websocket/"),
+    ("move socket: one frame's answer", "one_frame (service/sockets.py"),
+    ("gevent hub and greenlet switches", "(gevent/"),
 ]
 
 
@@ -48,9 +51,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=32)
     parser.add_argument("--moves", type=int, default=4000)
+    parser.add_argument("--server", default="ours", help="ours (HTTP), ours-ws (move sockets); -gthread: that worker class")
     parser.add_argument("--root", default=ROOT, help="the checkout to serve (e.g. the code before a change)")
     args = parser.parse_args()
-    server = Server("ours", args.root)
+    server = Server(args.server, args.root)
     out = tempfile.mkdtemp(prefix="profile-")
     server.start()
     try:

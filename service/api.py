@@ -36,7 +36,7 @@ class BadRequestParser(FlaskParser):
 
     def _get_schema(self, argmap, req):
         if isinstance(argmap, type) and issubclass(argmap, Schema):
-            return _schema_instance(argmap)
+            return schema_instance(argmap)
         return super()._get_schema(argmap, req)
 
     def _raw_load_json(self, req):
@@ -47,7 +47,7 @@ class BadRequestParser(FlaskParser):
 
 
 @cache
-def _schema_instance(schema_class: type[Schema]) -> Schema:
+def schema_instance(schema_class: type[Schema]) -> Schema:
     return schema_class()
 
 
@@ -131,9 +131,15 @@ def legal_actions(game_id):
 @bp.arguments(ActionSchema)
 def post_action(body, game_id):
     """Play an action; 201 with the new seq, 200 for a retry of the same action_id."""
-    who = caller(game_id)
+    status, answer = play(game_id, caller(game_id), body)
+    return answer, status
+
+
+def play(game_id: str, who, body: dict) -> tuple[int, dict]:
+    """An action envelope (``ActionSchema``) played by ``who``: (status, answer with its
+    receipt). Shared by the POST route and the move socket (service/sockets.py)."""
     status, answer = platform().act(game_id, who, body["type"], body["payload"], body["action_id"], body["expected_seq"])
-    return with_receipt(game_id, answer), status
+    return status, with_receipt(game_id, answer)
 
 
 @bp.route("/games/<game_id>/events")

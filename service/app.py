@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
 
-from . import accounts_api, api, api_docs, body_limits, i18n, limits, openapi, ops, request_log, security_headers, tournaments, web
+from . import accounts_api, api, api_docs, body_limits, i18n, limits, openapi, ops, request_log, security_headers, sockets, tournaments, web
 from .accounts import hasher
 from .config import from_env
 from .errors import ApiError
@@ -49,6 +49,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(ops.bp)
     i18n.init_app(app)
     app.register_blueprint(api_docs.bp)
+    sockets.install(app)
     openapi.document(smorest)
     limits.install(app, url)
     security_headers.install(app)

@@ -16,6 +16,9 @@ def from_env() -> dict:
         "VERIFY_MAX_BYTES": int(os.environ.get("VERIFY_MAX_BYTES", 4 * 1024 * 1024)),
         "VERIFY_MAX_EVENTS": int(os.environ.get("VERIFY_MAX_EVENTS", 20000)),
         "VERIFY_SECONDS": float(os.environ.get("VERIFY_SECONDS", 10)),
+        "SOCKET_IDLE_SECONDS": float(os.environ.get("SOCKET_IDLE_SECONDS", 300)),
+        # one structured line per request, like gunicorn's access log: ACCESS_LOG= turns both off
+        "REQUEST_LOG": os.environ.get("ACCESS_LOG", "-") != "",
         "SSE_MAX_PER_CLIENT": int(os.environ.get("SSE_MAX_PER_CLIENT", 32)),
         "SSE_MAX_PER_GAME": int(os.environ.get("SSE_MAX_PER_GAME", 2000)),
         "CLOCK_SWEEP_SECONDS": float(os.environ.get("CLOCK_SWEEP_SECONDS", 1.0)),

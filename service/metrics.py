@@ -23,6 +23,7 @@ REQUESTS = Counter("http_requests", "HTTP requests by route, method and status",
 LATENCY = Histogram("http_request_duration_seconds", "Time to answer (for streams: to start answering)",
                     ["route", "method"], buckets=(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10))
 APPENDS = Counter("event_appends", "Compare-and-append attempts by result", ["result"])  # ok | conflict | duplicate
+SOCKET_FRAMES = Counter("socket_frames", "Action frames answered over move sockets, by the status answered", ["status"])
 STORAGE_UNAVAILABLE = Counter("storage_unavailable", "Requests answered 503 because storage was unreachable")
 LIVE_STREAMS = Gauge("live_streams", "Open live streams (SSE)", multiprocess_mode="livesum")
 LIVE_TAILS = Gauge("live_tails", "Games tailed from Redis for live streams", multiprocess_mode="livesum")

@@ -2,11 +2,13 @@
 // client protocol and prints one JSON line of figures.
 //   node drive.js bgio <gameUrl> <apiUrl> <lanes> <matchesPerLane> <rounds>
 //   node drive.js ours <apiUrl> - <lanes> <matchesPerLane> <rounds>
+//   node drive.js ours-ws <apiUrl> - <lanes> <matchesPerLane> <rounds>
 // Set-up (creating and joining matches, connecting clients) happens first; then it prints
 // "ready" and waits for a line on stdin before the timed part, so the caller can read the
 // servers' CPU time around exactly the moves. Each lane plays its matches one after the
 // other, each move waiting for the server's answer; the two seats of a match use two
-// connections (bgio: two SocketIO clients; ours: two keep-alive HTTP agents).
+// connections (bgio: two SocketIO clients; ours: two keep-alive HTTP agents; ours-ws: two
+// move sockets, GET /api/games/{id}/socket, one action envelope per frame).
 const http = require('http');
 const readline = require('readline');
 
@@ -120,10 +122,47 @@ async function oursPlay(seats, latencies) {
   return moves;
 }
 
+// -- ours over move sockets -----------------------------------------------------------------
+async function oursSocketMatch(setupAgent) {
+  const WebSocket = require('ws');
+  const created = await request(setupAgent, 'POST', `${url}/games`,
+    { game: 'toy', seats: ['p0', 'p1'], options: { rounds } });
+  const wsUrl = `${url.replace(/^http/, 'ws')}/games/${created.id}/socket`;
+  return Promise.all(created.seats.map((s) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(wsUrl, { headers: { authorization: `Bearer ${s.token}` }, perMessageDeflate: false });
+    const seat = { ws, waiting: [] };
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString());
+      if (seat.ready) seat.waiting.shift()(frame);
+      else if (frame.status === 200) { seat.ready = true; resolve(seat); } else reject(new Error(data.toString()));
+    });
+    ws.on('error', reject);
+  })));
+}
+
+function send(seat, body) {
+  return new Promise((resolve, reject) => {
+    seat.waiting.push((frame) => (frame.status >= 300 ? reject(new Error(JSON.stringify(frame))) : resolve(frame.body)));
+    seat.ws.send(JSON.stringify(body));
+  });
+}
+
+async function oursSocketPlay(seats, latencies) {
+  let moves = 0;
+  for (let m = 0; m < rounds * SEATS; m++) {
+    const start = process.hrtime.bigint();
+    await send(seats[m % SEATS], { type: 'roll', payload: {}, action_id: `move-${m}` });
+    latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+    moves += 1;
+  }
+  seats.forEach((s) => s.ws.close());
+  return moves;
+}
+
 async function main() {
   const setupAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const make = target === 'bgio' ? bgioMatch : oursMatch;
-  const play = target === 'bgio' ? bgioPlay : oursPlay;
+  const make = { bgio: bgioMatch, ours: oursMatch, 'ours-ws': oursSocketMatch }[target];
+  const play = { bgio: bgioPlay, ours: oursPlay, 'ours-ws': oursSocketPlay }[target];
   const plan = [];
   for (let lane = 0; lane < lanes; lane++) {
     const matches = [];
