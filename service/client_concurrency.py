@@ -8,8 +8,8 @@ loop with a hundred requests in progress, and every other client's request waits
 behind them (measured: a player's move waited seconds while one address flooded, even
 though most of the flood was refused). Refusing the surplus here costs a dictionary
 lookup and a short constant answer, so a flood mostly spins on cheap refusals and the
-worker's time goes to other clients. Live streams are not counted (they are capped per
-client by service/live.py). ``MAX_INFLIGHT_PER_CLIENT=0`` turns this off, and so does
+worker's time goes to other clients. Live streams and move sockets are not counted (they take
+stream slots, capped per client by service/live.py). ``MAX_INFLIGHT_PER_CLIENT=0`` turns this off, and so does
 ``RATE_LIMITS=off`` (it is part of the per-client limits).
 
 The address is the WSGI ``REMOTE_ADDR``: installed inside ``ProxyFix`` (service/limits.py),
@@ -36,7 +36,7 @@ class InflightCap:
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
-        if not path.startswith("/api/") or path.endswith("/stream"):
+        if not path.startswith("/api/") or path.endswith(("/stream", "/socket")):
             return self.app(environ, start_response)
         who = environ.get("REMOTE_ADDR") or "unknown"
         with self.lock:
