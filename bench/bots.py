@@ -32,7 +32,7 @@ import random
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -179,7 +179,7 @@ def main() -> None:
         b = BUDGETS[name]
         return Budget(iterations=args.iterations or b.iterations, rollout_depth=args.depth if args.depth is not None else b.rollout_depth)
 
-    started, load0, wall0 = datetime.now(timezone.utc), os.getloadavg(), time.monotonic()
+    started, load0, wall0 = datetime.now(UTC), os.getloadavg(), time.monotonic()
     todo = cells(args)
     tasks, owners = [], []
     for cell in todo:

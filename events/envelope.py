@@ -18,14 +18,12 @@ any byte of any entry breaks the chain at that entry.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-
 import hashlib
 import hmac
 import json
-from datetime import datetime, timezone
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from marshmallow import Schema, fields, validate
 
@@ -66,7 +64,7 @@ def payload_digest(nonce: bytes, payload: JSON) -> str:
 
 
 def now_rfc3339() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def parse_ts(ts: str) -> float:

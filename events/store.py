@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .envelope import canonical_json
-from .shapes import JSON, Envelope
+from .shapes import Envelope
 
 APPEND_LUA = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)

@@ -22,12 +22,12 @@ from typing import Any
 from prometheus_client import Counter
 
 from events import keys
-from events.store import EventStore
 from events.shapes import Envelope
+from events.store import EventStore
 
 from . import fold
-from .fold import PlatformState
 from .code_digest import fold_version, platform_digest
+from .fold import PlatformState
 from .games import get as get_game
 from .games import registry
 

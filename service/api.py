@@ -18,9 +18,20 @@ from events.signing import export_statement, keyring
 from projections.games import registry
 
 from . import analysis, annotations, audit, forks, json_input, keys, lobby, names, refereeing, undo
-from .api_schemas import (REFEREE_SCHEMAS, ActionSchema, AnnotationQuerySchema, AnnotationSchema, CorrectionSchema,
-                          CreateGameSchema, EventsQuerySchema, ForkSchema, GameFilterSchema, UndoSchema, ViewQuerySchema,
-                          parse_seq)
+from .api_schemas import (
+    REFEREE_SCHEMAS,
+    ActionSchema,
+    AnnotationQuerySchema,
+    AnnotationSchema,
+    CorrectionSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    ForkSchema,
+    GameFilterSchema,
+    UndoSchema,
+    ViewQuerySchema,
+    parse_seq,
+)
 from .callers import bearer_token
 from .errors import ApiError
 from .game_types import describe_game

@@ -9,7 +9,21 @@ from werkzeug.exceptions import HTTPException
 
 from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
 
-from . import accounts_api, api, api_docs, body_limits, i18n, limits, openapi, ops, request_log, security_headers, sockets, tournaments, web
+from . import (
+    accounts_api,
+    api,
+    api_docs,
+    body_limits,
+    i18n,
+    limits,
+    openapi,
+    ops,
+    request_log,
+    security_headers,
+    sockets,
+    tournaments,
+    web,
+)
 from .accounts import hasher
 from .config import from_env
 from .errors import ApiError

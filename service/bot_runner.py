@@ -107,7 +107,6 @@ class BotRunner:
 def main() -> None:
     """``python -m service bots``: a niced process serving every worker's games."""
     from .app import create_app
-
     from .supervision import die_with_parent
 
     die_with_parent()  # a master killed with -9 takes the runner with it

@@ -14,7 +14,7 @@ ordered by id, as Redis orders them), so games created meanwhile never shift a p
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from events import keys
 
@@ -30,7 +30,7 @@ def index_key(game: str | None = None, status: str | None = None) -> str:
     return ":".join(parts) if len(parts) > 1 else "lobby:all"
 
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def score_of(summary: dict) -> int:

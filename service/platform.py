@@ -20,14 +20,13 @@ from events.envelope import now_rfc3339, seal
 from events.rng import commitment, new_seed
 from events.store import Extras, RedisEventStore
 from projections import fold
+from projections import ratings as rfold
 from projections.games import get as get_game
 from projections.games import registry
 from projections.games.base import IllegalAction
 from projections.outcome import final_result
 from projections.projector import Projector
 from projections.views import redacted_envelope
-
-from projections import ratings as rfold
 
 from . import callers, lobby, names
 from .accounts import Accounts

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from events.rng import SeededRng
 from events.shapes import JSON

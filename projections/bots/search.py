@@ -42,7 +42,7 @@ class Node:
     visits: int = 0
     reward: float = 0.0  # summed reward of the seat whose action led here
     available: int = 0  # iterations in which this action was legal (IS-MCTS's UCB)
-    children: dict[str, "Node"] = field(default_factory=dict)
+    children: dict[str, Node] = field(default_factory=dict)
 
     def ucb(self) -> float:
         if self.visits == 0:

@@ -18,13 +18,11 @@ State shape (JSON-serialisable)::
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable
-
 from typing import Any
 
 from events.shapes import JSON
-
-import copy
 
 
 class TournamentError(Exception):

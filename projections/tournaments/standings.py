@@ -20,9 +20,8 @@ changes that game's scores before it is reported.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from fractions import Fraction
+from typing import Any
 
 
 def scale(options: dict[str, Any]) -> list[Fraction]:

@@ -20,9 +20,8 @@ players, so proving that no rematch-free pairing exists stays cheap for tourname
 """
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass

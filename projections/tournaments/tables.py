@@ -14,10 +14,9 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 
 @dataclass

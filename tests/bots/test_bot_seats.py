@@ -3,7 +3,6 @@ seat token, action id and expected seq; the runner works outside the request thr
 evaluation lines for commentators stay hidden from spectators of a live game."""
 from __future__ import annotations
 
-import json
 import os
 import random
 import subprocess

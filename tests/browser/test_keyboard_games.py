@@ -24,7 +24,7 @@ import pytest
 
 from .conftest import shot
 from .driver import SEQ_ABOVE_OR_ERROR, SEQ_AT_LEAST, open_table
-from .games_at_steps import advance, finish, new_game
+from .games_at_steps import finish, new_game
 from .helpers import GAMES, registered
 
 OPENING = 4

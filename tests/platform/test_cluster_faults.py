@@ -12,8 +12,8 @@ import pytest
 from events import keys
 from events.connection import connect
 from service.app import create_app
-from tests import redis_servers
 from service.lobby import index_key as lobby_index
+from tests import redis_servers
 from tests.platform.helpers import GameHandle
 
 pytestmark = [pytest.mark.xdist_group("cluster"),

@@ -14,8 +14,8 @@ from events.connection import start_embedded
 from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
 from service.app import create_app
-from tests.platform.helpers import GameHandle
 from tests.platform.gunicorn_server import gunicorn
+from tests.platform.helpers import GameHandle
 
 pytestmark = pytest.mark.xdist_group("durability")
 

@@ -4,10 +4,9 @@ worker that wakes first take a burst of them (one worker used to do 2-3x the oth
 from __future__ import annotations
 
 import collections
+import os
 import re
 import threading
-
-import os
 from urllib.parse import urlparse
 
 import psutil

@@ -12,7 +12,6 @@ from service.app import create_app
 from service.platform import Platform
 from tests.platform.helpers import GameHandle
 
-
 HOUSEKEEPING = {"PING", "HELLO", "CLIENT", "SELECT", "AUTH"}  # a connection's own set-up and health checks
 
 

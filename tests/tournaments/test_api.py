@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 import importlib
-import os
 import json
+import os
 import random
 import subprocess
 import sys

@@ -13,6 +13,7 @@ import requests
 
 from .bots import bearer
 
+
 @pytest.fixture(scope="module")
 def server(redis_url):
     from werkzeug.serving import make_server

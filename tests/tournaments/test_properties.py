@@ -6,7 +6,8 @@ import json
 import random
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from events.tournament_schemas import load_payload
 from projections.tournaments import standings

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from projections.tournaments.tables import Sitter, seat_round, table_sizes
 

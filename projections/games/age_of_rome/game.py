@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from projections.games.base import Game, refuse
 
-from . import determinize, legal, resolve, state as initial, versions, view as views
+from . import determinize, legal, resolve, versions
+from . import state as initial
+from . import view as views
 from .flow import run
 from .options import DEFAULTS
 from .schemas import ACTION_SCHEMAS, OptionsSchema

@@ -5,10 +5,10 @@
 from __future__ import annotations
 
 from . import cards, plots, solo
-from .legal import FREE, window_of
 from .content import BOARD, build_cost, double_tax_penalty
 from .effects import gain_glory, holder
 from .flow import resolve, window
+from .legal import FREE, window_of
 from .table import faced, facing_owner
 
 

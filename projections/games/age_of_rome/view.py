@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from projections.games.base import REFEREE
 
-from .legal import front, waiting_seats
 from .content import ANCHORS, AREA, BOARD, CHARACTERS, COMMERCE, EVENTS, MISSIONS, PLOT_ACTIONS, PROVINCES, RING
 from .effects import active_tokens
 from .flow import followers_free
+from .legal import front, waiting_seats
 from .table import faced, facing_owner
 
 PHASE_WORDS = {

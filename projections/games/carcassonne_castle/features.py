@@ -8,7 +8,12 @@ with at most 60 tiles this is cheap and has no incremental state to get wrong.
 from __future__ import annotations
 
 from .components import (
-    ROTATED, START_PORT_FEATURE, START_SPACES, TILE_TYPES, cell_key, facing_port,
+    ROTATED,
+    START_PORT_FEATURE,
+    START_SPACES,
+    TILE_TYPES,
+    cell_key,
+    facing_port,
 )
 from .placement import ACROSS
 

@@ -4,8 +4,15 @@ then keep bonus, unfinished features, courts and the 5-point tiles are scored.
 from __future__ import annotations
 
 from .components import (
-    COURT_FOUR, FINAL_CHOICE_KINDS, FIVE_POINTS, INTERIOR, KEEP_PLUS_TWO, OFFSETS, POINTS,
-    UNFINISHED_FOR, cell_key,
+    COURT_FOUR,
+    FINAL_CHOICE_KINDS,
+    FIVE_POINTS,
+    INTERIOR,
+    KEEP_PLUS_TWO,
+    OFFSETS,
+    POINTS,
+    UNFINISHED_FOR,
+    cell_key,
 )
 from .features import Features, canonical_node, count_by_seat, features_of, majority, node_order
 from .scoring import feature_points

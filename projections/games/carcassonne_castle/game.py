@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from
 
-from . import determinize, legal, rules, view as views
+from . import determinize, legal, rules
+from . import view as views
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import fork, initial_state
 

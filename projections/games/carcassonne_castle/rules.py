@@ -8,11 +8,19 @@ from __future__ import annotations
 from projections.games.base import IllegalAction
 
 from .components import DOUBLE_FOR, TILE_TYPES, cell_key
-from .final import continue_final, choose_target, target_options
 from .features import canonical_node, features_of
+from .final import choose_target, continue_final, target_options
 from .flow import (
-    after_follower, after_placement, continue_scoring, end_turn, extra_turn_possible, free_features,
-    pending_event, place_follower, remove_unplaceable, score_options,
+    after_follower,
+    after_placement,
+    continue_scoring,
+    end_turn,
+    extra_turn_possible,
+    free_features,
+    pending_event,
+    place_follower,
+    remove_unplaceable,
+    score_options,
 )
 from .placement import placement_problem
 from .scoring import resolve_event

@@ -11,7 +11,15 @@ from collections import Counter
 from projections.games.base import REFEREE
 
 from .components import (
-    BOARD, CORNERS, INTERIOR, LETTER, ROTATED, ROTATIONS, START_SPACES, TILE_TYPES, WALL_KINDS,
+    BOARD,
+    CORNERS,
+    INTERIOR,
+    LETTER,
+    ROTATED,
+    ROTATIONS,
+    START_SPACES,
+    TILE_TYPES,
+    WALL_KINDS,
 )
 from .features import parse_node
 from .legal import to_act

@@ -10,8 +10,17 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from .components import CUBES, FAVOUR_ROWS, FAVOURS, NON_GOLD
-from .construction import (build_options, build_prestige, check_construct, check_convert, check_prestige,
-                           construct, convert, convert_options, prestige_options)
+from .construction import (
+    build_options,
+    build_prestige,
+    check_construct,
+    check_convert,
+    check_prestige,
+    construct,
+    convert,
+    convert_options,
+    prestige_options,
+)
 from .state import count_cubes, gain, has, pay, require
 
 PAIRS = [sorted(p) for p in combinations_with_replacement(NON_GOLD, 2)]

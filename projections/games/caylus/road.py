@@ -8,8 +8,17 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from .components import BUILDINGS, CUBES
-from .construction import (build_options, build_prestige, check_construct, check_convert, check_prestige,
-                           construct, convert, convert_options, prestige_options)
+from .construction import (
+    build_options,
+    build_prestige,
+    check_construct,
+    check_convert,
+    check_prestige,
+    construct,
+    convert,
+    convert_options,
+    prestige_options,
+)
 from .state import count_cubes, gain, has, pay, require
 
 ACTIVATION_ACTIONS = {"trade": "trade", "construct": "build", "lawyer": "convert", "architect": "build_prestige"}

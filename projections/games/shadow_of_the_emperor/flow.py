@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from . import board, legal
 from .components import (
-    AGES, CARDS, CONVENT_THALERS, EMPEROR_TRACK, ROUNDS, VP, stack_sizes,
+    AGES,
+    CARDS,
+    CONVENT_THALERS,
+    EMPEROR_TRACK,
+    ROUNDS,
+    VP,
+    stack_sizes,
 )
 from .economy import collect_income, gain_thalers, gain_vp
 from .effects import enter_noble

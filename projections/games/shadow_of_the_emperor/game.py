@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from, refuse
 
-from . import determinize, flow, rules, versions, view as views
+from . import determinize, flow, rules, versions
+from . import view as views
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import clone, initial_state
 

@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 from .components import (
-    CARDS, ELECTORATE_ORDER, ELECTORATES, EMPIRE_CITIES, PIECES, STARTING_THALERS, stack_sizes,
+    CARDS,
+    ELECTORATE_ORDER,
+    ELECTORATES,
+    EMPIRE_CITIES,
+    PIECES,
+    STARTING_THALERS,
+    stack_sizes,
 )
 
 SETUP_PIECES = ["couple35", "baron25", "couple15", "knight"]

@@ -3,7 +3,13 @@ from __future__ import annotations
 
 from . import board, effects, legal
 from .components import (
-    CARDS, ELECTORATES, KNIGHT_COST, PHASE4_CARDS, PRIVILEGE_ACTIONS, TAKEABLE, card_cost,
+    CARDS,
+    ELECTORATES,
+    KNIGHT_COST,
+    PHASE4_CARDS,
+    PRIVILEGE_ACTIONS,
+    TAKEABLE,
+    card_cost,
 )
 from .economy import pay
 from .flow import next_turn

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from projections.games.base import Game, refuse
 
-from . import determinize, legal, rules, versions, view as views
+from . import determinize, legal, rules, versions
+from . import view as views
 from .components import MAX_SEATS, MIN_SEATS
 from .flow import Engine
 from .schemas import ACTION_SCHEMAS, OptionsSchema

@@ -1,7 +1,7 @@
 """Shared test helpers: start a game, post an event, and put a state at a chosen step."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from events.rng import SeededRng
 from projections.games.age_of_rome import GAME
@@ -33,7 +33,7 @@ def keep_first_two(state: dict) -> dict:
     return state
 
 
-@lru_cache(maxsize=None)
+@cache
 def _every_card(seats: int) -> tuple[list, list]:
     commerce = [c for c in COMMERCE if not (seats <= 2 and COMMERCE[c]["starred"])]
     missions = [m for m in MISSIONS if not (seats <= 2 and MISSIONS[m]["starred"])]

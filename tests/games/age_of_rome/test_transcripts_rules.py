@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 from projections.games.age_of_rome import GAME
-from projections.games.age_of_rome.effects import active_tokens, gain_glory, lose_glory, place_pantheon_piece, remove_vote
+from projections.games.age_of_rome.effects import (
+    active_tokens,
+    gain_glory,
+    lose_glory,
+    place_pantheon_piece,
+    remove_vote,
+)
 from projections.games.age_of_rome.scoring import area_awards, final_result, senate_points
 
 from .helpers import act, at, board

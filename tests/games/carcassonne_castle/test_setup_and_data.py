@@ -7,7 +7,14 @@ from collections import Counter
 from events.rng import SeededRng
 from projections.games.carcassonne_castle import GAME
 from projections.games.carcassonne_castle.components import (
-    ALL_CASTLE_TILES, BOARD, CORNER_OF_SPACE, INTERIOR, START_SPACES, TILE_TYPES, TILES, WALL_TILE_CORNERS,
+    ALL_CASTLE_TILES,
+    BOARD,
+    CORNER_OF_SPACE,
+    INTERIOR,
+    START_SPACES,
+    TILE_TYPES,
+    TILES,
+    WALL_TILE_CORNERS,
 )
 from tests.games.harness import load_options
 

@@ -39,8 +39,9 @@ def test_worked_example_one_path_closed_by_start_space_and_square():
 
 
 def test_path_must_meet_path_at_a_start_space():
-    from .helpers import ev
     from tests.games.harness import assert_refused
+
+    from .helpers import ev
     state = given(tile="CT22")
     assert_refused(GAME, state, ev(0, "place_tile", x=3, y=11, rotation=0), "path_mismatch")
     state = given(tile="CT14")
@@ -132,6 +133,7 @@ def test_wall_tile_taken_this_turn_waits():
 def test_using_a_wall_tile_taken_this_turn_is_refused():
     # 7.6: a tile taken in this turn (turn 5) is not offered and is refused if posted.
     from tests.games.harness import assert_refused
+
     from .helpers import ev
     state = _two_features((0, 0), {})
     state["held"][0] = [{"kind": 2, "turn": 5, "used": False, "corner": "K12"}]

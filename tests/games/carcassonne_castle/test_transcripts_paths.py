@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from projections.games.carcassonne_castle import GAME
 from projections.games.carcassonne_castle.features import features_of
-from projections.games.carcassonne_castle.placement import legal_placements
 
 from .helpers import act, given, happened
 

@@ -1,7 +1,6 @@
 """Invariants of every Caylus state: components conserved, no negative stock, sane turn order."""
 from __future__ import annotations
 
-
 from projections.games.caylus.components import BUILDINGS, neutral_tiles, supply_tiles
 
 STOCKS = ("deniers", "food", "wood", "stone", "cloth", "gold", "pp", "workers", "houses")

@@ -7,8 +7,8 @@ import pytest
 from events.rng import SeededRng
 from projections.games.base import IllegalAction
 from projections.games.caylus import GAME
-from projections.games.caylus.components import BUILDINGS, CUBES, FAVOUR_ROWS, ROAD_LENGTH
 from projections.games.caylus.castle import BATCH_PAIRS
+from projections.games.caylus.components import BUILDINGS, CUBES, FAVOUR_ROWS, ROAD_LENGTH
 from projections.games.caylus.placement import TARGETS
 from tests.games import harness
 

@@ -1,6 +1,7 @@
 """Property tests: determinism, replay at N equals live at N, identical views for every
 viewer (Caylus hides nothing), and conservation of components along any game."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from projections.games.base import REFEREE
 from projections.games.caylus import GAME

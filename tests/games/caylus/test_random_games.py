@@ -4,7 +4,6 @@ import random
 
 import pytest
 
-from events.rng import SeededRng
 from projections.games.caylus import GAME
 from projections.games.caylus.bot import choose
 from tests.games import harness

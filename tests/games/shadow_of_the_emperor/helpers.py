@@ -3,8 +3,7 @@ by location, and a one-line way to post an event."""
 from __future__ import annotations
 
 from events.rng import SeededRng
-from projections.games.shadow_of_the_emperor import GAME
-from projections.games.shadow_of_the_emperor import board
+from projections.games.shadow_of_the_emperor import GAME, board
 from projections.games.shadow_of_the_emperor.components import stack_sizes
 from projections.games.shadow_of_the_emperor.schemas import OptionsSchema
 from tests.games.harness import assert_refused  # noqa: F401  (re-exported for the tests)

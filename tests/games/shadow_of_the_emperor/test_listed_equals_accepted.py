@@ -8,7 +8,7 @@ import pytest
 
 from projections.games.base import IllegalAction
 from projections.games.shadow_of_the_emperor import GAME
-from projections.games.shadow_of_the_emperor.components import CARD_ORDER, ELECTORATES, ELECTORATE_ORDER
+from projections.games.shadow_of_the_emperor.components import CARD_ORDER, ELECTORATE_ORDER, ELECTORATES
 from tests.games import harness
 
 LOCATIONS = ["throne", "supply", "nowhere/a0"] + [

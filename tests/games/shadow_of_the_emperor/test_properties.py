@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from projections.games.base import REFEREE
 from projections.games.shadow_of_the_emperor import GAME

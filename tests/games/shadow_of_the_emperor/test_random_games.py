@@ -6,10 +6,14 @@ import pytest
 
 from projections.games.shadow_of_the_emperor import GAME
 from projections.games.shadow_of_the_emperor.components import (
-    ARCHDIOCESES, CARD_ORDER, EMPIRE_CITIES, PIECES, THALER_CAP, stack_sizes,
+    ARCHDIOCESES,
+    CARD_ORDER,
+    EMPIRE_CITIES,
+    PIECES,
+    THALER_CAP,
+    stack_sizes,
 )
 from tests.games import harness
-
 
 GAMES_PER_COUNT = 50
 SCHEMA_CHECKED = 1
