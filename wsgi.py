@@ -1,4 +1,5 @@
 """gunicorn wsgi:app"""
+
 from service.app import create_app
 
 app = create_app()

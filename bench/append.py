@@ -7,6 +7,7 @@ p50/p99 latency, the workers' CPU per request and the ratio (goal: >= 0.7). Asse
 Both servers run the same gunicorn settings (deploy/gunicorn.conf.py);
 clients are several processes of threads with keep-alive sessions.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,10 +31,22 @@ from tests.redis_servers import free_port  # noqa: E402
 
 def serve(module: str, port: int, env: dict) -> subprocess.Popen:
     # the benchmark configuration (docs/BENCHMARKS.md): no access log, rate limits or bot runner
-    env = {**env, "PORT": str(port), "PYTHONPATH": ROOT, "CLOCK_SWEEP_SECONDS": "0", "ACCESS_LOG": "", "RATE_LIMITS": "off",
-           "BOTS": "0"}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", module], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **env,
+        "PORT": str(port),
+        "PYTHONPATH": ROOT,
+        "CLOCK_SWEEP_SECONDS": "0",
+        "ACCESS_LOG": "",
+        "RATE_LIMITS": "off",
+        "BOTS": "0",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", module],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -98,8 +111,10 @@ def summary(label, elapsed, latencies, cpu):
     lat = sorted(latencies)
     p50, p99 = lat[len(lat) // 2], lat[int(len(lat) * 0.99)]
     rate = len(lat) / elapsed
-    print(f"{label:34} {len(lat):>7} req {rate:>9.0f} req/s  p50 {1000 * p50:6.1f} ms  p99 {1000 * p99:6.1f} ms  "
-          f"workers' CPU {1000 * cpu / len(lat):.3f} ms/req")
+    print(
+        f"{label:34} {len(lat):>7} req {rate:>9.0f} req/s  p50 {1000 * p50:6.1f} ms  p99 {1000 * p99:6.1f} ms  "
+        f"workers' CPU {1000 * cpu / len(lat):.3f} ms/req"
+    )
     return rate
 
 
@@ -108,8 +123,12 @@ def main():
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--games", type=int, default=512)
     parser.add_argument("--moves", type=int, default=20)
-    parser.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"],
-                        help="the embedded Redis's fsync policy (the server's default: always)")
+    parser.add_argument(
+        "--appendfsync",
+        default="always",
+        choices=["always", "everysec", "no"],
+        help="the embedded Redis's fsync policy (the server's default: always)",
+    )
     args = parser.parse_args()
     env = dict(os.environ)
     server = None
@@ -125,17 +144,32 @@ def main():
         plans, bare_plans = [], []
         session = requests.Session()
         for _ in range(args.games):
-            created = session.post(base + "/games", json={"game": "toy", "seats": ["a", "b"],
-                                                           "options": {"rounds": 50}}).json()
+            created = session.post(
+                base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 50}}
+            ).json()
             tokens = [s["token"] for s in created["seats"]]
             url = f"{base}/games/{created['id']}/actions"
-            plans.append([(url, {"Authorization": f"Bearer {tokens[m % 2]}"}, {"type": "roll", "payload": {}})
-                          for m in range(args.moves)])
-            bare_plans.append([(f"http://127.0.0.1:{bare_port}/append/{created['id']}", {},
-                                {"type": "roll", "payload": {}, "seat": m % 2}) for m in range(args.moves)])
-        print(f"{args.games} games x {args.moves} moves, {args.clients} concurrent clients, "
-              f"gunicorn ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides, "
-              f"appendfsync {args.appendfsync}\n")
+            plans.append(
+                [
+                    (url, {"Authorization": f"Bearer {tokens[m % 2]}"}, {"type": "roll", "payload": {}})
+                    for m in range(args.moves)
+                ]
+            )
+            bare_plans.append(
+                [
+                    (
+                        f"http://127.0.0.1:{bare_port}/append/{created['id']}",
+                        {},
+                        {"type": "roll", "payload": {}, "seat": m % 2},
+                    )
+                    for m in range(args.moves)
+                ]
+            )
+        print(
+            f"{args.games} games x {args.moves} moves, {args.clients} concurrent clients, "
+            f"gunicorn ({os.environ.get('WEB_CONCURRENCY', '2')} workers) on both sides, "
+            f"appendfsync {args.appendfsync}\n"
+        )
         bare_rate = summary("bare Flask + one XADD", *measured(bare, bare_plans, args.clients))
         ours_rate = summary("POST /api/games/{id}/actions", *measured(ours, plans, args.clients))
         print(f"\nratio (ours / bare): {ours_rate / bare_rate:.2f}   (goal >= 0.7)")

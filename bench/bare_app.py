@@ -1,4 +1,5 @@
 """The baseline for bench/append.py: a bare Flask endpoint that does one XADD."""
+
 import json
 import os
 

@@ -19,6 +19,7 @@ so figures do not depend on how loaded the machine was, which is printed beside 
         [--seats N] [--against uniform|weighted|both] [--iterations I] [--depth D]
         [--markdown FILE] [--log FILE.jsonl]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -107,8 +108,16 @@ def cells(args) -> list[tuple[str, int, str]]:
 def summary(name: str, seats: int, against: str, ranks: list[int], cpu: list[float]) -> dict:
     n, wins = len(ranks), sum(r == 1 for r in ranks)
     lo, hi = wilson(wins, n)
-    row = {"game": name, "seats": seats, "against": against, "games": n, "wins": wins,
-           "win_rate": wins / n, "win_ci": (lo, hi), "cpu_per_game": statistics.fmean(cpu)}
+    row = {
+        "game": name,
+        "seats": seats,
+        "against": against,
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n,
+        "win_ci": (lo, hi),
+        "cpu_per_game": statistics.fmean(cpu),
+    }
     row.update(mean_rank=statistics.fmean(ranks), rank_ci=(1.0, 1.0))
     if seats > 1:
         # The normalised rank lies in [0, 1], so its variance is at most m(1 - m) for a
@@ -119,8 +128,11 @@ def summary(name: str, seats: int, against: str, ranks: list[int], cpu: list[flo
         row["normalised"], row["norm_lo"], row["norm_hi"] = m, nlo, nhi
         row["rank_ci"] = (1 + nlo * (seats - 1), 1 + nhi * (seats - 1))
     if against == "uniform":
-        row["goal"] = ("met" if lo >= 0.9 else "not shown" if hi >= 0.9 else "missed") if seats == 2 else \
-            ("met" if row["norm_hi"] <= 0.3 else "not shown" if row["norm_lo"] <= 0.3 else "missed")
+        row["goal"] = (
+            ("met" if lo >= 0.9 else "not shown" if hi >= 0.9 else "missed")
+            if seats == 2
+            else ("met" if row["norm_hi"] <= 0.3 else "not shown" if row["norm_lo"] <= 0.3 else "missed")
+        )
     elif against == "weighted":  # better than the weighted bot: ahead of an even share
         lo_, hi_ = (lo, hi) if seats == 2 else (1 - row["norm_hi"], 1 - row["norm_lo"])
         row["goal"] = "better" if lo_ > 0.5 else "worse" if hi_ < 0.5 else "not shown"
@@ -144,17 +156,23 @@ def speed(name: str, seats: int, seconds: float, budget: Budget) -> float:
 
 
 def markdown(rows: list[dict], speeds: list[tuple], header: str) -> str:
-    lines = [header, "",
-             ("| game | seats | against | budget (iterations / rollout depth) | games | wins | win rate (95% CI) "
-              "| mean rank (95% CI) | normalised rank (95% CI) | goal | CPU s/game |"),
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        header,
+        "",
+        (
+            "| game | seats | against | budget (iterations / rollout depth) | games | wins | win rate (95% CI) "
+            "| mean rank (95% CI) | normalised rank (95% CI) | goal | CPU s/game |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         norm = f"{r['normalised']:.2f} ({r['norm_lo']:.2f}–{r['norm_hi']:.2f})" if "normalised" in r else "—"
         lines.append(
             f"| {r['game']} | {r['seats']} | {r['against']} | {r['budget']} | {r['games']} | {r['wins']} "
             f"| {r['win_rate']:.2f} ({r['win_ci'][0]:.2f}–{r['win_ci'][1]:.2f}) "
             f"| {r['mean_rank']:.2f} ({r['rank_ci'][0]:.2f}–{r['rank_ci'][1]:.2f}) | {norm} "
-            f"| {r.get('goal', '')} | {r['cpu_per_game']:.1f} |")
+            f"| {r.get('goal', '')} | {r['cpu_per_game']:.1f} |"
+        )
     lines += ["", "| game | seats | rollout depth | iterations per CPU second |", "|---|---|---|---|"]
     lines += [f"| {n} | {s} | {d} | {v:.0f} |" for n, s, d, v in speeds]
     return "\n".join(lines) + "\n"
@@ -177,7 +195,10 @@ def main() -> None:
 
     def budget(name: str) -> Budget:
         b = BUDGETS[name]
-        return Budget(iterations=args.iterations or b.iterations, rollout_depth=args.depth if args.depth is not None else b.rollout_depth)
+        return Budget(
+            iterations=args.iterations or b.iterations,
+            rollout_depth=args.depth if args.depth is not None else b.rollout_depth,
+        )
 
     started, load0, wall0 = datetime.now(UTC), os.getloadavg(), time.monotonic()
     todo = cells(args)
@@ -196,12 +217,15 @@ def main() -> None:
                 entry = json.loads(line)
                 done[tuple(entry["task"])] = (entry["rank"], entry["cpu"])
     print(f"{len(todo)} cells, {len(tasks)} games, {len(done)} logged", flush=True)
+
     # Game by game across all cells, so that every cell has games if the run is cut short;
     # the cells of the goals (each game's smallest table against the random bot, and solo)
     # three games to the others' one.
     def pace(k: int) -> tuple:
         name, seats, against, i = tasks[k][:4]
-        main = against in ("solo", "solo-random") or (against == "uniform" and seats == max(registry()[name].min_seats, 2))
+        main = against in ("solo", "solo-random") or (
+            against == "uniform" and seats == max(registry()[name].min_seats, 2)
+        )
         return (i / 3 if main else i, -seats)
 
     order = [] if args.report_only else sorted((k for k in range(len(tasks)) if tasks[k] not in done), key=pace)
@@ -214,8 +238,10 @@ def main() -> None:
             log.write(json.dumps({"task": tasks[k], "rank": outcome[0], "cpu": outcome[1]}) + "\n")
             log.flush()
     rows = []
-    print(f"{'game':22} {'seats':>5} {'against':>11} {'games':>5} {'wins':>4} {'win rate (CI)':>17} {'mean rank (CI)':>18} "
-          f"{'norm rank':>9} {'goal':>9} {'CPU s/game':>10}")
+    print(
+        f"{'game':22} {'seats':>5} {'against':>11} {'games':>5} {'wins':>4} {'win rate (CI)':>17} {'mean rank (CI)':>18} "
+        f"{'norm rank':>9} {'goal':>9} {'CPU s/game':>10}"
+    )
     for cell in todo:
         if not results[cell]:
             continue
@@ -225,10 +251,13 @@ def main() -> None:
         row["budget"] = "—" if cell[2] == "solo-random" else f"{b.iterations} / {b.rollout_depth}"
         rows.append(row)
         norm = f"{row['normalised']:.2f}" if "normalised" in row else "—"
-        print(f"{cell[0]:22} {cell[1]:>5} {cell[2]:>11} {row['games']:>5} {row['wins']:>4} "
-              f"{row['win_rate']:>5.2f} ({row['win_ci'][0]:.2f}-{row['win_ci'][1]:.2f}) "
-              f"{row['mean_rank']:>6.2f} ({row['rank_ci'][0]:.2f}-{row['rank_ci'][1]:.2f}) {norm:>9} "
-              f"{row.get('goal', ''):>9} {row['cpu_per_game']:>10.1f}", flush=True)
+        print(
+            f"{cell[0]:22} {cell[1]:>5} {cell[2]:>11} {row['games']:>5} {row['wins']:>4} "
+            f"{row['win_rate']:>5.2f} ({row['win_ci'][0]:.2f}-{row['win_ci'][1]:.2f}) "
+            f"{row['mean_rank']:>6.2f} ({row['rank_ci'][0]:.2f}-{row['rank_ci'][1]:.2f}) {norm:>9} "
+            f"{row.get('goal', ''):>9} {row['cpu_per_game']:>10.1f}",
+            flush=True,
+        )
     speeds = []
     if not args.no_speed and not args.report_only:
         for name, game in registry().items():
@@ -239,13 +268,17 @@ def main() -> None:
             print(f"speed {name:22} {seats:>3} seats: {speeds[-1][3]:.0f} iterations per CPU second", flush=True)
     cpu_total = sum(c for cell in todo for _, c in results[cell])
     if args.report_only:
-        header = f"{sum(len(v) for v in results.values())} games logged in {args.log}, {cpu_total / 60:.0f} CPU minutes."
+        header = (
+            f"{sum(len(v) for v in results.values())} games logged in {args.log}, {cpu_total / 60:.0f} CPU minutes."
+        )
     else:
-        header = (f"`{' '.join(['nice -n 10 .venv/bin/python bench/bots.py'] + sys.argv[1:])}` — "
-                  f"{started:%Y-%m-%d %H:%M} UTC, {platform.machine()} {os.cpu_count()} cores "
-                  f"({platform.processor() or 'cpu'}), load average {load0[0]:.1f} at the start and "
-                  f"{os.getloadavg()[0]:.1f} at the end; {cpu_total / 60:.0f} CPU minutes of games in "
-                  f"{(time.monotonic() - wall0) / 60:.0f} minutes of wall time.")
+        header = (
+            f"`{' '.join(['nice -n 10 .venv/bin/python bench/bots.py'] + sys.argv[1:])}` — "
+            f"{started:%Y-%m-%d %H:%M} UTC, {platform.machine()} {os.cpu_count()} cores "
+            f"({platform.processor() or 'cpu'}), load average {load0[0]:.1f} at the start and "
+            f"{os.getloadavg()[0]:.1f} at the end; {cpu_total / 60:.0f} CPU minutes of games in "
+            f"{(time.monotonic() - wall0) / 60:.0f} minutes of wall time."
+        )
     print(header)
     if args.markdown:
         with open(args.markdown, "w") as out:

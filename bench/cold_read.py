@@ -9,6 +9,7 @@ another fresh worker (median and 90th percentile: the machine may be shared).
     .venv/bin/python bench/cold_read.py [--samples 30]
     PYTHONPATH=<other checkout> .venv/bin/python bench/cold_read.py   # the same, on other code
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,15 +75,19 @@ def main() -> None:
     server, url = start_embedded(tempfile.mkdtemp())
     try:
         writer = Platform(connect(url))
-        games = {"caylus (5 seats, random legal moves)": play_caylus(writer, random.Random(7)),
-                 "toy (300 entries)": play_toy(writer)}
+        games = {
+            "caylus (5 seats, random legal moves)": play_caylus(writer, random.Random(7)),
+            "toy (300 entries)": play_toy(writer),
+        }
         print("cold view of a long game by a fresh worker (snapshots every 100 entries):")
         reader = connect(url)
         reader.ping()
         for label, gid in games.items():
             seq, first, median, p90 = cold_reads(reader, gid, args.samples)
-            print(f"  {label:38} {seq:>4} entries: first read {1000 * first:6.1f} ms; next {args.samples} reads: "
-                  f"median {1000 * median:5.1f} ms, p90 {1000 * p90:5.1f} ms")
+            print(
+                f"  {label:38} {seq:>4} entries: first read {1000 * first:6.1f} ms; next {args.samples} reads: "
+                f"median {1000 * median:5.1f} ms, p90 {1000 * p90:5.1f} ms"
+            )
     finally:
         server.shutdown()
 

@@ -12,6 +12,7 @@ would starve the player of the interpreter lock); the player posts actions from
 127.0.9.8 (quiet run) and 127.0.9.9 (under the flood). Prints the player's
 p50/p99 in both runs and what the flood was answered.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,9 @@ def player(base: str, seconds: float, lanes: int, source: str) -> list[float]:
     """A player's actions from ``source`` (each run its own address: a fast player
     passes the per-minute limit of one address in a minute)."""
     session = session_from(source)
-    game = session.post(base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 50}},
-                        timeout=60).json()
+    game = session.post(
+        base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 50}}, timeout=60
+    ).json()
     url = f"{base}/games/{game['id']}/actions"
     headers = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
     latencies, lock, deadline = [], threading.Lock(), time.monotonic() + seconds
@@ -117,9 +119,20 @@ def main():
     try:
         quiet = player(base, args.seconds, args.players, "127.0.9.8")
         report("quiet", quiet, args.seconds, 0)
-        flooding = subprocess.Popen([sys.executable, __file__, "--flood-port", str(port), "--connections",
-                                     str(args.connections), "--seconds", str(args.seconds + 4)], stdout=subprocess.PIPE,
-                                    text=True)
+        flooding = subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--flood-port",
+                str(port),
+                "--connections",
+                str(args.connections),
+                "--seconds",
+                str(args.seconds + 4),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(2)
         loaded = player(base, args.seconds, args.players, "127.0.9.9")
         answers, _ = flooding.communicate(timeout=60)

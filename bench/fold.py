@@ -7,6 +7,7 @@ long Caylus game stored in Redis: the time to build a view at a random seq cold
 
     .venv/bin/python bench/fold.py [--games N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,15 +39,18 @@ def fold_speed(games: int) -> None:
     print(f"{'game':24} {'seats':>5} {'games':>5} {'events/game':>12} {'fold events/s':>14} {'ms/game':>8}")
     for name, game in registry().items():
         seats = game.max_seats
-        outs = [harness.play(game, seats, f"bench-{name}-{i}", check_views=False, check_schemas=False)
-                for i in range(games)]
+        outs = [
+            harness.play(game, seats, f"bench-{name}-{i}", check_views=False, check_schemas=False) for i in range(games)
+        ]
         events = sum(len(o.log) for o in outs)
         start = time.perf_counter()
         for out in outs:
             plain_refold(game, out)
         elapsed = time.perf_counter() - start
-        print(f"{name:24} {seats:>5} {games:>5} {events / games:>12.1f} {events / elapsed:>14.0f} "
-              f"{1000 * elapsed / games:>8.1f}")
+        print(
+            f"{name:24} {seats:>5} {games:>5} {events / games:>12.1f} {events / elapsed:>14.0f} "
+            f"{1000 * elapsed / games:>8.1f}"
+        )
 
 
 def view_at_random_seq(samples: int = 30) -> None:

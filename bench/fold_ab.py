@@ -10,6 +10,7 @@ to run; CPU time of the same logs, measured alternately in each checkout, is ste
 
 The logs must fold alike in both checkouts (the golden logs say whether they do).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,10 @@ from tests.games import harness  # noqa: E402
 def generate(path: str, games: int) -> None:
     logs = {}
     for name, game in registry().items():
-        plays = [harness.play(game, game.max_seats, f"bench-{name}-{i}", check_views=False, check_schemas=False)
-                 for i in range(games)]
+        plays = [
+            harness.play(game, game.max_seats, f"bench-{name}-{i}", check_views=False, check_schemas=False)
+            for i in range(games)
+        ]
         logs[name] = [(p.options, p.seats, p.seed, p.log) for p in plays]
     with open(path, "wb") as out:
         pickle.dump(logs, out)
@@ -50,7 +53,9 @@ def fold(path: str, names: list[str], reps: int) -> None:
                     state = game.apply(state, event, SeededRng(seed, counter))
             times.append(time.process_time() - start)
         times.sort()
-        print(f"{name:24} {events:>6} events  best {events / times[0]:>8.0f}  median {events / times[len(times) // 2]:>8.0f} events/s (CPU)")
+        print(
+            f"{name:24} {events:>6} events  best {events / times[0]:>8.0f}  median {events / times[len(times) // 2]:>8.0f} events/s (CPU)"
+        )
 
 
 if __name__ == "__main__":

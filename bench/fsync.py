@@ -7,6 +7,7 @@ Each append is the real one (events/store.py: one Lua script, one envelope of ab
 300 bytes, its own game), so the figure is what the fsync policy adds to an action,
 without the HTTP and fold costs (bench/append.py measures those).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,16 @@ sys.path.insert(0, ROOT)
 from events.connection import connect, start_embedded  # noqa: E402  # after the path set-up above
 from events.store import RedisEventStore  # noqa: E402  # after the path set-up above
 
-ENVELOPE = {"seq": 1, "type": "toy.roll", "actor": {"seat": 0}, "payload": {"note": "x" * 200}, "prev": "",
-            "hash": "0" * 64, "action_id": None, "ts": "2026-11-24T00:00:00.000000Z"}
+ENVELOPE = {
+    "seq": 1,
+    "type": "toy.roll",
+    "actor": {"seat": 0},
+    "payload": {"note": "x" * 200},
+    "prev": "",
+    "hash": "0" * 64,
+    "action_id": None,
+    "ts": "2026-11-24T00:00:00.000000Z",
+}
 
 
 def run(policy: str, writers: int, seconds: float) -> tuple[int, list[float]]:
@@ -36,8 +45,9 @@ def run(policy: str, writers: int, seconds: float) -> tuple[int, list[float]]:
         mine, seq = [], 0
         while time.monotonic() < deadline:
             start = time.perf_counter()
-            result = store.append(f"game:{{w{w}}}:events", f"game:{{w{w}}}:actions", seq, None,
-                                  [{**ENVELOPE, "seq": seq + 1}])
+            result = store.append(
+                f"game:{{w{w}}}:events", f"game:{{w{w}}}:actions", seq, None, [{**ENVELOPE, "seq": seq + 1}]
+            )
             mine.append(time.perf_counter() - start)
             assert result.status == "ok"
             seq += 1
@@ -59,8 +69,10 @@ def main():
     for writers in args.writers:
         for policy in ("everysec", "always"):
             n, lat = run(policy, writers, args.seconds)
-            print(f"appendfsync {policy:8} {writers:>3} writers  {n / args.seconds:>7.0f} appends/s  "
-                  f"p50 {1000 * lat[n // 2]:6.2f} ms  p99 {1000 * lat[int(n * 0.99)]:6.2f} ms")
+            print(
+                f"appendfsync {policy:8} {writers:>3} writers  {n / args.seconds:>7.0f} appends/s  "
+                f"p50 {1000 * lat[n // 2]:6.2f} ms  p99 {1000 * lat[int(n * 0.99)]:6.2f} ms"
+            )
 
 
 if __name__ == "__main__":

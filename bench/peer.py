@@ -16,6 +16,7 @@ Server CPU is the user+system time of the server's processes over the timed part
 (ours: the gunicorn workers, and Redis shown apart). Loopback only; every run is
 bounded (the driver is killed after --timeout seconds).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,23 +70,42 @@ class Server:
             # the benchmark configuration (docs/BENCHMARKS.md): no access log, no rate limits
             # and no per-client socket cap (every lane comes from one loopback address), no
             # bot runner, AOF everysec
-            env = {**os.environ, "PORT": str(port), "PYTHONPATH": self.root, "CLOCK_SWEEP_SECONDS": "0",
-                   "ACCESS_LOG": "", "WEB_CONCURRENCY": "2", "DATA_DIR": self.scratch, "RATE_LIMITS": "off",
-                   "BOTS": "0", "APPENDFSYNC": "everysec", "SSE_MAX_PER_CLIENT": "100000"}
+            env = {
+                **os.environ,
+                "PORT": str(port),
+                "PYTHONPATH": self.root,
+                "CLOCK_SWEEP_SECONDS": "0",
+                "ACCESS_LOG": "",
+                "WEB_CONCURRENCY": "2",
+                "DATA_DIR": self.scratch,
+                "RATE_LIMITS": "off",
+                "BOTS": "0",
+                "APPENDFSYNC": "everysec",
+                "SSE_MAX_PER_CLIENT": "100000",
+            }
             if "-gthread" in self.name:
                 env["GUNICORN_WORKER_CLASS"] = "gthread"
             env.pop("REDIS_URL", None)
-            self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py",
-                                          "bench.toy_app:app"], cwd=self.root, env=env,
-                                         stdout=self.log(), stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "bench.toy_app:app"],
+                cwd=self.root,
+                env=env,
+                stdout=self.log(),
+                stderr=subprocess.STDOUT,
+            )
             protocol = "ours-ws" if "-ws" in self.name else "ours"
             self.args = [protocol, f"http://127.0.0.1:{port}/api", "-"]
             wait_http(f"http://127.0.0.1:{port}/api/game-types")
         else:
             storage = "flatfile" if self.name == "bgio-flatfile" else "memory"
             env = {k: v for k, v in os.environ.items() if k != "FLATFILE_DIR"}
-            self.proc = subprocess.Popen(["node", "server.js", storage, str(port), str(api_port), self.scratch],
-                                         cwd=PEER, env=env, stdout=self.log(), stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                ["node", "server.js", storage, str(port), str(api_port), self.scratch],
+                cwd=PEER,
+                env=env,
+                stdout=self.log(),
+                stderr=subprocess.STDOUT,
+            )
             self.args = ["bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}"]
             wait_http(f"http://127.0.0.1:{api_port}/games")
 
@@ -106,8 +126,11 @@ class Server:
         if not self.ours:
             return {"app": [root], "redis": []}
         here = os.path.realpath(self.scratch)
-        redis = [p for p in psutil.process_iter(["name", "cwd"])
-                 if "redis" in (p.info["name"] or "") and os.path.realpath(p.info["cwd"] or "/") == here]
+        redis = [
+            p
+            for p in psutil.process_iter(["name", "cwd"])
+            if "redis" in (p.info["name"] or "") and os.path.realpath(p.info["cwd"] or "/") == here
+        ]
         return {"app": [p for p in root.children() if p not in redis], "redis": redis}
 
     def cpu(self) -> dict[str, float]:
@@ -136,8 +159,13 @@ def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict | Non
             server.start()
         except RuntimeError:  # e.g. bgio's FlatFile crashed on a file it half wrote and its port is not free yet
             return None
-    driver = subprocess.Popen(["node", "drive.js", *server.args, str(lanes), str(per_lane), str(ROUNDS)], cwd=PEER,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    driver = subprocess.Popen(
+        ["node", "drive.js", *server.args, str(lanes), str(per_lane), str(ROUNDS)],
+        cwd=PEER,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in driver.stdout], daemon=True).start()
     deadline = time.monotonic() + timeout
@@ -156,8 +184,13 @@ def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict | Non
             driver.kill()
         driver.wait()
     moves = result["moves"]
-    return {"rate": moves / result["elapsed"], "p50": result["p50"], "p99": result["p99"],
-            "cpu": 1000 * (after["app"] - before["app"]) / moves, "redis": 1000 * (after["redis"] - before["redis"]) / moves}
+    return {
+        "rate": moves / result["elapsed"],
+        "p50": result["p50"],
+        "p99": result["p99"],
+        "cpu": 1000 * (after["app"] - before["app"]) / moves,
+        "redis": 1000 * (after["redis"] - before["redis"]) / moves,
+    }
 
 
 def main() -> None:
@@ -167,14 +200,20 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=2560, help="moves per run (whole matches of 20)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take, set-up included")
     parser.add_argument("--servers", default="ours,ours-ws,bgio-memory,bgio-flatfile")
-    parser.add_argument("--before", help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR)")
+    parser.add_argument(
+        "--before", help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR)"
+    )
     args = parser.parse_args()
     names = args.servers.split(",") + (["before"] if args.before else [])
     servers = {name: Server(name, args.before if name == "before" else ROOT) for name in names}
     load = os.getloadavg()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; "
-          f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    print(f"toy matches of {2 * ROUNDS} moves, {args.moves} moves per run, {args.reps} repetitions, order alternating\n")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; "
+        f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    print(
+        f"toy matches of {2 * ROUNDS} moves, {args.moves} moves per run, {args.reps} repetitions, order alternating\n"
+    )
     try:
         for server in servers.values():
             server.start()
@@ -186,18 +225,27 @@ def main() -> None:
                 for name in order:
                     r = run(servers[name], size, per_lane, args.timeout)
                     if r is None:
-                        print(f"  {size:>3} matches  rep {rep + 1}  {name:14} failed (server log: {servers[name].log().name})")
+                        print(
+                            f"  {size:>3} matches  rep {rep + 1}  {name:14} failed (server log: {servers[name].log().name})"
+                        )
                         continue
                     table.setdefault((size, name), []).append(r)
-                    print(f"  {size:>3} matches  rep {rep + 1}  {name:14} {r['rate']:7.0f} moves/s  "
-                          f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  cpu {r['cpu']:.3f} ms/move"
-                          + (f" (+ redis {r['redis']:.3f})" if servers[name].ours else ""), flush=True)
+                    print(
+                        f"  {size:>3} matches  rep {rep + 1}  {name:14} {r['rate']:7.0f} moves/s  "
+                        f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  cpu {r['cpu']:.3f} ms/move"
+                        + (f" (+ redis {r['redis']:.3f})" if servers[name].ours else ""),
+                        flush=True,
+                    )
         print("\nmedians of the repetitions:")
-        print(f"{'matches':>7} {'server':14} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'cpu ms/move':>12} {'redis':>6}")
+        print(
+            f"{'matches':>7} {'server':14} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'cpu ms/move':>12} {'redis':>6}"
+        )
         for (size, name), runs in table.items():
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             redis_cpu = f"{med['redis']:6.3f}" if servers[name].ours else f"{'':6}"
-            print(f"{size:>7} {name:14} {med['rate']:8.0f} {med['p50']:7.1f} {med['p99']:7.1f} {med['cpu']:12.3f} {redis_cpu}")
+            print(
+                f"{size:>7} {name:14} {med['rate']:8.0f} {med['p50']:7.1f} {med['p99']:7.1f} {med['cpu']:12.3f} {redis_cpu}"
+            )
         peers = [n for n in names if not servers[n].ours]
         if peers:
             print("\nratios of ours to boardgame.io (moves/s and CPU per move, medians):")
@@ -205,9 +253,12 @@ def main() -> None:
                 for mine in (n for n in names if servers[n].ours and (size, n) in table):
                     rate = statistics.median(r["rate"] for r in table[(size, mine)])
                     cpu = statistics.median(r["cpu"] for r in table[(size, mine)])
-                    parts = [f"{other}: {rate / statistics.median(r['rate'] for r in table[(size, other)]):.2f}x moves/s, "
-                             f"{cpu / statistics.median(r['cpu'] for r in table[(size, other)]):.2f}x cpu"
-                             for other in peers if (size, other) in table]
+                    parts = [
+                        f"{other}: {rate / statistics.median(r['rate'] for r in table[(size, other)]):.2f}x moves/s, "
+                        f"{cpu / statistics.median(r['cpu'] for r in table[(size, other)]):.2f}x cpu"
+                        for other in peers
+                        if (size, other) in table
+                    ]
                     print(f"  {size:>3} matches  {mine:14} " + "  ".join(parts))
     finally:
         for server in servers.values():

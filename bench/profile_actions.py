@@ -7,6 +7,7 @@ spent in (inclusive) each part of the path. Figures, not tests.
 Needs `node` and `bench/peer/node_modules` (`make bench-peer` installs them) and py-spy
 (requirements-dev.txt); run as a user allowed to ptrace the workers (root here).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,7 +52,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=32)
     parser.add_argument("--moves", type=int, default=4000)
-    parser.add_argument("--server", default="ours", help="ours (HTTP), ours-ws (move sockets); -gthread: that worker class")
+    parser.add_argument(
+        "--server", default="ours", help="ours (HTTP), ours-ws (move sockets); -gthread: that worker class"
+    )
     parser.add_argument("--root", default=ROOT, help="the checkout to serve (e.g. the code before a change)")
     args = parser.parse_args()
     server = Server(args.server, args.root)
@@ -60,14 +63,35 @@ def main() -> None:
     try:
         workers = server.processes()["app"]
         per_lane = max(1, args.moves // (2 * ROUNDS * args.matches))
-        driver = subprocess.Popen(["node", "drive.js", *server.args, str(args.matches), str(per_lane), str(ROUNDS)],
-                                  cwd=os.path.join(ROOT, "bench", "peer"), stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+        driver = subprocess.Popen(
+            ["node", "drive.js", *server.args, str(args.matches), str(per_lane), str(ROUNDS)],
+            cwd=os.path.join(ROOT, "bench", "peer"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert driver.stdout.readline().strip() == "ready"
-        spies = [subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "py-spy"), "record", "--pid", str(w.pid),
-                                   "--format", "raw", "--output", os.path.join(out, f"{w.pid}.txt"), "--rate", "250",
-                                   "--gil", "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                 for w in workers]
+        spies = [
+            subprocess.Popen(
+                [
+                    os.path.join(os.path.dirname(sys.executable), "py-spy"),
+                    "record",
+                    "--pid",
+                    str(w.pid),
+                    "--format",
+                    "raw",
+                    "--output",
+                    os.path.join(out, f"{w.pid}.txt"),
+                    "--rate",
+                    "250",
+                    "--gil",
+                    "--nonblocking",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for w in workers
+        ]
         driver.stdin.write("go\n")
         driver.stdin.flush()
         print(driver.stdout.readline().strip())

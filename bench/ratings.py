@@ -8,6 +8,7 @@ of accounts, in three game types.
 
     .venv/bin/python bench/ratings.py [--accounts 200]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,9 +28,17 @@ def season(games: int, accounts: int, rand: random.Random) -> list[dict]:
     for n in range(games):
         seats = rand.randint(2, 5)
         ranking = [rand.randint(1, seats) for _ in range(seats)]
-        out.append({"game_id": f"g{n:07d}", "game": rand.choice(["caylus", "age_of_rome", "carcassonne_castle"]),
-                    "finished_at": f"2026-01-01T00:00:{n:07d}Z", "head": "h", "seq": 1,
-                    "accounts": rand.sample(pool, seats), "ranking": ranking})
+        out.append(
+            {
+                "game_id": f"g{n:07d}",
+                "game": rand.choice(["caylus", "age_of_rome", "carcassonne_castle"]),
+                "finished_at": f"2026-01-01T00:00:{n:07d}Z",
+                "head": "h",
+                "seq": 1,
+                "accounts": rand.sample(pool, seats),
+                "ranking": ranking,
+            }
+        )
     return out
 
 

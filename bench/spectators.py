@@ -13,6 +13,7 @@ the watched game (so every action is fanned out to every spectator) from a few l
 Prints p50/p99 for both runs, the frames spectators received and the Redis reads
 (XREAD/XRANGE/XREVRANGE) per action in each run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,9 +42,22 @@ READS = ("xread", "xrange", "xrevrange")
 def serve(port: int, data_dir: str) -> subprocess.Popen:
     env = {**os.environ, "PORT": str(port), "PYTHONPATH": ROOT, "DATA_DIR": data_dir}
     env.pop("REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "--access-logfile",
-                             "/dev/null", "bench.toy_app:app"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "deploy/gunicorn.conf.py",
+            "--access-logfile",
+            "/dev/null",
+            "bench.toy_app:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -119,8 +133,10 @@ def slow_clients(port: int, count: int) -> list[socket.socket]:
     for i in range(count):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(f"127.0.3.{i % 200 + 1}", 0))
         if i % 2:
-            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 4000\r\n\r\n{\"game\": ")
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 4000\r\n\r\n{"game": '
+            )
         else:
             sock.sendall(b"GET /api/game-types HTTP/1.1\r\nHost: b\r\nX-Slow-")
         socks.append(sock)
@@ -154,8 +170,10 @@ def play(base: str, game: dict, seconds: float, lanes: int) -> list[float]:
 def report(label: str, latencies: list[float], seconds: float, reads: int) -> None:
     lat = sorted(latencies)
     p50, p99 = lat[len(lat) // 2], lat[int(len(lat) * 0.99)]
-    print(f"{label:44} {len(lat):>6} actions {len(lat) / seconds:>6.0f}/s  p50 {1000 * p50:6.1f} ms  "
-          f"p99 {1000 * p99:6.1f} ms  Redis reads/action {reads / max(1, len(lat)):5.1f}")
+    print(
+        f"{label:44} {len(lat):>6} actions {len(lat) / seconds:>6.0f}/s  p50 {1000 * p50:6.1f} ms  "
+        f"p99 {1000 * p99:6.1f} ms  Redis reads/action {reads / max(1, len(lat)):5.1f}"
+    )
 
 
 def new_game(base: str) -> dict:
@@ -193,11 +211,15 @@ def main():
         reads = redis_reads(store) - before
         time.sleep(1)
         report(f"{args.spectators} spectators + {args.slow} slow clients", loaded, args.seconds, reads)
-        print(f"\nframes received by spectators: {spectators.frames} "
-              f"(expected about {args.spectators} x {len(loaded)} = {args.spectators * len(loaded)}); "
-              f"streams refused: {spectators.refused}")
+        print(
+            f"\nframes received by spectators: {spectators.frames} "
+            f"(expected about {args.spectators} x {len(loaded)} = {args.spectators * len(loaded)}); "
+            f"streams refused: {spectators.refused}"
+        )
+
         def p99(xs):
             return sorted(xs)[int(len(xs) * 0.99)]
+
         print(f"p99 loaded / quiet: {p99(loaded) / p99(quiet):.2f}")
         spectators.close()
         for sock in slow:

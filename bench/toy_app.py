@@ -1,5 +1,6 @@
 """The game server with the platform's test game registered: bench/append.py drives it
 with a cheap, always-legal action so the figure measures the platform, not a rule engine."""
+
 import os
 import sys
 

@@ -8,6 +8,7 @@ re-runs every earlier one. The goal is a ratio of at most 3.
 
     .venv/bin/python bench/undo.py [--cycles N] [--repeat R]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,17 @@ def build(cycles: int, undo: bool) -> list[dict]:
         prev = envelope["hash"]
         return envelope["seq"]
 
-    add("game.created", {"role": "system"}, {"game": "bench-toy", "seats": ["a", "b"], "options": {"rounds": cycles},
-                                               "seed_commitment": commitment(SEED), "clock": None})
+    add(
+        "game.created",
+        {"role": "system"},
+        {
+            "game": "bench-toy",
+            "seats": ["a", "b"],
+            "options": {"rounds": cycles},
+            "seed_commitment": commitment(SEED),
+            "clock": None,
+        },
+    )
     point = 1
     for i in range(cycles):
         seat = {"seat": i % 2}

@@ -24,6 +24,7 @@ PROMETHEUS_MULTIPROC_DIR (a fresh directory per master) and /metrics adds them u
 Bots: the master starts the bot runner (``python -m service bots``, niced) beside the
 workers; ``BOTS=0`` leaves it out (docs/BOTS.md).
 """
+
 import glob
 import os
 import resource

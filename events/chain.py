@@ -1,5 +1,6 @@
 """Checking a hash chain entry by entry: shape, seq, link, hash, and (where the salt
 is known) each payload against its digest. Shared by game and tournament audits."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -20,7 +21,7 @@ class ChainError(Exception):
 
 
 def chain_format(envelopes: Sequence[object]) -> str:
-    """"2" when every entry is format 2, "legacy" when any is legacy. A game begun before
+    """ "2" when every entry is format 2, "legacy" when any is legacy. A game begun before
     format 2 goes on in format 2 after an upgrade (a legacy prefix), but a format-2
     entry is never followed by a legacy one."""
     legacy = [is_legacy(e) for e in envelopes if isinstance(e, dict)]
@@ -28,8 +29,10 @@ def chain_format(envelopes: Sequence[object]) -> str:
         return "2"
     first_new = legacy.index(False) if False in legacy else len(legacy)
     if any(legacy[first_new:]):
-        raise ChainError(first_new + 1 + legacy[first_new:].index(True),
-                         "a legacy entry after a format-2 one: the format is never downgraded")
+        raise ChainError(
+            first_new + 1 + legacy[first_new:].index(True),
+            "a legacy entry after a format-2 one: the format is never downgraded",
+        )
     return "legacy"
 
 
@@ -61,8 +64,7 @@ def check_links(envelopes: Sequence[object], tick: Callable[[int], None] | None 
         prev = envelope["hash"]
 
 
-def check_payloads(envelopes: Sequence[Envelope], seed: str | None,
-                   tick: Callable[[int], None] | None = None) -> None:
+def check_payloads(envelopes: Sequence[Envelope], seed: str | None, tick: Callable[[int], None] | None = None) -> None:
     """Every format-2 payload against its digest, salted from ``seed`` (None: a
     stream whose digests are unsalted). A redacted entry fails: it is not the payload."""
     for envelope in envelopes:

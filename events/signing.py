@@ -7,6 +7,7 @@ by ``key_id`` (the first 16 hex digits of the SHA-256 of its raw public bytes).
 ``export`` statements (the same fields) close an export and say the log ended there
 when it was exported; other kinds sign corrections and bundles.
 """
+
 from __future__ import annotations
 
 import base64
@@ -57,7 +58,7 @@ class Signer:
 
 
 def check(signed: object, keys: dict[str, Ed25519PublicKey]) -> str:
-    """"ok", "unknown_key" (signed by none of ``keys``) or "bad" for a signed statement."""
+    """ "ok", "unknown_key" (signed by none of ``keys``) or "bad" for a signed statement."""
     if not isinstance(signed, dict) or not isinstance(signed.get("signature"), str):
         return "bad"
     public = keys.get(str(signed.get("key_id")))

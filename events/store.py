@@ -10,6 +10,7 @@ snapshot every K entries (both in the game's slot), and a conflict answers with 
 entries the writer missed so it catches up without reading again. A cold load is one
 script too: the newest snapshot and the entries after it.
 """
+
 from __future__ import annotations
 
 import json
@@ -106,25 +107,27 @@ class EventStore(ABC):
     """Append-only streams of sealed envelopes, one per key."""
 
     @abstractmethod
-    def append(self, key: str, idem_key: str, expected_seq: int, action_id: str | None, envelopes: list[Envelope],
-               extras: Extras | None = None) -> AppendResult:
-        ...
+    def append(
+        self,
+        key: str,
+        idem_key: str,
+        expected_seq: int,
+        action_id: str | None,
+        envelopes: list[Envelope],
+        extras: Extras | None = None,
+    ) -> AppendResult: ...
 
     @abstractmethod
-    def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded:
-        ...
+    def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded: ...
 
     @abstractmethod
-    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
-        ...
+    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]: ...
 
     @abstractmethod
-    def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]:
-        ...
+    def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]: ...
 
     @abstractmethod
-    def last_seq(self, key: str) -> int:
-        ...
+    def last_seq(self, key: str) -> int: ...
 
 
 class RedisEventStore(EventStore):
@@ -136,8 +139,15 @@ class RedisEventStore(EventStore):
         self._append = redis.register_script(APPEND_LUA)
         self._load = redis.register_script(LOAD_LUA)
 
-    def append(self, key: str, idem_key: str, expected_seq: int, action_id: str | None, envelopes: list[Envelope],
-               extras: Extras | None = None) -> AppendResult:
+    def append(
+        self,
+        key: str,
+        idem_key: str,
+        expected_seq: int,
+        action_id: str | None,
+        envelopes: list[Envelope],
+        extras: Extras | None = None,
+    ) -> AppendResult:
         """One round trip: check the action id and the expected seq, append, and write
         the extras; on a conflict the answer carries the entries the caller missed."""
         x = extras or Extras(summary_key=key)
@@ -153,8 +163,9 @@ class RedisEventStore(EventStore):
         if int(last) == 0:
             return Loaded(0, None, [])
         found, snapshot, seed, *entries = rest
-        return Loaded(int(last), json.loads(snapshot) if int(found) else None, [json.loads(e) for e in entries],
-                      seed or None)
+        return Loaded(
+            int(last), json.loads(snapshot) if int(found) else None, [json.loads(e) for e in entries], seed or None
+        )
 
     def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
         end = f"0-{upto}" if upto is not None else "+"

@@ -6,6 +6,7 @@ type to the schema of its payload; the service validates every payload with it b
 appending, and the verifier validates the exported stream with it again.
 Version 1 of every payload; a changed shape gets a new version and an upcaster here.
 """
+
 from __future__ import annotations
 
 from typing import Any

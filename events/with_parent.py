@@ -7,6 +7,7 @@ Python code run between fork and exec can deadlock when the parent has threads (
 gunicorn master and the test sessions do). SIGTERM rather than SIGKILL: Redis then
 writes out its AOF buffer before it exits.
 """
+
 import ctypes
 import os
 import signal

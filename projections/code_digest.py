@@ -9,6 +9,7 @@ recorded result, the game base class, the envelope and the seeded generator. The
 part covers every file of the game's package, data included (a one-file game: that
 file). Digests are computed when a projector starts, once per game type.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -49,8 +50,11 @@ def game_sources(game: Game) -> tuple[Path, list[Path]]:
     package = sys.modules.get(module.__package__ or "")
     if path.name == "__init__.py" or getattr(package, "GAME", None) is game:
         directory = path.parent
-        files = [p for p in directory.rglob("*") if p.is_file() and not SKIPPED & set(p.relative_to(directory).parts)
-                 and p.suffix != ".pyc"]
+        files = [
+            p
+            for p in directory.rglob("*")
+            if p.is_file() and not SKIPPED & set(p.relative_to(directory).parts) and p.suffix != ".pyc"
+        ]
         return directory, files
     return path.parent, [path]
 

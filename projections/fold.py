@@ -14,6 +14,7 @@ in time linear in its length. After ``game.finished`` only a ``referee.correctio
 may follow in a format-2 log: the record is final (legacy logs, which allowed referee
 events after the end, fold as recorded).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
@@ -88,7 +89,11 @@ def game_event(envelope: Envelope, game_name: str) -> JSON | None:
     prefix = game_name + "."
     if not envelope["type"].startswith(prefix):
         return None
-    return {"type": envelope["type"][len(prefix):], "seat": envelope["actor"].get("seat"), "payload": envelope["payload"]}
+    return {
+        "type": envelope["type"][len(prefix) :],
+        "seat": envelope["actor"].get("seat"),
+        "payload": envelope["payload"],
+    }
 
 
 def rules_version(created_payload: JSON) -> int:
@@ -233,8 +238,13 @@ def _finished(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
 def correction_statement(game_id: str | None, envelope: Envelope) -> JSON:
     """What the server signs in a correction: which game, where, after what, and the
     result it records."""
-    return {"kind": "correction", "game_id": game_id, "seq": envelope["seq"], "prev": envelope["prev"],
-            "result": envelope["payload"].get("result")}
+    return {
+        "kind": "correction",
+        "game_id": game_id,
+        "seq": envelope["seq"],
+        "prev": envelope["prev"],
+        "result": envelope["payload"].get("result"),
+    }
 
 
 def _correction(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
@@ -258,7 +268,14 @@ def _undo_requested(new: PlatformState, env: Envelope, state_at: StateAt) -> Non
     p = env["payload"]
     seat = env["actor"]["seat"]
     needed = [s for s in range(len(new["seats"])) if s != seat and s not in new["forfeits"]]
-    new["pending_undo"] = {"id": p["request_id"], "seat": seat, "to_seq": p["to_seq"], "seq": env["seq"], "approvals": [], "needed": needed}
+    new["pending_undo"] = {
+        "id": p["request_id"],
+        "seat": seat,
+        "to_seq": p["to_seq"],
+        "seq": env["seq"],
+        "approvals": [],
+        "needed": needed,
+    }
 
 
 def _undo_approved(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
@@ -336,7 +353,10 @@ def _seat_bound(new: PlatformState, env: Envelope, state_at: StateAt) -> None:
 def _resolve(new: PlatformState, env: Envelope) -> None:
     dispute = env["payload"].get("dispute")
     if dispute:
-        new["resolutions"] = {**new["resolutions"], dispute: {"seq": env["seq"], "type": env["type"], "reason": env["payload"].get("reason", "")}}
+        new["resolutions"] = {
+            **new["resolutions"],
+            dispute: {"seq": env["seq"], "type": env["type"], "reason": env["payload"].get("reason", "")},
+        }
 
 
 PLATFORM_EVENTS: dict[str, Handler] = {
@@ -425,7 +445,7 @@ class InMemoryHistory:
         if pstate["seq"] == 1 or (after and after[-1][0] == pstate["seq"]):
             self.points[pstate["seq"]] = pstate
         if len(after) < len(before):
-            for seq, _, _ in before[len(after):]:
+            for seq, _, _ in before[len(after) :]:
                 self.points.pop(seq, None)
 
     def final(self) -> PlatformState:

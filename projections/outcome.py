@@ -1,4 +1,5 @@
 """The recorded result of a game: the rules' result, then forfeits and adjustments."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

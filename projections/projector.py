@@ -12,6 +12,7 @@ Snapshots are a cache of the fold, never a source of truth: drop them and every 
 is rebuilt from the log. Their key names the code that folded them (``code_digest``), so
 a snapshot from other code is never read.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,9 @@ from .fold import PlatformState
 from .games import get as get_game
 from .games import registry
 
-CACHE_LOOKUPS = Counter("state_cache_lookups", "Latest-state lookups by the worker cache's answer",
-                        ["result"])  # hit: cache current or caught up; miss: cold; stale: ahead of the log
+CACHE_LOOKUPS = Counter(
+    "state_cache_lookups", "Latest-state lookups by the worker cache's answer", ["result"]
+)  # hit: cache current or caught up; miss: cold; stale: ahead of the log
 FOLDED = Counter("events_folded", "Log entries folded into platform states")
 
 
@@ -69,7 +71,9 @@ class Projector:
     def _game_type(self, game_id: str) -> str:
         if game_id not in self._game_types:
             known = self.cached(game_id)
-            self._game_types[game_id] = known["game"] if known else self.store.read(keys.events(game_id), after=0, upto=1)[0]["payload"]["game"]
+            self._game_types[game_id] = (
+                known["game"] if known else self.store.read(keys.events(game_id), after=0, upto=1)[0]["payload"]["game"]
+            )
         return self._game_types[game_id]
 
     def _logged_game_type(self, game_id: str) -> str | None:
@@ -164,8 +168,9 @@ class Projector:
             raise fold.FoldError("nothing to fold")
         return after
 
-    def _fold(self, game_id: str, entries: list[Envelope], start: PlatformState | None,
-              write_snapshots: bool = True) -> PlatformState | None:
+    def _fold(
+        self, game_id: str, entries: list[Envelope], start: PlatformState | None, write_snapshots: bool = True
+    ) -> PlatformState | None:
         """Fold ``entries`` onto ``start``. An undo whose target lies in this run is
         answered from the states folded here, so one fold never refolds itself."""
         seed = self.seed(game_id)

@@ -16,6 +16,7 @@ holding the exports recomputes the same numbers.
   shared. The displayed rating is the ordinal ``mu - 3 sigma``: a conservative
   estimate that rises as a player's results become certain (docs/RATINGS.md).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -36,26 +37,43 @@ def model() -> PlackettLuce:
 
 def parameters() -> dict[str, Any]:
     m = model()
-    return {"model": "PlackettLuce", "mu": m.mu, "sigma": m.sigma, "beta": m.beta, "tau": m.tau,
-            "display": "mu - 3 * sigma", "provisional_below_games": PROVISIONAL_GAMES}
+    return {
+        "model": "PlackettLuce",
+        "mu": m.mu,
+        "sigma": m.sigma,
+        "beta": m.beta,
+        "tau": m.tau,
+        "display": "mu - 3 * sigma",
+        "provisional_below_games": PROVISIONAL_GAMES,
+    }
 
 
 def is_rateable(pstate: dict[str, Any]) -> bool:
     """A finished ranked game whose every seat is bound to its own account and none
     played by a computer."""
     accounts = pstate.get("accounts") or {}
-    return (pstate["status"] == "finished" and pstate["ranked"] and not pstate["bots"]
-            and pstate["result"] is not None and len(accounts) == len(pstate["seats"])
-            and len(set(accounts.values())) == len(pstate["seats"]))
+    return (
+        pstate["status"] == "finished"
+        and pstate["ranked"]
+        and not pstate["bots"]
+        and pstate["result"] is not None
+        and len(accounts) == len(pstate["seats"])
+        and len(set(accounts.values())) == len(pstate["seats"])
+    )
 
 
 def result_of(pstate: dict[str, Any], finished_at: str) -> dict[str, Any]:
     """The rating input a finished game gives (see ``is_rateable``)."""
     accounts = pstate["accounts"]
-    return {"game_id": pstate["game_id"], "game": pstate["game"], "finished_at": finished_at,
-            "head": pstate["head"], "seq": pstate["seq"],
-            "accounts": [accounts[str(s)] for s in range(len(pstate["seats"]))],
-            "ranking": list(pstate["result"]["ranking"])}
+    return {
+        "game_id": pstate["game_id"],
+        "game": pstate["game"],
+        "finished_at": finished_at,
+        "head": pstate["head"],
+        "seq": pstate["seq"],
+        "accounts": [accounts[str(s)] for s in range(len(pstate["seats"]))],
+        "ranking": list(pstate["result"]["ranking"]),
+    }
 
 
 def rounded(x: float) -> float:
@@ -117,9 +135,17 @@ class Fold:
             entry["mu"], entry["sigma"] = rounded(new.mu), rounded(new.sigma)
             entry["rating"] = rounded(new.ordinal())
             entry["provisional"] = entry["games"] < PROVISIONAL_GAMES
-            entry["history"].append({"game_id": r["game_id"], "finished_at": r["finished_at"],
-                                     "rank": r["ranking"][seat], "seats": len(r["accounts"]),
-                                     "mu": entry["mu"], "sigma": entry["sigma"], "rating": entry["rating"]})
+            entry["history"].append(
+                {
+                    "game_id": r["game_id"],
+                    "finished_at": r["finished_at"],
+                    "rank": r["ranking"][seat],
+                    "seats": len(r["accounts"]),
+                    "mu": entry["mu"],
+                    "sigma": entry["sigma"],
+                    "rating": entry["rating"],
+                }
+            )
         self.last = max(self.last, _place(r)) if self.last else _place(r)
 
 
@@ -148,8 +174,16 @@ def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | Non
         elif e["type"] == "referee.correction" and finished_at:
             ranking = e["payload"]["result"]["ranking"]
         head, seq = e["hash"], e["seq"]
-    pstate = {"game_id": created.get("game_id"), "game": created["game"], "seats": created["seats"],
-              "ranked": created.get("ranked", True) and not created.get("fork"), "bots": bots,
-              "accounts": accounts, "status": "finished" if finished_at else "active",
-              "result": {"ranking": ranking} if ranking else None, "head": head, "seq": seq}
+    pstate = {
+        "game_id": created.get("game_id"),
+        "game": created["game"],
+        "seats": created["seats"],
+        "ranked": created.get("ranked", True) and not created.get("fork"),
+        "bots": bots,
+        "accounts": accounts,
+        "status": "finished" if finished_at else "active",
+        "result": {"ranking": ranking} if ranking else None,
+        "head": head,
+        "seq": seq,
+    }
     return result_of(pstate, finished_at) if finished_at and is_rateable(pstate) else None

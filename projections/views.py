@@ -1,4 +1,5 @@
 """Redacting the log: what a viewer may see of each entry."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -7,6 +7,7 @@ or a file; repeat it for retired keys) to check signatures; ``verify`` also take
 ``--receipts FILE`` (JSON Lines of receipts a player kept). ``key`` prints the
 server's public key (``--rotate`` replaces it, keeping the old one published;
 ``--revoke KEY_ID`` marks a retired key revoked)."""
+
 from __future__ import annotations
 
 import argparse
@@ -69,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     many = commands.add_parser("verify-tournament", help="re-check a tournament bundle")
     many.add_argument("bundle")
     many.add_argument("--key", action="append", default=[])
-    rated = commands.add_parser("verify-ratings", help="recompute every rating from game exports, compare with the live")
+    rated = commands.add_parser(
+        "verify-ratings", help="recompute every rating from game exports, compare with the live"
+    )
     rated.add_argument("exports", nargs="+")
     rated.add_argument("--live", required=True, help="GET /api/ratings: a file or the URL")
     rated.add_argument("--key", action="append", default=[])

@@ -12,6 +12,7 @@
 
 Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
 """
+
 from __future__ import annotations
 
 import json
@@ -70,14 +71,19 @@ class Accounts:
         like another, 400 for a bad name or password. Nothing is written on refusal."""
         clean = names.normalise(name, max_length=MAX_NAME)
         if names.is_deceptive(clean):
-            raise ApiError(400, "confusable_name", "this name mixes look-alike letters of different scripts",
-                           {"name": clean})
+            raise ApiError(
+                400, "confusable_name", "this name mixes look-alike letters of different scripts", {"name": clean}
+            )
         _check_password(password)
         record = {"name": clean, "password": self.hasher.hash(password), "created_at": now_rfc3339()}
-        status, holder = self._create(keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS],
-                                      args=[clean, json.dumps(record), *sorted(names.skeletons(clean))])
+        status, holder = self._create(
+            keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS],
+            args=[clean, json.dumps(record), *sorted(names.skeletons(clean))],
+        )
         if status == "taken":
-            raise ApiError(409, "name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder})
+            raise ApiError(
+                409, "name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder}
+            )
         return {"name": clean, "created_at": record["created_at"], "token": self._new_session(clean)}
 
     def record(self, name: str) -> dict | None:
@@ -163,5 +169,9 @@ class Accounts:
 
 def _check_password(password: str) -> None:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ApiError(400, "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
-                       {"min": MIN_PASSWORD, "max": MAX_PASSWORD})
+        raise ApiError(
+            400,
+            "bad_password",
+            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+            {"min": MIN_PASSWORD, "max": MAX_PASSWORD},
+        )

@@ -3,6 +3,7 @@
 A session token travels only in ``Authorization: Bearer``; claiming a seat sends the
 seat's token in the body, so one request carries both without either in a URL.
 """
+
 from __future__ import annotations
 
 import json
@@ -112,17 +113,41 @@ def profile(name):
             continue
         seat = next((int(s) for s, a in (summary.get("accounts") or {}).items() if a == name), None)
         result = summary.get("result")
-        games.append({"id": game_id, "game": summary["game"], "title": summary["title"], "status": summary["status"],
-                      "seat": seat, "seats": summary["seats"], "ranked": summary["ranked"],
-                      "rank": result["ranking"][seat] if result and seat is not None else None,
-                      "replay": f"/games/{game_id}/replay", "created_at": summary["created_at"]})
+        games.append(
+            {
+                "id": game_id,
+                "game": summary["game"],
+                "title": summary["title"],
+                "status": summary["status"],
+                "seat": seat,
+                "seats": summary["seats"],
+                "ranked": summary["ranked"],
+                "rank": result["ranking"][seat] if result and seat is not None else None,
+                "replay": f"/games/{game_id}/replay",
+                "created_at": summary["created_at"],
+            }
+        )
         for note_id, fields_ in p.redis.xrange(keys.notes(game_id), "-", "+", count=200):
             note = json.loads(fields_["n"])
             if note.get("role") == "seat" and note.get("seat") == seat and seat is not None:
-                notes.append({"id": note_id, "game_id": game_id, "seq": note["seq"], "kind": note["kind"],
-                              "text": note["text"], "ts": note["ts"]})
-    return {"name": name, "created_at": record["created_at"], "ratings": p.ratings.of_account(name),
-            "games": games, "annotations": notes, "provisional_below_games": PROVISIONAL_GAMES}
+                notes.append(
+                    {
+                        "id": note_id,
+                        "game_id": game_id,
+                        "seq": note["seq"],
+                        "kind": note["kind"],
+                        "text": note["text"],
+                        "ts": note["ts"],
+                    }
+                )
+    return {
+        "name": name,
+        "created_at": record["created_at"],
+        "ratings": p.ratings.of_account(name),
+        "games": games,
+        "annotations": notes,
+        "provisional_below_games": PROVISIONAL_GAMES,
+    }
 
 
 @bp.route("/ratings")

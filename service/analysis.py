@@ -6,6 +6,7 @@ in the game's log, so it moves no seq and proves nothing. The true state hides n
 so a live game's line is the referee's alone until the game ends (and a fork's until
 its source has ended too: ``Platform.sees_all``).
 """
+
 from __future__ import annotations
 
 import json
@@ -32,8 +33,11 @@ def _stored(redis, game_id: str) -> dict | None:
 
 def _may_see(platform, p: dict, caller: Caller) -> None:
     if not platform.sees_all(p, caller):
-        raise ApiError(403, "analysis_after_the_end", "a game's evaluation is shown to all once it has ended; "
-                       "until then only to its referee")
+        raise ApiError(
+            403,
+            "analysis_after_the_end",
+            "a game's evaluation is shown to all once it has ended; until then only to its referee",
+        )
 
 
 def request(platform, game_id: str, caller: Caller) -> dict:
@@ -71,8 +75,10 @@ def biggest_drops(points: list[list], seats: int) -> list[dict]:
     """For each seat, the step where its chance fell most (the turning point to mark)."""
     drops = []
     for seat in range(seats):
-        falls = [(points[i - 1][1][seat] - points[i][1][seat], points[i][0], points[i - 1][1][seat], points[i][1][seat])
-                 for i in range(1, len(points))]
+        falls = [
+            (points[i - 1][1][seat] - points[i][1][seat], points[i][0], points[i - 1][1][seat], points[i][1][seat])
+            for i in range(1, len(points))
+        ]
         if falls:
             fall, seq, before, after = max(falls)
             if fall > 0:

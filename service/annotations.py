@@ -3,6 +3,7 @@
 They live in their own stream (``game:{id}:notes``) so annotating never moves the
 game's seq; a dispute's resolution is the referee event that names it.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,9 @@ def author_of(p: dict, caller: Caller, requested: str | None) -> tuple[str, str]
         return "referee", "referee"
     if not requested:
         return "spectator", "spectator"
-    return "spectator", names.check_new(requested, what="name", max_length=40, reserved=(*names.ROLE_WORDS, *p["seats"]))
+    return "spectator", names.check_new(
+        requested, what="name", max_length=40, reserved=(*names.ROLE_WORDS, *p["seats"])
+    )
 
 
 def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, author: str | None) -> dict:
@@ -45,10 +48,16 @@ def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, 
     role, author = author_of(p, caller, author)
     count = platform.redis.xlen(keys.notes(game_id))
     if count >= MAX_NOTES or (role == "spectator" and count >= MAX_SPECTATOR_NOTES):
-        raise ApiError(409, "too_many_annotations", "this game has as many annotations as it takes",
-                       {"count": count})
-    note = {"seq": seq, "kind": kind, "text": text, "author": author, "role": role, "ts": now_rfc3339(),
-            "seat": caller.seat}
+        raise ApiError(409, "too_many_annotations", "this game has as many annotations as it takes", {"count": count})
+    note = {
+        "seq": seq,
+        "kind": kind,
+        "text": text,
+        "author": author,
+        "role": role,
+        "ts": now_rfc3339(),
+        "seat": caller.seat,
+    }
     note_id = platform.redis.xadd(keys.notes(game_id), {"n": json.dumps(note)})
     return {"id": note_id, **note, "resolution": None}
 

@@ -1,4 +1,5 @@
 """The games HTTP API: parse (marshmallow) -> the platform -> JSON. Routes stay thin."""
+
 from __future__ import annotations
 
 import json
@@ -109,8 +110,15 @@ def create_game(body):
     accounts = {}
     if body["account_seat"] is not None:  # the creator's own seat, bound in the same append
         accounts[body["account_seat"]] = platform().accounts.session(bearer())
-    created = platform().create_game(body["game"], body["seats"], body["options"], clock=body["clock"], ranked=body["ranked"],
-                                     bots=bots, accounts=accounts)
+    created = platform().create_game(
+        body["game"],
+        body["seats"],
+        body["options"],
+        clock=body["clock"],
+        ranked=body["ranked"],
+        bots=bots,
+        accounts=accounts,
+    )
     return created, 201
 
 
@@ -149,7 +157,9 @@ def post_action(body, game_id):
 def play(game_id: str, who, body: dict) -> tuple[int, dict]:
     """An action envelope (``ActionSchema``) played by ``who``: (status, answer with its
     receipt). Shared by the POST route and the move socket (service/sockets.py)."""
-    status, answer = platform().act(game_id, who, body["type"], body["payload"], body["action_id"], body["expected_seq"])
+    status, answer = platform().act(
+        game_id, who, body["type"], body["payload"], body["action_id"], body["expected_seq"]
+    )
     return status, with_receipt(game_id, answer)
 
 
@@ -170,8 +180,11 @@ def game_stream(game_id):
     slot = ExitStack()
     slot.enter_context(current_app.extensions["sse_slots"].hold(request.remote_addr or "", game_id))
     body = event_stream(platform(), tails, game_id, after, current_app.config["SSE_SECONDS"])
-    response = Response(stream_with_context(body), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(
+        stream_with_context(body),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
     response.call_on_close(slot.close)
     return response
 
@@ -186,7 +199,9 @@ def request_undo(body, game_id):
 def answer_undo(game_id, request_id, answer):
     if answer not in ("approve", "decline"):
         raise ApiError(404, "not_found", "answer with approve or decline")
-    return with_receipt(game_id, undo.answer_undo(platform(), game_id, caller(game_id), request_id, answer == "approve")), 201
+    return with_receipt(
+        game_id, undo.answer_undo(platform(), game_id, caller(game_id), request_id, answer == "approve")
+    ), 201
 
 
 @bp.route("/games/<game_id>/fork", methods=["POST"])
@@ -229,11 +244,15 @@ def export_game(game_id):
     """The log as JSON Lines; the seed is in ``game.finished`` once the game is over.
     ``game.created`` (and the ``X-Rules-Version`` header) names the rules version."""
     lines = platform().export(game_id, caller(game_id))
-    signed = platform().signer.sign(export_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"]))
+    signed = platform().signer.sign(
+        export_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"])
+    )
     body = "".join(canonical_json(e) + "\n" for e in [*lines, {audit.TRAILER: signed}])
-    return Response(body, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"',
-                             **audit.export_headers(lines)})
+    return Response(
+        body,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"', **audit.export_headers(lines)},
+    )
 
 
 @bp.route("/verify", methods=["POST"])
@@ -245,8 +264,12 @@ def verify_export():
     VERIFY_MAX_BYTES or VERIFY_MAX_EVENTS a 413, past VERIFY_SECONDS a 422."""
     config = current_app.config
     if (request.content_length or 0) > config["VERIFY_MAX_BYTES"]:
-        raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
-                       {"max_bytes": config["VERIFY_MAX_BYTES"]})
+        raise ApiError(
+            413,
+            "too_large",
+            f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
+            {"max_bytes": config["VERIFY_MAX_BYTES"]},
+        )
     if not _VERIFYING.acquire(blocking=False):
         raise ApiError(503, "verify_busy", "this worker is verifying another export; retry shortly", retry_after=1)
     try:
@@ -260,8 +283,12 @@ def verify_export():
 def _verify_body(config, budget):
     raw = request.stream.read(config["VERIFY_MAX_BYTES"] + 1)
     if len(raw) > config["VERIFY_MAX_BYTES"]:
-        raise ApiError(413, "too_large", f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
-                       {"max_bytes": config["VERIFY_MAX_BYTES"]})
+        raise ApiError(
+            413,
+            "too_large",
+            f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
+            {"max_bytes": config["VERIFY_MAX_BYTES"]},
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -269,15 +296,23 @@ def _verify_body(config, budget):
     if not text.strip():
         raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
     if text.count("\n") > config["VERIFY_MAX_EVENTS"] + 1:
-        raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
-                       {"max_events": config["VERIFY_MAX_EVENTS"]})
+        raise ApiError(
+            413,
+            "too_many_events",
+            f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
+            {"max_events": config["VERIFY_MAX_EVENTS"]},
+        )
     try:
         envelopes = audit.parse_lines(text, budget)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
     if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:
-        raise ApiError(413, "too_many_events", f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
-                       {"max_events": config["VERIFY_MAX_EVENTS"]})
+        raise ApiError(
+            413,
+            "too_many_events",
+            f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
+            {"max_events": config["VERIFY_MAX_EVENTS"]},
+        )
     ring = keyring(keys.trusted(keys.published(platform().signer, config["DATA_DIR"])))
     report = audit.verify(envelopes, keys=ring, budget=budget)
     return audit.against_log(report, audit.split_trailer(envelopes)[0], _log_after(envelopes))

@@ -6,6 +6,7 @@ minified is committed here, and no page loads a script from a third-party CDN (w
 the Content-Security-Policy would refuse anyway). The page's own start-up code is a
 static file, as the policy forbids inline scripts.
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, render_template, send_from_directory
@@ -14,8 +15,15 @@ from swagger_ui_bundle import swagger_ui_path
 from .errors import ApiError
 
 bp = Blueprint("api_docs", __name__, url_prefix="/api/docs", template_folder="templates", static_folder=None)
-ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
-                    "favicon-32x32.png", "favicon-16x16.png"})
+ASSETS = frozenset(
+    {
+        "swagger-ui.css",
+        "swagger-ui-bundle.js",
+        "swagger-ui-standalone-preset.js",
+        "favicon-32x32.png",
+        "favicon-16x16.png",
+    }
+)
 
 
 @bp.get("")

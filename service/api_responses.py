@@ -5,6 +5,7 @@ Routes return plain dicts (nothing is dumped through these); the contract test
 them, so they cannot drift from what the server really sends. Objects allow extra
 properties: a field added later is not a breaking change.
 """
+
 from marshmallow import INCLUDE, Schema, fields
 
 
@@ -25,6 +26,7 @@ class ErrorDetailSchema(Open):
 
 class ErrorSchema(Open):
     """Every error: ``{"error": {"code", "message", "details"}}``."""
+
     error = fields.Nested(ErrorDetailSchema, required=True)
 
 
@@ -90,8 +92,13 @@ class MetaSchema(SummarySchema):
     head_hash = fields.String(required=True)
     clocks = _obj(required=True, allow_none=True)
     pending_undo = _obj(required=True, allow_none=True)
-    moves = fields.List(fields.Nested(MoveSchema), required=True, metadata={
-        "description": "the effective history: the game moves that stand after every undo and rewind, in order"})
+    moves = fields.List(
+        fields.Nested(MoveSchema),
+        required=True,
+        metadata={
+            "description": "the effective history: the game moves that stand after every undo and rewind, in order"
+        },
+    )
     options = _obj(required=True)
     rules_version = fields.Integer(required=True)
 

@@ -5,6 +5,7 @@ points and counts stay within what a game can mean) and body fields are strictly
 (``"5"`` is not an integer, ``1`` is not a boolean), so what the OpenAPI document
 declares is exactly what is accepted.
 """
+
 import re
 
 from marshmallow import Schema, fields, validate
@@ -63,14 +64,18 @@ class CreateGameSchema(Schema):
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
     ranked = StrictBoolean(load_default=True)
     bots = fields.List(fields.Nested(lambda: BotSeatSchema()), load_default=list, validate=validate.Length(max=20))
-    account_seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=MAX_SEATS - 1),
-                                  metadata={"description": "bind this seat to the logged-in account "
-                                                           "(Authorization: Bearer <session token>)"})
+    account_seat = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_SEATS - 1),
+        metadata={"description": "bind this seat to the logged-in account (Authorization: Bearer <session token>)"},
+    )
 
 
 class GameFilterSchema(Schema):
     """The lobby: a page of at most ``limit`` games, newest first; ``cursor`` is the
     ``next`` of the previous page (service/lobby.py)."""
+
     game = fields.String(validate=validate.Length(min=1, max=60))
     status = fields.String(validate=validate.OneOf(["active", "paused", "finished"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
@@ -88,9 +93,14 @@ class EventsQuerySchema(Schema):
 class ActionSchema(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=80))
     payload = fields.Dict(load_default=dict)
-    action_id = fields.String(load_default=None, allow_none=True, validate=[
-        validate.Length(min=1, max=100),
-        validate.Regexp(r"^(?!sys:)", error="action ids starting with 'sys:' are the platform's own")])
+    action_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=[
+            validate.Length(min=1, max=100),
+            validate.Regexp(r"^(?!sys:)", error="action ids starting with 'sys:' are the platform's own"),
+        ],
+    )
     expected_seq = seq(minimum=0, load_default=None, allow_none=True)
 
 
@@ -166,6 +176,7 @@ class CorrectionSchema(Schema):
 class AnnotationSchema(Schema):
     """``author`` is a spectator's display name only: seats and the referee are named
     from their token (service/annotations.py)."""
+
     seq = seq(required=True)
     # checked (after stripping) by service/annotations.py, whose 400 says bad_text
     text = fields.String(required=True, metadata={"minLength": 1, "maxLength": 2000})
@@ -175,6 +186,7 @@ class AnnotationSchema(Schema):
 
 class AnnotationQuerySchema(Schema):
     """A page of annotations in order; ``after`` is the ``next`` of the previous page."""
+
     after = fields.String(validate=validate.Regexp(r"^[0-9]{1,19}-[0-9]{1,19}$"))  # a Redis stream id (< 2^64)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=200))
 

@@ -1,4 +1,5 @@
 """The Flask application factory. Nothing connects at import time."""
+
 from __future__ import annotations
 
 import logging
@@ -45,13 +46,21 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    app.extensions["platform"] = Platform(connect(url), snapshot_every=app.config["SNAPSHOT_EVERY"],
-                                          blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT))
+    app.extensions["platform"] = Platform(
+        connect(url),
+        snapshot_every=app.config["SNAPSHOT_EVERY"],
+        blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT),
+    )
     app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["platform"].accounts.use_hasher(
-        hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"]))
-    app.extensions["sse_slots"] = StreamSlots(app.config["SSE_MAX_STREAMS"], app.config["SSE_MAX_PER_CLIENT"],
-                                              app.config["SSE_MAX_PER_GAME"], app.config["SSE_SECONDS"])
+        hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"])
+    )
+    app.extensions["sse_slots"] = StreamSlots(
+        app.config["SSE_MAX_STREAMS"],
+        app.config["SSE_MAX_PER_CLIENT"],
+        app.config["SSE_MAX_PER_GAME"],
+        app.config["SSE_SECONDS"],
+    )
     app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
     request_log.install(app)
     body_limits.install(app)
@@ -94,10 +103,17 @@ def register_error_handlers(app: Flask) -> None:
             return exc
         data = getattr(exc, "data", None) or {}
         messages = data.get("messages", {})
-        code = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
-                429: "rate_limited"}.get(exc.code, "http_error")
+        code = {
+            400: "malformed",
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "too_large",
+            429: "rate_limited",
+        }.get(exc.code, "http_error")
         if exc.code in (400, 422) and messages:
-            code, status = ("malformed", 400) if "json" in messages and _is_json_error(messages) else ("bad_request", 400)
+            code, status = (
+                ("malformed", 400) if "json" in messages and _is_json_error(messages) else ("bad_request", 400)
+            )
         else:
             status = exc.code
         message = "the request body is too large" if exc.code == 413 else (exc.description or exc.name)
@@ -117,8 +133,13 @@ def register_error_handlers(app: Flask) -> None:
         STORAGE_UNAVAILABLE.inc()
         log.warning("storage unavailable on %s: %s", request.path, exc)
         message = i18n.localize_error("storage_unavailable", "storage is unreachable; retry shortly", 503)
-        body = {"error": {"code": "storage_unavailable", "message": message,
-                          "details": {"retry_after": RETRY_AFTER_SECONDS}}}
+        body = {
+            "error": {
+                "code": "storage_unavailable",
+                "message": message,
+                "details": {"retry_after": RETRY_AFTER_SECONDS},
+            }
+        }
         return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
     for unavailable in UNAVAILABLE:

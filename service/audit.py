@@ -19,6 +19,7 @@ The verdict says only what was really checked:
 ``ok`` is true for ``verified`` and ``legacy`` only. Signatures are a separate axis:
 without a key the report says "unsigned: integrity only, not authenticity".
 """
+
 from __future__ import annotations
 
 import time
@@ -86,8 +87,13 @@ def split_trailer(lines: list) -> tuple[list, dict | None]:
     return lines, None
 
 
-def verify(lines: list, keys: dict | None = None, receipts: list | None = None, budget: Budget | None = None,
-           require_signature: bool = True) -> dict:
+def verify(
+    lines: list,
+    keys: dict | None = None,
+    receipts: list | None = None,
+    budget: Budget | None = None,
+    require_signature: bool = True,
+) -> dict:
     """``{ok, verdict, format, first_bad_seq, checks, messages, game, rules_version}``;
     see the module doc (``game`` and ``rules_version`` as ``game.created`` records them).
 
@@ -99,8 +105,15 @@ def verify(lines: list, keys: dict | None = None, receipts: list | None = None, 
     checks.update(signature="skipped", receipts="none")
     messages: list[str] = []
     bad: list[int] = []
-    report = {"ok": False, "verdict": "failed", "format": None, "first_bad_seq": None, "checks": checks,
-              "messages": messages, **played_under(envelopes)}
+    report = {
+        "ok": False,
+        "verdict": "failed",
+        "format": None,
+        "first_bad_seq": None,
+        "checks": checks,
+        "messages": messages,
+        **played_under(envelopes),
+    }
 
     def fail(check, seq, message):
         checks[check] = "failed"
@@ -134,8 +147,10 @@ def verify(lines: list, keys: dict | None = None, receipts: list | None = None, 
     else:
         report["verdict"] = "legacy" if report["format"] == "legacy" else "verified"
         if report["verdict"] == "legacy":
-            messages.append("legacy chain format: hashes cover the payloads themselves and no game id is named; "
-                            "it cannot show that a redacted copy hid anything")
+            messages.append(
+                "legacy chain format: hashes cover the payloads themselves and no game id is named; "
+                "it cannot show that a redacted copy hid anything"
+            )
     report["ok"] = report["verdict"] in ("verified", "legacy")
     return report
 
@@ -169,8 +184,11 @@ def _check_contents(envelopes, seed, legacy, checks, messages, fail, budget):
     redacted = [e["seq"] for e in envelopes if e.get("redacted")]
     if seed is not None and redacted:
         # the seed is withheld from every copy that hides something (projections/views.py)
-        fail("payloads", redacted[0], f"seq {redacted[0]}: marked redacted in an export that reveals the seed, "
-                                      "which hides nothing")
+        fail(
+            "payloads",
+            redacted[0],
+            f"seq {redacted[0]}: marked redacted in an export that reveals the seed, which hides nothing",
+        )
         return
     if seed is None:
         for check in ("payloads", "commitment", "refold", "result"):
@@ -183,7 +201,9 @@ def _check_contents(envelopes, seed, legacy, checks, messages, fail, budget):
         return
     checks["commitment"] = "ok"
     try:
-        check_payloads(envelopes, seed, budget and budget.tick)  # format-2 entries; each legacy hash covered its payload
+        check_payloads(
+            envelopes, seed, budget and budget.tick
+        )  # format-2 entries; each legacy hash covered its payload
         checks["payloads"] = "ok"
     except ChainError as exc:
         fail("payloads", exc.seq, exc.message)
@@ -229,8 +249,12 @@ def _check_signature(envelopes, trailer, keys, required, checks, messages, fail)
     game_id = envelopes[0]["payload"].get("game_id")
     claimed = {k: trailer.get(k) for k in ("kind", "game_id", "seq", "head")} if isinstance(trailer, dict) else {}
     if claimed.get("kind") == "head":
-        fail("signature", last["seq"], "the closing line signs a head (a receipt), not an export: it does not show "
-                                       "that the log ended there; export the game again")
+        fail(
+            "signature",
+            last["seq"],
+            "the closing line signs a head (a receipt), not an export: it does not show "
+            "that the log ended there; export the game again",
+        )
         return
     if claimed != export_statement(game_id, last["seq"], last["hash"]):
         fail("signature", last["seq"], "the signed head is not this log's game, last seq and head")
@@ -243,8 +267,13 @@ def _check_signature(envelopes, trailer, keys, required, checks, messages, fail)
     if outcome == "ok":
         checks["signature"] = "ok"
     else:
-        fail("signature", last["seq"], "the head signature does not check against the given keys"
-             if outcome == "bad" else f"the head is signed by key {trailer.get('key_id')}, not a given one")
+        fail(
+            "signature",
+            last["seq"],
+            "the head signature does not check against the given keys"
+            if outcome == "bad"
+            else f"the head is signed by key {trailer.get('key_id')}, not a given one",
+        )
 
 
 def _check_corrections(envelopes, keys, checks, fail):
@@ -275,8 +304,9 @@ def _check_receipts(envelopes, receipts, keys, checks, fail):
         elif receipt.get("game_id") != game_id:
             fail("receipts", None, f"the receipt for seq {seq} is for game {receipt.get('game_id')}")
         elif hashes.get(seq) != receipt.get("head"):
-            fail("receipts", seq, f"seq {seq}: the export disagrees with a receipt (the log was rewritten "
-                                  "or cut short)")
+            fail(
+                "receipts", seq, f"seq {seq}: the export disagrees with a receipt (the log was rewritten or cut short)"
+            )
             return
 
 
@@ -301,14 +331,18 @@ def against_log(report: dict, envelopes: list, stored: list[dict] | None) -> dic
     if stored[0]["seq"] != last["seq"] or stored[0]["hash"] != last["hash"]:
         checks["current"] = "diverged"
         messages.append(f"seq {last['seq']}: this server's log has another entry there")
-        report.update(ok=False, verdict="failed", first_bad_seq=min(filter(None, [report["first_bad_seq"], last["seq"]])))
+        report.update(
+            ok=False, verdict="failed", first_bad_seq=min(filter(None, [report["first_bad_seq"], last["seq"]]))
+        )
         return report
     later = stored[1:]
     checks["current"] = "behind" if later else "ok"
     if later:
         types = ", ".join(sorted({e["type"] for e in later}))
-        messages.append(f"this server's log goes on after seq {last['seq']} (to seq {later[-1]['seq']} or "
-                        f"beyond): {types}; the export is genuine but not the whole log now")
+        messages.append(
+            f"this server's log goes on after seq {last['seq']} (to seq {later[-1]['seq']} or "
+            f"beyond): {types}; the export is genuine but not the whole log now"
+        )
     return report
 
 

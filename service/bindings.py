@@ -6,6 +6,7 @@ claim is a 409 and nothing is written (the fold refuses it too, so a log can nev
 hold two bindings of one seat). Bindings are made while the game is played: once it
 has finished its record is final.
 """
+
 from __future__ import annotations
 
 from .errors import ApiError
@@ -33,8 +34,12 @@ def claim(platform, game_id: str, account: str, seat_token: str) -> tuple[int, d
         if str(seat) in bound:
             raise ApiError(409, "seat_taken", "this seat is bound to another account", {"seat": seat})
         if account in bound.values():
-            raise ApiError(409, "account_seated", "this account already sits in another seat of this game",
-                           {"seat": int(next(s for s, a in bound.items() if a == account))})
+            raise ApiError(
+                409,
+                "account_seated",
+                "this account already sits in another seat of this game",
+                {"seat": int(next(s for s, a in bound.items() if a == account))},
+            )
         if str(seat) in p["bots"]:
             raise ApiError(409, "computer_seat", "a computer plays this seat")
         return [("seat.bound", {"seat": seat}, {"seat": seat, "account": account})]

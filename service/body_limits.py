@@ -9,6 +9,7 @@ stops reading at the limit and hands the view a truncated body, which then fails
 malformed JSON (a 400 that hides the real cause). A route that forgets to read its body
 through a limit cannot exist: the limit is the application's, not a blueprint's.
 """
+
 from __future__ import annotations
 
 import io

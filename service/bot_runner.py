@@ -9,6 +9,7 @@ evaluation line). A bot's move goes through ``Platform.act`` with the seat's own
 a deterministic action id and ``expected_seq``: an ordinary event, and two runners
 racing append it once.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -51,12 +52,20 @@ class BotRunner:
             strength = p["bots"].get(str(seat))
             if strength is None or not game.legal_actions(p["state"], seat):
                 continue
-            action = choose(game, p["state"], seat, len(p["seats"]), self.strengths[strength], seed=f"{game_id}:{p['seq']}:{seat}")
+            action = choose(
+                game, p["state"], seat, len(p["seats"]), self.strengths[strength], seed=f"{game_id}:{p['seq']}:{seat}"
+            )
             token = self.redis.hget(keys.bots(game_id), str(seat))
             caller = callers.resolve(self.redis, game_id, token)
             try:
-                self.platform.act(game_id, caller, action["type"], action["payload"],
-                                  action_id=f"bot:{p['seq']}:{seat}", expected_seq=p["seq"])
+                self.platform.act(
+                    game_id,
+                    caller,
+                    action["type"],
+                    action["payload"],
+                    action_id=f"bot:{p['seq']}:{seat}",
+                    expected_seq=p["seq"],
+                )
             except ApiError as exc:
                 if exc.status != 409:
                     raise
@@ -112,6 +121,8 @@ def main() -> None:
     die_with_parent()  # a master killed with -9 takes the runner with it
     os.nice(int(os.environ.get("BOTS_NICE", "10")))
     cap = float(os.environ.get("BOT_SECONDS_CAP", "0") or 0)
-    strengths = {n: dataclasses.replace(b, seconds=min(b.seconds or cap, cap)) for n, b in STRENGTHS.items()} if cap else None
+    strengths = (
+        {n: dataclasses.replace(b, seconds=min(b.seconds or cap, cap)) for n, b in STRENGTHS.items()} if cap else None
+    )
     app = create_app({"CLOCK_SWEEP_SECONDS": 0})
     BotRunner(app.extensions["platform"], strengths).run_forever()

@@ -5,6 +5,7 @@ SHA-256, so a leaked database does not leak seats. A token never changes once is
 so each worker keeps what it has resolved (``TokenCache``) and asks Redis once per
 token, not once per request.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -1,5 +1,6 @@
 """Public keys given on the command line: a base64 key, or a file holding one (or the
 JSON that ``GET /api/keys`` answers, whose every key is taken)."""
+
 from __future__ import annotations
 
 import json

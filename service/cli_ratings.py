@@ -8,6 +8,7 @@ live ratings are the answer of ``GET /api/ratings``, given as a file or a URL. E
 when every number and every rated game agree, 1 with the differences, 2 when an
 input cannot be read.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,14 +41,18 @@ def differences(live: dict, numbers: dict, heads: dict) -> list[str]:
         elif game_id not in live_heads:
             out.append(f"game {game_id}: rateable by its export, but not in the live ratings")
         elif live_heads[game_id] != heads[game_id]:
-            out.append(f"game {game_id}: rated at head {live_heads[game_id][:12]}, export ends at {heads[game_id][:12]}")
+            out.append(
+                f"game {game_id}: rated at head {live_heads[game_id][:12]}, export ends at {heads[game_id][:12]}"
+            )
     live_numbers = live.get("ratings", {})
     for game in sorted(set(live_numbers) | set(numbers)):
         mine, theirs = numbers.get(game, {}), live_numbers.get(game, {})
         for account in sorted(set(mine) | set(theirs)):
             if mine.get(account) != theirs.get(account):
-                out.append(f"{game} / {account}: live {theirs.get(account)}, recomputed {mine.get(account)} "
-                           "([mu, sigma, games])")
+                out.append(
+                    f"{game} / {account}: live {theirs.get(account)}, recomputed {mine.get(account)} "
+                    "([mu, sigma, games])"
+                )
     return out
 
 
@@ -72,8 +77,13 @@ def main(paths: list[str], live_source: str, key_args: list[str]) -> int:
             problems.append(f"{path}: the export does not verify ({report['verdict']})")
     numbers, heads = recompute([split_trailer(lines)[0] for lines in exports])
     problems += differences(live, numbers, heads)
-    summary = {"ok": not problems, "exports": len(paths), "rated_games": len(heads),
-               "accounts": sum(len(t) for t in numbers.values()), "parameters": rfold.parameters(),
-               "differences": problems}
+    summary = {
+        "ok": not problems,
+        "exports": len(paths),
+        "rated_games": len(heads),
+        "accounts": sum(len(t) for t in numbers.values()),
+        "parameters": rfold.parameters(),
+        "differences": problems,
+    }
     print(json.dumps(summary, indent=2, ensure_ascii=False))
     return 0 if not problems else 1

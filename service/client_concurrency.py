@@ -15,15 +15,25 @@ stream slots, capped per client by service/live.py). ``MAX_INFLIGHT_PER_CLIENT=0
 The address is the WSGI ``REMOTE_ADDR``: installed inside ``ProxyFix`` (service/limits.py),
 so behind a trusted proxy it is the client's own.
 """
+
 from __future__ import annotations
 
 import json
 import threading
 from collections import Counter
 
-BODY = json.dumps({"error": {"code": "too_many_requests_in_flight",
-                             "message": "too many requests from this address at once; retry shortly",
-                             "details": {"retry_after": 1}}}).encode() + b"\n"
+BODY = (
+    json.dumps(
+        {
+            "error": {
+                "code": "too_many_requests_in_flight",
+                "message": "too many requests from this address at once; retry shortly",
+                "details": {"retry_after": 1},
+            }
+        }
+    ).encode()
+    + b"\n"
+)
 
 
 class InflightCap:
@@ -46,8 +56,10 @@ class InflightCap:
                 refused = False
                 self.inflight[who] += 1
         if refused:
-            start_response("429 Too Many Requests", [("Content-Type", "application/json"),
-                                                     ("Content-Length", str(len(BODY))), ("Retry-After", "1")])
+            start_response(
+                "429 Too Many Requests",
+                [("Content-Type", "application/json"), ("Content-Length", str(len(BODY))), ("Retry-After", "1")],
+            )
             return [BODY]
         try:
             result = self.app(environ, start_response)

@@ -1,4 +1,5 @@
 """Configuration from the environment, with defaults that serve a laptop."""
+
 from __future__ import annotations
 
 import os

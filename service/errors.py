@@ -1,10 +1,12 @@
 """One error type for the API, mapped to JSON ``{error: {code, message, details}}``."""
+
 from __future__ import annotations
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, details: dict | None = None,
-                 retry_after: int | None = None):
+    def __init__(
+        self, status: int, code: str, message: str, details: dict | None = None, retry_after: int | None = None
+    ):
         super().__init__(message)
         self.status = status
         self.code = code

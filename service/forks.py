@@ -6,6 +6,7 @@ by its referee: the fork's state holds the source's hidden information (deck ord
 which would become public when the fork ends. So does a fork of such a fork: the
 rule is ``Platform.sees_all``, the one that decides views and logs.
 """
+
 from __future__ import annotations
 
 from .callers import Caller
@@ -22,6 +23,13 @@ def fork(platform, game_id: str, caller: Caller, at_seq: int, seats: list[str] |
     names = seats or p["seats"]
     if len(names) != len(p["seats"]):
         raise ApiError(400, "bad_seat_count", f"a fork keeps the {len(p['seats'])} seats of its source")
-    source = {"game_id": game_id, "at_seq": at_seq, "head": past["head"], "state": past["state"], "draws": past["draws"]}
-    return platform.create_game(p["game"], names, p["options"], ranked=False, fork=source,
-                                rules_version=p["rules_version"])
+    source = {
+        "game_id": game_id,
+        "at_seq": at_seq,
+        "head": past["head"],
+        "state": past["state"],
+        "draws": past["draws"],
+    }
+    return platform.create_game(
+        p["game"], names, p["options"], ranked=False, fork=source, rules_version=p["rules_version"]
+    )

@@ -1,4 +1,5 @@
 """Game metadata as the API shows it, read from each game's class and options schema."""
+
 from __future__ import annotations
 
 from marshmallow import fields, missing

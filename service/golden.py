@@ -19,6 +19,7 @@ pinned as well as the rules. It only ever adds files: a name that exists is refu
 (``--missing`` skips such names instead), because a recorded log is evidence of how the
 code folded it, and only a new rules version, recorded beside the old, may change that.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -93,8 +94,9 @@ def representative_seats(game: Game, options: dict) -> int:
     return min(game.max_seats, max(3, game.min_seats + 1))  # three players: "the next player" and "an opponent" differ
 
 
-def plan(game: Game, seats: int | None = None, count: int | None = None, options: dict | None = None,
-         trail: bool = False) -> list[tuple]:
+def plan(
+    game: Game, seats: int | None = None, count: int | None = None, options: dict | None = None, trail: bool = False
+) -> list[tuple]:
     """``[(seats, options, count, trail)]``: what to record. The full set without seats,
     options or trail."""
     if options or trail:
@@ -110,8 +112,7 @@ def plan(game: Game, seats: int | None = None, count: int | None = None, options
 
 def stem(version: int, seats: int, options: dict, index: int, trail: bool = False) -> str:
     label = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items())).replace('"', "")
-    return (f"v{version}-{seats}p" + (f"-{label}" if label else "") + ("-trail" if trail else "")
-            + f"-{index:02d}")
+    return f"v{version}-{seats}p" + (f"-{label}" if label else "") + ("-trail" if trail else "") + f"-{index:02d}"
 
 
 def changed_options(game: Game, options: dict) -> dict:
@@ -170,8 +171,10 @@ TRAIL = {10: "undo_own", 20: "pause", 30: "undo_approved", 40: "undo_declined", 
 
 def has_trail(envelopes: list[dict]) -> bool:
     """Whether a log holds platform events besides its creation and end."""
-    return any(e["type"].split(".")[0] in ("referee", "game") and e["type"] not in ("game.created", "game.finished")
-               for e in envelopes)
+    return any(
+        e["type"].split(".")[0] in ("referee", "game") and e["type"] not in ("game.created", "game.finished")
+        for e in envelopes
+    )
 
 
 class Table:
@@ -216,8 +219,9 @@ class Table:
             self.referee_event("rewind", {"to_seq": p["history"][-3][0], "reason": "a misplayed turn"})
 
 
-def play(client, platform, game: Game, seats: int, options: dict, rand: random.Random,
-         trail: bool = False) -> tuple[bytes, dict]:
+def play(
+    client, platform, game: Game, seats: int, options: dict, rand: random.Random, trail: bool = False
+) -> tuple[bytes, dict]:
     """One complete bot game through the API; (the export's bytes, the final record)."""
     body = {"game": game.name, "seats": [f"p{i}" for i in range(seats)], "options": options}
     r = client.post("/api/games", json=body)
@@ -267,9 +271,17 @@ def write_new(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
-def record(game_name: str, seats: int | None = None, count: int | None = None, options: dict | None = None,
-           out: Path = GOLDEN_DIR, missing: bool = False, say=print, trail_only: bool = False,
-           start: int = 1) -> list[Path]:
+def record(
+    game_name: str,
+    seats: int | None = None,
+    count: int | None = None,
+    options: dict | None = None,
+    out: Path = GOLDEN_DIR,
+    missing: bool = False,
+    say=print,
+    trail_only: bool = False,
+    start: int = 1,
+) -> list[Path]:
     game = get_game(game_name)
     if game is None:
         raise Refused(f"no game called {game_name!r} (known: {', '.join(sorted(registry()))})")
@@ -290,10 +302,12 @@ def record(game_name: str, seats: int | None = None, count: int | None = None, o
                 todo.append((n, opts, trail, paths))
     if existing and not missing:
         listed = "\n  ".join(str(p) for p in existing)
-        raise Refused(f"refusing to overwrite recorded golden logs:\n  {listed}\n"
-                      "Golden logs are never rewritten. A change that alters how a log folds is a new rules "
-                      "version (raise the game's rules_version), recorded beside these; --missing records only "
-                      "the names not yet taken.")
+        raise Refused(
+            f"refusing to overwrite recorded golden logs:\n  {listed}\n"
+            "Golden logs are never rewritten. A change that alters how a log folds is a new rules "
+            "version (raise the game's rules_version), recorded beside these; --missing records only "
+            "the names not yet taken."
+        )
     if not todo:
         say(f"nothing to record for {game.name} rules version {version}")
         return []
@@ -323,7 +337,7 @@ def record(game_name: str, seats: int | None = None, count: int | None = None, o
 def parse_option(text: str) -> tuple[str, object]:
     name, sep, value = text.partition("=")
     if not sep:
-        raise argparse.ArgumentTypeError("write an option as NAME=VALUE (VALUE in JSON: true, 3, \"deniers\")")
+        raise argparse.ArgumentTypeError('write an option as NAME=VALUE (VALUE in JSON: true, 3, "deniers")')
     try:
         return name, json.loads(value)
     except json.JSONDecodeError:
@@ -343,8 +357,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     try:
-        record(args.game, args.seats, args.count, dict(args.option) or None, args.out, args.missing,
-               trail_only=args.trail, start=args.start)
+        record(
+            args.game,
+            args.seats,
+            args.count,
+            dict(args.option) or None,
+            args.out,
+            args.missing,
+            trail_only=args.trail,
+            start=args.start,
+        )
     except Refused as exc:
         print(f"golden: {exc}", file=sys.stderr)
         return 2

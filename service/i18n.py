@@ -7,6 +7,7 @@ the switch (a ``lang`` cookie, kept a year) or else the browser's (Accept-Langua
 API answers in the request's Accept-Language only, so a client gets the same words for
 the same request whatever cookies it holds. Error ``code`` values never change.
 """
+
 from __future__ import annotations
 
 import re
@@ -87,8 +88,7 @@ def choose(tag: str):
     """The language switch: remember the choice and go back to the page."""
     response = redirect(_safe_next(request.args.get("next")), code=303)
     if tag in LANGUAGES:
-        response.set_cookie(COOKIE, tag, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
-                            secure=request.is_secure)
+        response.set_cookie(COOKIE, tag, max_age=COOKIE_AGE, samesite="Lax", httponly=True, secure=request.is_secure)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -115,9 +115,7 @@ def _quote(path: str) -> str:
 # template matches keeps its English words after a translated lead ("Not allowed by the
 # rules: ...") so nothing is lost; the code always says exactly what happened.
 
-_COMPILED = [
-    (re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + "$"), t) for t in TEMPLATES
-]
+_COMPILED = [(re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t)) + "$"), t) for t in TEMPLATES]
 
 
 def localize_error(code: str, message: str, status: int) -> str:

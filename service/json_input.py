@@ -8,6 +8,7 @@ which no UTF-8 encoder — Redis's included — accepts). Each of these is refus
 a malformed body, before anything is written, by the one parser every JSON body goes
 through (Flask's JSON provider, webargs, the verify endpoint).
 """
+
 from __future__ import annotations
 
 import json

@@ -11,6 +11,7 @@ Revocation (``key --revoke KEY_ID``, for a leaked key) moves a retired key to
 longer accepts anything it signed (the logs themselves are exported again, signed by
 the current key). The current key is revoked by rotating first.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,9 @@ REVOKED = "revoked-keys"
 
 
 def _pem(private: Ed25519PrivateKey) -> bytes:
-    return private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                 serialization.NoEncryption())
+    return private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
 
 
 def _write_private(path: Path, private: Ed25519PrivateKey) -> None:
@@ -133,8 +135,14 @@ def published(signer: Signer, data_dir: str) -> dict:
         for path in sorted(where.glob("*.pub")) if where.is_dir() else []:
             public = decode_public(path.read_text())
             if key_id(public) != current["key_id"]:
-                keys.append({"key_id": key_id(public), "algorithm": ALGORITHM, "public_key": encode_public(public),
-                             "status": status})
+                keys.append(
+                    {
+                        "key_id": key_id(public),
+                        "algorithm": ALGORITHM,
+                        "public_key": encode_public(public),
+                        "status": status,
+                    }
+                )
     return {"current": current["key_id"], "keys": keys}
 
 

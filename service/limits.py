@@ -29,6 +29,7 @@ If Redis cannot count within ``LIMITER_TIMEOUT`` (half a second), the request is
 through (the request itself then meets the storage error and answers it 503): a frozen
 Redis must not hold every request, even those that need no storage, for a socket timeout.
 """
+
 from __future__ import annotations
 
 import time
@@ -57,7 +58,7 @@ LIMITER_TIMEOUT = 0.5
 def storage_uri(redis_url: str) -> str:
     """The ``limits`` storage URI of the server's Redis URL."""
     if redis_url.startswith("unix://"):
-        return "redis+unix://" + redis_url[len("unix://"):]
+        return "redis+unix://" + redis_url[len("unix://") :]
     return redis_url  # redis://, rediss:// and redis+cluster:// (CLUSTER_SCHEME) read the same
 
 
@@ -100,6 +101,8 @@ def install(app: Flask, redis_url: str) -> Limiter:
     )
     for endpoint, key in ROUTE_LIMITS.items():
         if cfg[key] and endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.limit(cfg[key], override_defaults=False)(app.view_functions[endpoint])
+            app.view_functions[endpoint] = limiter.limit(cfg[key], override_defaults=False)(
+                app.view_functions[endpoint]
+            )
     app.extensions["rate_limiter"] = limiter
     return limiter

@@ -9,6 +9,7 @@ from the log once, then follows the ring. The tail stops when its last watcher l
 ``StreamSlots`` caps streams per worker, per client and per game, so one client
 cannot take every slot from everyone else.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,13 @@ def render(p: dict, envelopes: list[dict]) -> list[tuple[int, str]]:
     to_act = awaited(p)
     frames = []
     for envelope in envelopes:
-        data = {**redacted_envelope(p["game"], envelope, None), "to_act": to_act, "status": p["status"],
-                "head": p["head"], "latest": p["seq"]}
+        data = {
+            **redacted_envelope(p["game"], envelope, None),
+            "to_act": to_act,
+            "status": p["status"],
+            "head": p["head"],
+            "latest": p["seq"],
+        }
         frames.append((envelope["seq"], f"id: {envelope['seq']}\nevent: appended\ndata: {json.dumps(data)}\n\n"))
     return frames
 
@@ -87,7 +93,7 @@ class Tail:
             return []
         if not frames or frames[0][0] > seq + 1:
             return None
-        return frames[seq + 1 - frames[0][0]:]
+        return frames[seq + 1 - frames[0][0] :]
 
 
 class LiveTails:
@@ -172,11 +178,20 @@ class StreamSlots:
             started = self._clients.get(client, [])
             if len(started) >= self.per_client:
                 wait = max(1, math.ceil(min(started) + self.seconds - now))
-                raise ApiError(429, "too_many_streams", "this client has too many live streams open",
-                               {"limit": self.per_client}, retry_after=wait)
+                raise ApiError(
+                    429,
+                    "too_many_streams",
+                    "this client has too many live streams open",
+                    {"limit": self.per_client},
+                    retry_after=wait,
+                )
             if self._games.get(game_id, 0) >= self.per_game or self._open >= self.total:
-                raise ApiError(503, "too_many_streams", "too many live streams on this worker; retry shortly",
-                               retry_after=self.FULL_RETRY_AFTER)
+                raise ApiError(
+                    503,
+                    "too_many_streams",
+                    "too many live streams on this worker; retry shortly",
+                    retry_after=self.FULL_RETRY_AFTER,
+                )
             self._clients.setdefault(client, []).append(now)
             self._games[game_id] = self._games.get(game_id, 0) + 1
             self._open += 1

@@ -11,6 +11,7 @@ Pages are newest first. ``next`` is an opaque cursor: the creation score and id 
 last game of the page; the next page starts strictly after it (ties in score are
 ordered by id, as Redis orders them), so games created meanwhile never shift a page.
 """
+
 from __future__ import annotations
 
 import json
@@ -88,8 +89,9 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
     return int(score), game_id
 
 
-def page(platform, game: str | None = None, status: str | None = None, limit: int = 50,
-         cursor: str | None = None) -> dict:
+def page(
+    platform, game: str | None = None, status: str | None = None, limit: int = 50, cursor: str | None = None
+) -> dict:
     """``{games: [summary], next: cursor | None}``: at most ``limit`` games, newest first."""
     redis = platform.redis
     _backfill(platform)
@@ -98,7 +100,7 @@ def page(platform, game: str | None = None, status: str | None = None, limit: in
         score, last_id = decode_cursor(cursor)
         ties = [(m, score) for m in reversed(redis.zrangebyscore(key, score, score)) if m < last_id]
         rest = redis.zrevrangebyscore(key, f"({score}", "-inf", start=0, num=limit + 1, withscores=True)
-        found = (ties + rest)[:limit + 1]
+        found = (ties + rest)[: limit + 1]
     else:
         found = redis.zrevrange(key, 0, limit, withscores=True)
     more = len(found) > limit

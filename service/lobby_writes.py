@@ -10,6 +10,7 @@ unreachable node. Each write is idempotent (HSET, ZADD, ZREM of a value computed
 from the fold), so a retry that races another is harmless. A summary that is lost
 with its worker is rewritten by the game's next move or refolded by the lobby.
 """
+
 from __future__ import annotations
 
 import logging

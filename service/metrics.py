@@ -4,6 +4,7 @@ without it (tests, the CLI) the process's own registry answers.
 
 Metrics of the fold and the worker cache live next to them (projections/projector.py).
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,12 @@ from prometheus_client import (
 )
 
 REQUESTS = Counter("http_requests", "HTTP requests by route, method and status", ["route", "method", "status"])
-LATENCY = Histogram("http_request_duration_seconds", "Time to answer (for streams: to start answering)",
-                    ["route", "method"], buckets=(.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10))
+LATENCY = Histogram(
+    "http_request_duration_seconds",
+    "Time to answer (for streams: to start answering)",
+    ["route", "method"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 APPENDS = Counter("event_appends", "Compare-and-append attempts by result", ["result"])  # ok | conflict | duplicate
 SOCKET_FRAMES = Counter("socket_frames", "Action frames answered over move sockets, by the status answered", ["status"])
 STORAGE_UNAVAILABLE = Counter("storage_unavailable", "Requests answered 503 because storage was unreachable")

@@ -27,6 +27,7 @@ points.
 The checks run at the edge, before anything is appended: a log already written never
 depends on this table, so an update of the library cannot change a refold.
 """
+
 from __future__ import annotations
 
 import re
@@ -111,23 +112,37 @@ def is_deceptive(name: str) -> bool:
     return False
 
 
-def check_new(name: str, taken=(), what: str = "name", code: str = "name_taken", max_length: int = 60,
-              reserved=ROLE_WORDS, taken_status: int = 409) -> str:
+def check_new(
+    name: str,
+    taken=(),
+    what: str = "name",
+    code: str = "name_taken",
+    max_length: int = 60,
+    reserved=ROLE_WORDS,
+    taken_status: int = 409,
+) -> str:
     """The normalised ``name``, refused (400) if it imitates another script, (403
     ``reserved_name``) if it looks like one of ``reserved``, or (409, ``code``) if it
     looks like one of ``taken``."""
     clean = normalise(name, max_length)
     if is_deceptive(clean):
-        raise ApiError(400, "confusable_name", f"this {what} mixes look-alike letters of different scripts",
-                       {"name": clean})
+        raise ApiError(
+            400, "confusable_name", f"this {what} mixes look-alike letters of different scripts", {"name": clean}
+        )
     keys = skeletons(clean)
     for word in reserved:
         if keys & skeletons(word):
-            raise ApiError(403, "reserved_name", f"{clean!r} is reserved: seats, the referee and the director are named by their token",
-                           {"name": clean})
+            raise ApiError(
+                403,
+                "reserved_name",
+                f"{clean!r} is reserved: seats, the referee and the director are named by their token",
+                {"name": clean},
+            )
     for other in taken:
         if keys & skeletons(other):
-            raise ApiError(taken_status, code, f"this {what} looks the same as {other!r}", {"name": clean, "taken": other})
+            raise ApiError(
+                taken_status, code, f"this {what} looks the same as {other!r}", {"name": clean, "taken": other}
+            )
     return clean
 
 

@@ -6,6 +6,7 @@
 flask-smorest documents request schemas from the routes; the answers are added here
 from one table keyed by endpoint, so routes stay as they are (they return plain dicts).
 """
+
 from __future__ import annotations
 
 import re
@@ -29,8 +30,10 @@ class Api(SmorestApi):
 
 def _json(schema: str | None, description: str = "OK", array: bool = False) -> dict:
     ref = {"$ref": f"#/components/schemas/{schema}"}
-    return {"description": description,
-            "content": {"application/json": {"schema": {"type": "array", "items": ref} if array else ref}}}
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"type": "array", "items": ref} if array else ref}},
+    }
 
 
 def _text(content_type: str, description: str) -> dict:
@@ -67,8 +70,12 @@ RESPONSES = {
     "tournaments.report": {"201": _json("Table")},
     "tournaments.finish": {"200": _json("Tournament")},
     "tournaments.standings": {"200": _json("Standings")},
-    "tournaments.export": {"200": {"description": "the audit bundle (python -m service verify-tournament)",
-                                   "content": {"application/json": {"schema": {"type": "object"}}}}},
+    "tournaments.export": {
+        "200": {
+            "description": "the audit bundle (python -m service verify-tournament)",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
 }
 for _kind in ("pause", "resume", "rewind", "adjust", "forfeit", "dismiss", "bot"):
     RESPONSES[f"games.referee_{_kind}"] = {"201": _json("Seq", "the referee event's seq")}
@@ -78,64 +85,111 @@ def _object(description: str) -> dict:
     return {"description": description, "content": {"application/json": {"schema": {"type": "object"}}}}
 
 
-RESPONSES.update({
-    "games.signing_keys": {"200": _object("the server's public signing keys, current and retired (docs/API.md)")},
-    "games.referee_correct": {"201": _json("Seq", "the correction's seq")},
-    "games.request_analysis": {"202": _object("the evaluation job: status, progress and the points so far (docs/BOTS.md)")},
-    "games.read_analysis": {"200": _object("the evaluation line as far as it has been computed (docs/BOTS.md)")},
-    "accounts.create_account": {"201": _object("the account: name, created_at and its first session token (once)")},
-    "accounts.login": {"201": _object("a new session: name and token (once)")},
-    "accounts.logout": {"200": _object("the session revoked: name, revoked")},
-    "accounts.logout_all": {"200": _object("every session of the account revoked: name, revoked (how many)")},
-    "accounts.me": {"200": _object("the logged-in account: name, created_at")},
-    "accounts.claim_seat": {"201": _object("the seat bound: game_id, seat, account, seq"),
-                            "200": _object("the seat was already bound to this account")},
-    "accounts.rate_game": {"201": _object("the game's result recorded in the ratings: game_id, head")},
-    "accounts.profile": {"200": _object("the profile: ratings per game (with history), games, annotations "
-                                        "(docs/RATINGS.md)")},
-    "accounts.all_ratings": {"200": _object("every live rating: {parameters, ratings: {game: {account: "
-                                            "[mu, sigma, games]}}, results}")},
-    "accounts.leaderboard": {"200": _object("the game's leaderboard: players (rank, name, rating, mu, sigma, games, "
-                                            "provisional), parameters")},
-})
+RESPONSES.update(
+    {
+        "games.signing_keys": {"200": _object("the server's public signing keys, current and retired (docs/API.md)")},
+        "games.referee_correct": {"201": _json("Seq", "the correction's seq")},
+        "games.request_analysis": {
+            "202": _object("the evaluation job: status, progress and the points so far (docs/BOTS.md)")
+        },
+        "games.read_analysis": {"200": _object("the evaluation line as far as it has been computed (docs/BOTS.md)")},
+        "accounts.create_account": {"201": _object("the account: name, created_at and its first session token (once)")},
+        "accounts.login": {"201": _object("a new session: name and token (once)")},
+        "accounts.logout": {"200": _object("the session revoked: name, revoked")},
+        "accounts.logout_all": {"200": _object("every session of the account revoked: name, revoked (how many)")},
+        "accounts.me": {"200": _object("the logged-in account: name, created_at")},
+        "accounts.claim_seat": {
+            "201": _object("the seat bound: game_id, seat, account, seq"),
+            "200": _object("the seat was already bound to this account"),
+        },
+        "accounts.rate_game": {"201": _object("the game's result recorded in the ratings: game_id, head")},
+        "accounts.profile": {
+            "200": _object("the profile: ratings per game (with history), games, annotations (docs/RATINGS.md)")
+        },
+        "accounts.all_ratings": {
+            "200": _object("every live rating: {parameters, ratings: {game: {account: [mu, sigma, games]}}, results}")
+        },
+        "accounts.leaderboard": {
+            "200": _object(
+                "the game's leaderboard: players (rank, name, rating, mu, sigma, games, provisional), parameters"
+            )
+        },
+    }
+)
 
 SCHEMAS = {
-    "GameType": R.GameTypeSchema, "GameCreated": R.CreatedSchema, "Lobby": R.LobbySchema,
-    "GameMeta": R.MetaSchema, "GameView": R.ViewSchema, "LegalActions": R.LegalActionsSchema,
-    "Acted": R.ActedSchema, "Events": R.EventsSchema, "UndoAnswer": R.UndoAnswerSchema,
-    "Note": R.AnnotationOutSchema, "Notes": R.AnnotationsSchema, "Verdict": R.VerdictSchema,
-    "Seq": R.SeqSchema, "Tournament": R.TournamentSummarySchema, "TournamentCreated": R.TournamentCreatedSchema,
-    "TournamentList": R.TournamentListSchema, "Registered": R.RegisteredSchema, "Withdrawn": R.WithdrawnSchema,
-    "PlayerGames": R.PlayerGamesSchema, "Round": R.RoundSchema, "Table": R.TableSchema,
-    "Standings": R.StandingsSchema, "Registration": R.RegistrationSchema,
+    "GameType": R.GameTypeSchema,
+    "GameCreated": R.CreatedSchema,
+    "Lobby": R.LobbySchema,
+    "GameMeta": R.MetaSchema,
+    "GameView": R.ViewSchema,
+    "LegalActions": R.LegalActionsSchema,
+    "Acted": R.ActedSchema,
+    "Events": R.EventsSchema,
+    "UndoAnswer": R.UndoAnswerSchema,
+    "Note": R.AnnotationOutSchema,
+    "Notes": R.AnnotationsSchema,
+    "Verdict": R.VerdictSchema,
+    "Seq": R.SeqSchema,
+    "Tournament": R.TournamentSummarySchema,
+    "TournamentCreated": R.TournamentCreatedSchema,
+    "TournamentList": R.TournamentListSchema,
+    "Registered": R.RegisteredSchema,
+    "Withdrawn": R.WithdrawnSchema,
+    "PlayerGames": R.PlayerGamesSchema,
+    "Round": R.RoundSchema,
+    "Table": R.TableSchema,
+    "Standings": R.StandingsSchema,
+    "Registration": R.RegistrationSchema,
 }
 
 
 def _retry(description: str) -> dict:
     """A refusal to retry: the error body and the seconds to wait (always sent)."""
-    return {"description": description,
-            "headers": {"Retry-After": {"description": "seconds to wait before retrying", "required": True,
-                                        "schema": {"type": "integer", "minimum": 1}}},
-            "content": {"application/json": {"schema": ERROR_REF}}}
+    return {
+        "description": description,
+        "headers": {
+            "Retry-After": {
+                "description": "seconds to wait before retrying",
+                "required": True,
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+        "content": {"application/json": {"schema": ERROR_REF}},
+    }
 
 
 RATE_LIMITED = _retry("rate limited (per client); retry after the given seconds")
 UNAVAILABLE = _retry("storage is unreachable (`storage_unavailable`); retry after the given seconds")
 # The live stream's own caps (service/live.py), on top of the answers every operation has.
 STREAM_REFUSALS = {
-    "429": _retry("rate limited, or this client already has `SSE_MAX_PER_CLIENT` streams open on this worker "
-                  "(`too_many_streams`; retry when its oldest stream ends)"),
-    "503": _retry("storage is unreachable (`storage_unavailable`), or the game or the worker has no stream slot "
-                  "left (`too_many_streams`); retry after the given seconds"),
+    "429": _retry(
+        "rate limited, or this client already has `SSE_MAX_PER_CLIENT` streams open on this worker "
+        "(`too_many_streams`; retry when its oldest stream ends)"
+    ),
+    "503": _retry(
+        "storage is unreachable (`storage_unavailable`), or the game or the worker has no stream slot "
+        "left (`too_many_streams`); retry after the given seconds"
+    ),
 }
-BAD_BODY = {"description": "the body is not valid JSON or fails its schema", "content": {"application/json": {"schema": ERROR_REF}}}
-TOO_LARGE = {"description": "the body is larger than the route takes (MAX_BODY_BYTES; /api/verify: VERIFY_MAX_BYTES)",
-             "content": {"application/json": {"schema": ERROR_REF}}}
+BAD_BODY = {
+    "description": "the body is not valid JSON or fails its schema",
+    "content": {"application/json": {"schema": ERROR_REF}},
+}
+TOO_LARGE = {
+    "description": "the body is larger than the route takes (MAX_BODY_BYTES; /api/verify: VERIFY_MAX_BYTES)",
+    "content": {"application/json": {"schema": ERROR_REF}},
+}
 DEFAULT_ERROR = {"description": "any other error", "content": {"application/json": {"schema": ERROR_REF}}}
-VERIFY_BODY = {"required": True, "description": "an export as is: JSON Lines, one envelope per line (the schema "
-               "describes the lines, as an array)",
-               "content": {"application/x-ndjson": {"schema": {"type": "array", "minItems": 1,
-                                                               "items": {"$ref": "#/components/schemas/Envelope"}}}}}
+VERIFY_BODY = {
+    "required": True,
+    "description": "an export as is: JSON Lines, one envelope per line (the schema describes the lines, as an array)",
+    "content": {
+        "application/x-ndjson": {
+            "schema": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Envelope"}}
+        }
+    },
+}
 
 
 def _openapi_path(rule: str) -> str:
@@ -195,12 +249,19 @@ def _describe_create_game(spec) -> None:
                 spec.components.schema(component, schema=game.options_schema)
                 spec.components.schemas[component]["additionalProperties"] = False
             options = {"$ref": f"#/components/schemas/{component}"}
-        variants.append({"type": "object", "additionalProperties": False, "required": ["game", "seats"],
-                         "properties": {**schema["properties"],
-                                        "game": {"type": "string", "enum": [name]},
-                                        "seats": {**schema["properties"]["seats"], "minItems": game.min_seats,
-                                                  "maxItems": game.max_seats},
-                                        "options": options}})
+        variants.append(
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["game", "seats"],
+                "properties": {
+                    **schema["properties"],
+                    "game": {"type": "string", "enum": [name]},
+                    "seats": {**schema["properties"]["seats"], "minItems": game.min_seats, "maxItems": game.max_seats},
+                    "options": options,
+                },
+            }
+        )
     schema["properties"]["game"]["enum"] = sorted(registry())
     schema["oneOf"] = variants
     schema["additionalProperties"] = False
@@ -224,8 +285,10 @@ def _links(spec) -> None:
     """OpenAPI links: the id a creation answers names the game (or tournament) of every
     operation under it, so clients and generated tests can follow them."""
     paths = spec._paths
-    for source, param, prefix in (("/api/games", "game_id", "/api/games/{game_id}"),
-                                  ("/api/tournaments", "tid", "/api/tournaments/{tid}")):
+    for source, param, prefix in (
+        ("/api/games", "game_id", "/api/games/{game_id}"),
+        ("/api/tournaments", "tid", "/api/tournaments/{tid}"),
+    ):
         created = paths.get(source, {}).get("post", {}).get("responses", {}).get("201")
         if created is None:
             continue
@@ -241,6 +304,8 @@ def _links(spec) -> None:
                 if names != {param}:
                     continue  # links fill the id; other path parameters have no source here
                 pointer = path.replace("~", "~0").replace("/", "~1")
-                name = f"{method}{''.join(_camel(p) for p in re.split(r'[/{}-]+', path[len(prefix):]) if p)}" or method
-                links[name or method] = {"operationRef": f"#/paths/{pointer}/{method}",
-                                         "parameters": {param: "$response.body#/id"}}
+                name = f"{method}{''.join(_camel(p) for p in re.split(r'[/{}-]+', path[len(prefix) :]) if p)}" or method
+                links[name or method] = {
+                    "operationRef": f"#/paths/{pointer}/{method}",
+                    "parameters": {param: "$response.body#/id"},
+                }

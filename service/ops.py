@@ -1,4 +1,5 @@
 """Endpoints for operators: liveness, readiness (storage reachable) and metrics."""
+
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify

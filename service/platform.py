@@ -4,6 +4,7 @@ Routes call these methods and nothing else; tournaments use them too. Generic gu
 (auth, finished, paused, version, schema, turn) live here, written once; the rules
 live in the games.
 """
+
 from __future__ import annotations
 
 import json
@@ -112,8 +113,10 @@ class Platform:
             "id": game_id,
             "game": p["game"],
             "title": game.title,
-            "seats": [{"seat": i, "name": n, **({"bot": p["bots"][str(i)]} if str(i) in p["bots"] else {})}
-                      for i, n in enumerate(p["seats"])],
+            "seats": [
+                {"seat": i, "name": n, **({"bot": p["bots"][str(i)]} if str(i) in p["bots"] else {})}
+                for i, n in enumerate(p["seats"])
+            ],
             "status": p["status"],
             "seq": p["seq"],
             "to_act": fold.awaited(p),
@@ -124,7 +127,8 @@ class Platform:
             "ranked": p["ranked"],
             "forked_from": p["forked_from"],
             "tournament": p["tournament"],
-            "clocks": p["clocks"] and {k: p["clocks"][k] for k in ("base", "increment", "remaining", "running", "since")},
+            "clocks": p["clocks"]
+            and {k: p["clocks"][k] for k in ("base", "increment", "remaining", "running", "since")},
             "pending_undo": p["pending_undo"],
             "moves": [{"seq": seq, "seat": seat} for seq, seat, _ in p["history"]],
             "options": p["options"],
@@ -200,10 +204,19 @@ class Platform:
         return self.events(game_id, caller)
 
     # -- creating ------------------------------------------------------------------------
-    def create_game(self, game: str, seat_names: list[str], options: dict | None = None, clock: dict | None = None,
-                    ranked: bool = True, tournament: str | None = None, fork: dict | None = None,
-                    rules_version: int | None = None, bots: dict[int, int] | None = None,
-                    accounts: dict[int, str] | None = None) -> dict:
+    def create_game(
+        self,
+        game: str,
+        seat_names: list[str],
+        options: dict | None = None,
+        clock: dict | None = None,
+        ranked: bool = True,
+        tournament: str | None = None,
+        fork: dict | None = None,
+        rules_version: int | None = None,
+        bots: dict[int, int] | None = None,
+        accounts: dict[int, str] | None = None,
+    ) -> dict:
         """A new game under the current rules version, or under ``rules_version`` (a fork
         keeps its source's rules). ``bots`` seats a computer of some strength in a seat;
         ``accounts`` binds seats to accounts (``seat.bound`` entries after the creation,
@@ -212,8 +225,12 @@ class Platform:
         if rules is None:
             raise ApiError(400, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
         if not rules.min_seats <= len(seat_names) <= rules.max_seats:
-            raise ApiError(400, "bad_seat_count", f"{rules.title} takes {rules.min_seats} to {rules.max_seats} seats",
-                           {"min_seats": rules.min_seats, "max_seats": rules.max_seats})
+            raise ApiError(
+                400,
+                "bad_seat_count",
+                f"{rules.title} takes {rules.min_seats} to {rules.max_seats} seats",
+                {"min_seats": rules.min_seats, "max_seats": rules.max_seats},
+            )
         if fork is None:  # a fork keeps its source's names, or the caller's, checked at the API
             seat_names = names.check_seats(seat_names)
         try:
@@ -232,17 +249,30 @@ class Platform:
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)
-        payload = {"game_id": game_id, "game": game, "rules_version": rules_version or rules.rules_version, "seats": list(seat_names), "options": opts,
-                   "seed_commitment": commitment(seed),
-                   "ranked": ranked and fork is None, "clock": clock, "tournament": tournament}
+        payload = {
+            "game_id": game_id,
+            "game": game,
+            "rules_version": rules_version or rules.rules_version,
+            "seats": list(seat_names),
+            "options": opts,
+            "seed_commitment": commitment(seed),
+            "ranked": ranked and fork is None,
+            "clock": clock,
+            "tournament": tournament,
+        }
         if bots:
             payload["bots"] = {str(s): n for s, n in sorted(bots.items())}
         if fork is not None:
             payload["fork"] = fork
         try:
-            self.append_entries(game_id, lambda p: [("game.created", SYSTEM, payload)]
-                                + [("seat.bound", SYSTEM, {"seat": s, "account": a}) for s, a in sorted(accounts.items())],
-                                expected_seq=0)
+            self.append_entries(
+                game_id,
+                lambda p: (
+                    [("game.created", SYSTEM, payload)]
+                    + [("seat.bound", SYSTEM, {"seat": s, "account": a}) for s, a in sorted(accounts.items())]
+                ),
+                expected_seq=0,
+            )
         except BaseException:
             self.redis.delete(keys.seed(game_id))  # a game that was never created leaves nothing behind
             raise
@@ -255,15 +285,26 @@ class Platform:
         return {
             "id": game_id,
             "game": game,
-            "seats": [{"seat": i, "name": n, "token": None, "bot": bots[i]} if i in bots else {"seat": i, "name": n, "token": t}
-                      for i, (n, t) in enumerate(zip(seat_names, seat_tokens))],
+            "seats": [
+                {"seat": i, "name": n, "token": None, "bot": bots[i]}
+                if i in bots
+                else {"seat": i, "name": n, "token": t}
+                for i, (n, t) in enumerate(zip(seat_names, seat_tokens))
+            ],
             "referee_token": referee_token,
             "seed_commitment": payload["seed_commitment"],
         }
 
     # -- acting --------------------------------------------------------------------------
-    def act(self, game_id: str, caller: Caller, type_: str, payload: dict, action_id: str | None = None,
-            expected_seq: int | None = None) -> tuple[int, dict]:
+    def act(
+        self,
+        game_id: str,
+        caller: Caller,
+        type_: str,
+        payload: dict,
+        action_id: str | None = None,
+        expected_seq: int | None = None,
+    ) -> tuple[int, dict]:
         """Post a game action for the caller's seat; returns (http status, body)."""
         if not caller.is_seat:
             raise ApiError(403, "not_a_seat", "only a seat token can play actions")
@@ -271,8 +312,9 @@ class Platform:
         game = get_game(known["game"])
         schema = action_schema(known["game"], type_)
         if schema is None:
-            raise ApiError(400, "unknown_action", f"{game.title} has no action {type_!r}",
-                           {"known": sorted(game.action_schemas)})
+            raise ApiError(
+                400, "unknown_action", f"{game.title} has no action {type_!r}", {"known": sorted(game.action_schemas)}
+            )
         try:
             loaded = canonical_payload(schema, payload)
         except ValidationError as exc:
@@ -285,7 +327,9 @@ class Platform:
                 raise ApiError(409, "clock_ran_out", "this seat's clock has run out")
             self.require_active(p)
             if (str(caller.seat) in p["bots"]) != caller.bot:
-                raise ApiError(403, "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's")
+                raise ApiError(
+                    403, "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's"
+                )
             if caller.seat not in game.to_act(p["state"]) and not game.legal_actions(p["state"], caller.seat):
                 raise ApiError(422, "not_your_turn", "this seat may not act now")
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
@@ -311,15 +355,20 @@ class Platform:
         game's referee, or anyone once the game is ``disclosed``."""
         return caller.referee or self.disclosed(p)
 
-    def _require_same_action(self, game_id: str, seq: int, action_id: str | None, type_: str, actor: dict,
-                             payload: dict) -> None:
+    def _require_same_action(
+        self, game_id: str, seq: int, action_id: str | None, type_: str, actor: dict, payload: dict
+    ) -> None:
         """A retry names an action already applied: it must be that same action, else
         the id was reused for another move and the retry is refused, not silently
         answered with the first move's seq."""
         first = self.store.read(keys.events(game_id), after=seq - 1, upto=seq)
         if first and (first[0]["type"], first[0]["actor"], first[0]["payload"]) != (type_, actor, payload):
-            raise ApiError(409, "action_id_reused", "this action_id was already used for a different action",
-                           {"action_id": action_id, "seq": seq})
+            raise ApiError(
+                409,
+                "action_id_reused",
+                "this action_id was already used for a different action",
+                {"action_id": action_id, "seq": seq},
+            )
 
     @staticmethod
     def require_active(p: dict) -> None:
@@ -328,8 +377,14 @@ class Platform:
         if p["status"] == "paused":
             raise ApiError(409, "game_paused", "the referee has paused the game")
 
-    def append_entries(self, game_id: str, build: Callable[[dict], list[Entry]], action_id: str | None = None,
-                       expected_seq: int | None = None, attempts: int = 20) -> tuple[int, int]:
+    def append_entries(
+        self,
+        game_id: str,
+        build: Callable[[dict], list[Entry]],
+        action_id: str | None = None,
+        expected_seq: int | None = None,
+        attempts: int = 20,
+    ) -> tuple[int, int]:
         """Append what ``build(state)`` returns plus its consequences; (http status, first seq).
 
         ``build`` validates against the latest state and may raise; on a lost race it runs
@@ -359,8 +414,14 @@ class Platform:
                 if first is not None:  # a retry: the first answer stands, whatever happened since
                     return 200, int(first)
                 raise
-            result = self.store.append(keys.events(game_id), keys.idempotency(game_id), current, action_id, envelopes,
-                                       self._extras(game_id, p, envelopes, final))
+            result = self.store.append(
+                keys.events(game_id),
+                keys.idempotency(game_id),
+                current,
+                action_id,
+                envelopes,
+                self._extras(game_id, p, envelopes, final),
+            )
             APPENDS.labels(result.status).inc()
             if result.status == "ok":
                 self.projector.remember(game_id, final)
@@ -396,22 +457,32 @@ class Platform:
         for e in envelopes:
             if e["type"] == "seat.bound":
                 name, when = e["payload"]["account"], time.time()
-                self.lobby_writes.run(("account-game", game_id, name),
-                                      lambda name=name, when=when: self.accounts.add_game(name, game_id, when))
+                self.lobby_writes.run(
+                    ("account-game", game_id, name),
+                    lambda name=name, when=when: self.accounts.add_game(name, game_id, when),
+                )
         ends = [e for e in envelopes if e["type"] in ("game.finished", fold.CORRECTION)]
         if ends and rfold.is_rateable(final):
-            self.lobby_writes.run(("rating", game_id, final["head"]),
-                                  lambda: self.ratings.record_quietly(final, ends[-1]["ts"]))
+            self.lobby_writes.run(
+                ("rating", game_id, final["head"]), lambda: self.ratings.record_quietly(final, ends[-1]["ts"])
+            )
 
     def _extras(self, game_id: str, p: dict | None, envelopes: list[dict], final: dict) -> Extras:
         """What the append writes beside the entries: the lobby line, and the snapshot
         of the fold at a multiple of K when the batch reaches one."""
-        extras = Extras(keys.summary(game_id), json.dumps(summary_line(game_id, final)),
-                        self.projector.snapshots_key(game_id, final["game"]))
+        extras = Extras(
+            keys.summary(game_id),
+            json.dumps(summary_line(game_id, final)),
+            self.projector.snapshots_key(game_id, final["game"]),
+        )
         due = [e["seq"] for e in envelopes if self.projector.snapshot_due(e["seq"])]
         if due:
             at = due[-1]
-            snap = final if at == final["seq"] else self.projector.fold_onto(game_id, p, [e for e in envelopes if e["seq"] <= at])
+            snap = (
+                final
+                if at == final["seq"]
+                else self.projector.fold_onto(game_id, p, [e for e in envelopes if e["seq"] <= at])
+            )
             extras.snapshot_seq, extras.snapshot = at, json.dumps(snap)
         return extras
 
@@ -503,8 +574,12 @@ class Platform:
             return None
         seat = out[0]
         try:
-            self.append_entries(game_id, lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
-                                action_id=f"{SYSTEM_ACTION_PREFIX}clock:{p['seq']}:{seat}", expected_seq=p["seq"])
+            self.append_entries(
+                game_id,
+                lambda q: [("clock.expired", SYSTEM, {"seat": seat, "reason": "clock ran out"})],
+                action_id=f"{SYSTEM_ACTION_PREFIX}clock:{p['seq']}:{seat}",
+                expected_seq=p["seq"],
+            )
             return seat
         except ApiError:
             return None  # someone else moved first; the next look finds it
@@ -520,6 +595,7 @@ class Platform:
             flagged.add(seat)
             known = self.projector.latest(game_id)
         return flagged
+
 
 def out_of_time(p: dict | None, now: float) -> list[int]:
     """The running seats of ``p`` whose clocks have run out at ``now``."""

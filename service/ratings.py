@@ -14,6 +14,7 @@ The entries use the games' envelope and hash chain (format 2, no secret), append
 the same compare-and-append script; each worker keeps the entries it has read and
 catches up from its last seq.
 """
+
 from __future__ import annotations
 
 import logging
@@ -51,7 +52,7 @@ class Ratings:
         """The fold, caught up with the stream (one update per new result in order)."""
         entries = self.entries()
         with self._lock:
-            for e in entries[self._seen:]:
+            for e in entries[self._seen :]:
                 self._fold.add(e["payload"])
             self._seen = len(entries)
             return self._fold.out
@@ -69,9 +70,14 @@ class Ratings:
             before = self.folded().get(result["game"], {})
             with self._lock:
                 after = self._fold.rated(result)
-            payload = {**result, "before": {a: _mu_sigma(before.get(a)) for a in result["accounts"]},
-                       "after": {a: {"mu": rfold.rounded(r.mu), "sigma": rfold.rounded(r.sigma)}
-                                 for a, r in zip(result["accounts"], after)}}
+            payload = {
+                **result,
+                "before": {a: _mu_sigma(before.get(a)) for a in result["accounts"]},
+                "after": {
+                    a: {"mu": rfold.rounded(r.mu), "sigma": rfold.rounded(r.sigma)}
+                    for a, r in zip(result["accounts"], after)
+                },
+            }
             seq = entries[-1]["seq"] if entries else 0
             head = entries[-1]["hash"] if entries else ""
             envelope = seal(seq + 1, "rating.result", SYSTEM, payload, head, action_id, now_rfc3339())
@@ -104,15 +110,24 @@ class Ratings:
             raise ApiError(409, "not_rateable", "a rated game has every seat bound to its own account and no computer")
         finished_at = finished_ts(platform, game_id)
         if self.record(p, finished_at) == "duplicate":
-            raise ApiError(409, "already_rated", "this game's result is already in the ratings",
-                           {"head": p["head"]})
+            raise ApiError(409, "already_rated", "this game's result is already in the ratings", {"head": p["head"]})
         return {"game_id": game_id, "head": p["head"], "recorded": True}
 
     # -- answers -------------------------------------------------------------------------
     def leaderboard(self, game: str, min_games: int = 1, limit: int = 100) -> dict:
         table = self.folded().get(game, {})
-        rows = [{"name": a, "rating": e["rating"], "mu": e["mu"], "sigma": e["sigma"], "games": e["games"],
-                 "provisional": e["provisional"]} for a, e in table.items() if e["games"] >= min_games]
+        rows = [
+            {
+                "name": a,
+                "rating": e["rating"],
+                "mu": e["mu"],
+                "sigma": e["sigma"],
+                "games": e["games"],
+                "provisional": e["provisional"],
+            }
+            for a, e in table.items()
+            if e["games"] >= min_games
+        ]
         rows.sort(key=lambda r: (-r["rating"], r["name"]))
         for i, row in enumerate(rows[:limit], 1):
             row["rank"] = i
@@ -129,8 +144,12 @@ class Ratings:
         """All live ratings, in the shape ``verify-ratings`` compares."""
         entries = self.entries()
         heads = {e["payload"]["game_id"]: e["payload"]["head"] for e in entries}
-        return {"parameters": rfold.parameters(), "ratings": rfold.numbers(self.folded()),
-                "results": len(entries), "games": heads}
+        return {
+            "parameters": rfold.parameters(),
+            "ratings": rfold.numbers(self.folded()),
+            "results": len(entries),
+            "games": heads,
+        }
 
 
 def _mu_sigma(entry: dict | None) -> dict | None:

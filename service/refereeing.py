@@ -1,6 +1,7 @@
 """Referee events: pause, resume, rewind, adjust, forfeit, seating a computer and dismissing
 a dispute; after the end, only a signed correction. Each is an event in the log, so the
 replay shows the whole trail."""
+
 from __future__ import annotations
 
 from projections import fold
@@ -87,8 +88,15 @@ def _dismiss(p, payload):
         raise ApiError(400, "bad_payload", "dismiss names the dispute it settles")
 
 
-CHECKS = {"pause": _pause, "resume": _resume, "rewind": _rewind, "adjust": _adjust, "forfeit": _forfeit, "dismiss": _dismiss,
-          "bot": _bot}
+CHECKS = {
+    "pause": _pause,
+    "resume": _resume,
+    "rewind": _rewind,
+    "adjust": _adjust,
+    "forfeit": _forfeit,
+    "dismiss": _dismiss,
+    "bot": _bot,
+}
 
 
 def correct(platform, game_id: str, caller: Caller, body: dict) -> dict:
@@ -107,8 +115,12 @@ def correct(platform, game_id: str, caller: Caller, body: dict) -> dict:
         for seat, _ in adjustments:
             _seat(p, {"seat": seat})
         after = {**p, "adjustments": p["adjustments"] + adjustments}
-        payload = {"adjustments": adjustments, "reason": body["reason"], "dispute": dispute,
-                   "result": final_result(fold.game_of(p), after)}
+        payload = {
+            "adjustments": adjustments,
+            "reason": body["reason"],
+            "dispute": dispute,
+            "result": final_result(fold.game_of(p), after),
+        }
         entry = {"seq": p["seq"] + 1, "prev": p["head"], "payload": payload}
         payload["attestation"] = platform.signer.sign(fold.correction_statement(p.get("game_id"), entry))
         return [(fold.CORRECTION, caller.actor(), payload)]

@@ -7,6 +7,7 @@ route (the URL rule, never the path: paths carry game ids). The line is an acces
 ``ACCESS_LOG=`` (empty), which turns gunicorn's off, turns it off too (the benchmark
 configuration; formatting it cost ~4% of a toy move's CPU); the metrics still count.
 """
+
 from __future__ import annotations
 
 import logging
@@ -63,6 +64,13 @@ def install(app: Flask) -> None:
         REQUESTS.labels(route, request.method, str(response.status_code)).inc()
         LATENCY.labels(route, request.method).observe(elapsed)
         if lines:
-            access.info("request", extra={"method": request.method, "route": route, "status": response.status_code,
-                                          "ms": round(elapsed * 1000, 2)})
+            access.info(
+                "request",
+                extra={
+                    "method": request.method,
+                    "route": route,
+                    "status": response.status_code,
+                    "ms": round(elapsed * 1000, 2),
+                },
+            )
         return response

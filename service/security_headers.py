@@ -5,22 +5,25 @@ Styles allow ``'unsafe-inline'``: the game renderers set element styles (seat co
 board positions) and the vendored Swagger UI injects style attributes; inline *scripts*
 stay forbidden, which is what protects the tokens a page holds.
 """
+
 from __future__ import annotations
 
 from flask import Flask
 
-CSP = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Frame-Options": "DENY",

@@ -21,6 +21,7 @@ Frames are counted against ``RATE_LIMIT_DEFAULT`` per client address *in the wor
 (the ``limits`` library's memory storage): counting each frame in Redis would cost the
 round trip the socket exists to save.
 """
+
 from __future__ import annotations
 
 import json
@@ -66,7 +67,9 @@ class FrameLimits:
 
 
 def install(app: Flask) -> None:
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 25, "max_message_size": app.config["MAX_BODY_BYTES"]})
+    app.config.setdefault(
+        "SOCK_SERVER_OPTIONS", {"ping_interval": 25, "max_message_size": app.config["MAX_BODY_BYTES"]}
+    )
     limits_on = app.config["RATE_LIMITS_ENABLED"] and app.config["RATE_LIMIT_DEFAULT"]
     app.extensions["socket_limits"] = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
     sock.init_app(app)
@@ -158,8 +161,11 @@ def game_socket(ws, game_id):
         refuse(ws, exc, POLICY_VIOLATION)
     except UNAVAILABLE as exc:
         log.warning("storage unavailable opening a socket of %s: %s", game_id, exc)
-        refuse(ws, ApiError(503, "storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}),
-               INTERNAL_ERROR)
+        refuse(
+            ws,
+            ApiError(503, "storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}),
+            INTERNAL_ERROR,
+        )
     except Exception:
         log.exception("unhandled error on the socket of %s", game_id)
         refuse(ws, ApiError(500, "internal", "internal error"), INTERNAL_ERROR)

@@ -11,6 +11,7 @@ service manager sees the failure instead of a loop. The server itself dies with 
 master (events/connection.py starts it as the master's child with PR_SET_PDEATHSIG);
 a restarted one is started from the watcher thread, which runs as long as the master.
 """
+
 from __future__ import annotations
 
 import ctypes

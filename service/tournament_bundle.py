@@ -26,6 +26,7 @@ entries use format 2 with an unsalted digest (an empty nonce): nothing is hidden
 a salt would protect, and anyone can check every payload at once.
 ``python -m service verify-tournament BUNDLE`` calls ``main``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,13 +59,30 @@ def build_bundle(service, tid: str) -> dict:
             gid = table["game_id"]
             log = service.platform.export(gid, SPECTATOR)
             games[gid] = log
-            listed.append({"game_id": gid, "round": rnd["round"], "table": table["table"],
-                           "seq": log[-1]["seq"] if log else 0, "head_hash": log[-1]["hash"] if log else None,
-                           "finished": any(e["type"] == "game.finished" for e in log)})
-    manifest = {"tournament": tid, "game": state["game"], "exported_at": now_rfc3339(),
-                "tournament_head": {"seq": stream[-1]["seq"], "hash": stream[-1]["hash"]}, "games": listed}
-    bundle = {"format": FORMAT, "manifest": manifest, "tournament": stream, "games": games,
-              "standings": tstandings.compute(state)}
+            listed.append(
+                {
+                    "game_id": gid,
+                    "round": rnd["round"],
+                    "table": table["table"],
+                    "seq": log[-1]["seq"] if log else 0,
+                    "head_hash": log[-1]["hash"] if log else None,
+                    "finished": any(e["type"] == "game.finished" for e in log),
+                }
+            )
+    manifest = {
+        "tournament": tid,
+        "game": state["game"],
+        "exported_at": now_rfc3339(),
+        "tournament_head": {"seq": stream[-1]["seq"], "hash": stream[-1]["hash"]},
+        "games": listed,
+    }
+    bundle = {
+        "format": FORMAT,
+        "manifest": manifest,
+        "tournament": stream,
+        "games": games,
+        "standings": tstandings.compute(state),
+    }
     bundle["signature"] = service.platform.signer.sign(bundle_statement(bundle))
     return bundle
 
@@ -72,8 +90,11 @@ def build_bundle(service, tid: str) -> dict:
 def bundle_statement(bundle: dict) -> dict:
     """What the server signs of a bundle: the digest of everything but the signature."""
     body = canonical_json({k: v for k, v in bundle.items() if k != "signature"})
-    return {"kind": "tournament-bundle", "tournament": (bundle.get("manifest") or {}).get("tournament"),
-            "digest": hashlib.sha256(body.encode()).hexdigest()}
+    return {
+        "kind": "tournament-bundle",
+        "tournament": (bundle.get("manifest") or {}).get("tournament"),
+        "digest": hashlib.sha256(body.encode()).hexdigest(),
+    }
 
 
 def verify_tournament(bundle: dict, keys: dict | None = None) -> dict:
@@ -82,16 +103,30 @@ def verify_tournament(bundle: dict, keys: dict | None = None) -> dict:
     try:
         return _verify(bundle, keys)
     except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
-        checks = dict.fromkeys(("format", "chain", "fold", "manifest", "games", "results", "standings",
-                                "signature"), "skipped")
+        checks = dict.fromkeys(
+            ("format", "chain", "fold", "manifest", "games", "results", "standings", "signature"), "skipped"
+        )
         checks["format"] = "failed"
-        return {"ok": False, "checks": checks, "games": {}, "standings": None,
-                "messages": [f"the bundle is malformed: {type(exc).__name__}: {exc}"]}
+        return {
+            "ok": False,
+            "checks": checks,
+            "games": {},
+            "standings": None,
+            "messages": [f"the bundle is malformed: {type(exc).__name__}: {exc}"],
+        }
 
 
 def _verify(bundle: dict, keys: dict | None) -> dict:
-    checks = {"format": "ok", "chain": "skipped", "fold": "skipped", "manifest": "skipped",
-              "games": "skipped", "results": "skipped", "standings": "skipped", "signature": "skipped"}
+    checks = {
+        "format": "ok",
+        "chain": "skipped",
+        "fold": "skipped",
+        "manifest": "skipped",
+        "games": "skipped",
+        "results": "skipped",
+        "standings": "skipped",
+        "signature": "skipped",
+    }
     messages: list[str] = []
     out = {"ok": False, "checks": checks, "games": {}, "messages": messages, "standings": None}
 
@@ -186,7 +221,11 @@ def _verify_games(state, in_tournament, games, out, fail, keys):
     checks["games"] = checks["results"] = "ok"
     for gid, (_rnd, table) in in_tournament.items():
         log = games.get(gid) or []
-        report = verify(log, keys=keys, require_signature=False) if log else {"ok": False, "verdict": "failed", "checks": {}, "messages": ["no log"]}
+        report = (
+            verify(log, keys=keys, require_signature=False)
+            if log
+            else {"ok": False, "verdict": "failed", "checks": {}, "messages": ["no log"]}
+        )
         out["games"][gid] = report
         sealed_in_play = report.get("verdict") == "sealed" and table["result"] is None
         if not report["ok"] and not sealed_in_play:
@@ -195,8 +234,12 @@ def _verify_games(state, in_tournament, games, out, fail, keys):
         created = log[0]["payload"]
         names = tfold.seat_names(state, table)
         computers = table.get("computers") or {}
-        if (created.get("tournament") != state["id"] or created.get("seats") != names or created.get("game") != state["game"]
-                or any((created.get("bots") or {}).get(s) != n for s, n in computers.items())):
+        if (
+            created.get("tournament") != state["id"]
+            or created.get("seats") != names
+            or created.get("game") != state["game"]
+            or any((created.get("bots") or {}).get(s) != n for s, n in computers.items())
+        ):
             fail("results", f"game {gid} was not created for this table (tournament, game or seats differ)")
         reported = table["result"]
         if reported is None:
@@ -219,8 +262,11 @@ def _with_game_results(state: dict, games: dict) -> dict:
             if table["result"] is None:
                 continue
             result = final_recorded_result(games[table["game_id"]])
-            table["result"] = {"scores": result["scores"], "ranking": result["ranking"],
-                               "forfeited": result.get("forfeited") or []}
+            table["result"] = {
+                "scores": result["scores"],
+                "ranking": result["ranking"],
+                "forfeited": result.get("forfeited") or [],
+            }
     return new
 
 

@@ -8,6 +8,7 @@ never exported. Results reach the stream as ``game.reported`` events appended by
 ``sync`` with a deterministic action id, so several workers noticing the same
 finished game append it once.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -77,7 +78,9 @@ class Tournaments:
                 sealed.append(envelope)
                 head, seq = envelope["hash"], envelope["seq"]
             start = entries[-1]["seq"] if entries else 0
-            result = self.store.append(keys.tournament_events(tid), keys.tournament_idempotency(tid), start, action_id, sealed)
+            result = self.store.append(
+                keys.tournament_events(tid), keys.tournament_idempotency(tid), start, action_id, sealed
+            )
             if result.status == "ok":
                 return "ok", state
             if result.status == "duplicate":
@@ -115,19 +118,30 @@ class Tournaments:
             raise ApiError(400, "bad_options", "the tournament options fail their schema", exc.messages) from exc
         size = options["table_size"]
         if not max(2, game.min_seats) <= size <= game.max_seats:
-            raise ApiError(400, "bad_table_size", f"{game.title} is played by {game.min_seats} to {game.max_seats}",
-                           {"min_seats": game.min_seats, "max_seats": game.max_seats})
+            raise ApiError(
+                400,
+                "bad_table_size",
+                f"{game.title} is played by {game.min_seats} to {game.max_seats}",
+                {"min_seats": game.min_seats, "max_seats": game.max_seats},
+            )
         if game.options_schema is not None:
             try:
                 options["game_options"] = game.options_schema().load(options["game_options"])
             except ValidationError as exc:
-                raise ApiError(400, "bad_options", "the game options fail the game's schema",
-                               {"game_options": exc.messages}) from exc
+                raise ApiError(
+                    400, "bad_options", "the game options fail the game's schema", {"game_options": exc.messages}
+                ) from exc
         swiss = size == 2
         tid = uuid.uuid4().hex[:12]
-        payload = {"id": tid, "game": game.name, "name": body["name"], "format": "swiss" if swiss else "tables",
-                   "options": options, "min_seats": 2 if swiss else max(2, game.min_seats),
-                   "max_seats": 2 if swiss else game.max_seats}
+        payload = {
+            "id": tid,
+            "game": game.name,
+            "name": body["name"],
+            "format": "swiss" if swiss else "tables",
+            "options": options,
+            "min_seats": 2 if swiss else max(2, game.min_seats),
+            "max_seats": 2 if swiss else game.max_seats,
+        }
         director = secrets.token_urlsafe(24)
         self.redis.hset(keys.tournament_secrets(tid), "token:" + token_digest(director), "director")
         try:
@@ -147,8 +161,9 @@ class Tournaments:
 
         def build(state):
             holder["pid"] = pid = f"p{len(state['order']) + 1}"
-            holder["name"] = clean = names.check_new(name, [p["name"] for p in state["players"].values()], "player name",
-                                                             code="already_registered")
+            holder["name"] = clean = names.check_new(
+                name, [p["name"] for p in state["players"].values()], "player name", code="already_registered"
+            )
             payload = {"pid": pid, "name": clean}
             if account is not None:
                 rated = self.platform.ratings.of_account(account).get(state["game"])
@@ -184,8 +199,7 @@ class Tournaments:
             playing = self._unfinished_games_of(state, pid)
             holder["games"] = playing
             actor = DIRECTOR if role == "director" else {"role": "system", "name": f"player {pid}"}
-            return [("player.withdrawn", actor,
-                     {"pid": pid, "reason": reason, "forfeited": [g for g, _ in playing]})]
+            return [("player.withdrawn", actor, {"pid": pid, "reason": reason, "forfeited": [g for g, _ in playing]})]
 
         self._append(tid, build)
         why = f"withdrawn from the tournament: {reason}".strip(": ")
@@ -198,10 +212,13 @@ class Tournaments:
 
     def _seat_bot(self, game_id: str, seat: int, strength: int, reason: str) -> None:
         """A computer plays the withdrawn player's seat on; the seat still ranks last."""
+
         def build(p):
             if p["status"] == "finished" or seat in p["forfeits"] or str(seat) in p["bots"]:
                 return []
-            return [("referee.bot", DIRECTOR, {"seat": seat, "strength": strength, "reason": reason, "withdrawn": True})]
+            return [
+                ("referee.bot", DIRECTOR, {"seat": seat, "strength": strength, "reason": reason, "withdrawn": True})
+            ]
 
         try:
             self.platform.append_entries(game_id, build)
@@ -265,29 +282,56 @@ class Tournaments:
                 raise ApiError(400, "no_computer_player", f"{rules.title} has no computer player")
             plan = fill_byes(state, plan, bye_computer)
         computers = {t["table"]: t["computers"] for t in plan["tables"] if t.get("computers")}
-        dry = {"round": plan["round"], "byes": plan["byes"],
-               "tables": [{"table": t["table"], "game_id": f"?{t['table']}", "seats": t["seats"],
-                           **({"computers": computers[t["table"]]} if t["table"] in computers else {})}
-                          for t in plan["tables"]]}
+        dry = {
+            "round": plan["round"],
+            "byes": plan["byes"],
+            "tables": [
+                {
+                    "table": t["table"],
+                    "game_id": f"?{t['table']}",
+                    "seats": t["seats"],
+                    **({"computers": computers[t["table"]]} if t["table"] in computers else {}),
+                }
+                for t in plan["tables"]
+            ],
+        }
         _apply(state, {"type": "round.paired", "payload": dry, "seq": state["seq"] + 1})  # refuse before creating games
         opts = state["options"]
         tables, secrets_map = [], {}
         for t in plan["tables"]:
             names = tfold.seat_names(state, t)
             bots = {int(s): n for s, n in (t.get("computers") or {}).items()}
-            accounts = {seat: state["players"][pid]["account"] for seat, pid in enumerate(t["seats"])
-                        if pid is not None and state["players"][pid].get("account")}
-            created = self.platform.create_game(rules.name, names, opts["game_options"], clock=opts["clock"],
-                                                ranked=True, tournament=tid, bots=bots, accounts=accounts)
-            tables.append({"table": t["table"], "game_id": created["id"], "seats": t["seats"],
-                           "seed_commitment": created["seed_commitment"],
-                           **({"computers": t["computers"]} if t.get("computers") else {})})
+            accounts = {
+                seat: state["players"][pid]["account"]
+                for seat, pid in enumerate(t["seats"])
+                if pid is not None and state["players"][pid].get("account")
+            }
+            created = self.platform.create_game(
+                rules.name,
+                names,
+                opts["game_options"],
+                clock=opts["clock"],
+                ranked=True,
+                tournament=tid,
+                bots=bots,
+                accounts=accounts,
+            )
+            tables.append(
+                {
+                    "table": t["table"],
+                    "game_id": created["id"],
+                    "seats": t["seats"],
+                    "seed_commitment": created["seed_commitment"],
+                    **({"computers": t["computers"]} if t.get("computers") else {}),
+                }
+            )
             secrets_map[f"referee:{created['id']}"] = created["referee_token"]
             for seat, pid in zip(created["seats"], t["seats"]):
                 if pid is not None:
                     secrets_map[f"seat:{created['id']}:{pid}"] = seat["token"]
         self.redis.hset(keys.tournament_secrets(tid), mapping=secrets_map)
         payload = {"round": plan["round"], "tables": tables, "byes": plan["byes"]}
+
         def build(s):
             if s["seq"] != state["seq"]:
                 raise ApiError(409, "tournament_changed", "the tournament changed while pairing; pair again")
@@ -309,6 +353,7 @@ class Tournaments:
         state = self._pick_up_corrections(tid, state)
         rnd = tfold.current_round(state)
         if rnd and rnd["status"] == "paired" and not tfold.unreported_tables(state):
+
             def close(s):  # another worker may have closed it meanwhile
                 now = tfold.current_round(s)
                 if now["round"] != rnd["round"] or now["status"] == "finished":
@@ -316,8 +361,11 @@ class Tournaments:
                 return [("round.finished", SYSTEM, {"round": rnd["round"]})]
 
             _, state = self._append(tid, close, action_id=f"round-finished:{rnd['round']}")
-        if (state["status"] == "running" and len(state["rounds"]) >= state["options"]["rounds"]
-                and state["rounds"][-1]["status"] == "finished"):
+        if (
+            state["status"] == "running"
+            and len(state["rounds"]) >= state["options"]["rounds"]
+            and state["rounds"][-1]["status"] == "finished"
+        ):
             state = self.finish(tid, "all rounds played")
         return state
 
@@ -328,9 +376,20 @@ class Tournaments:
             r, i = s["games"][table["game_id"]]
             if s["rounds"][r]["tables"][i]["result"] is not None:
                 return []
-            return [("game.reported", SYSTEM, {"round": r + 1, "table": table["table"], "game_id": table["game_id"],
-                                               "result": result, "head_hash": meta["head_hash"],
-                                               "game_seq": meta["seq"]})]
+            return [
+                (
+                    "game.reported",
+                    SYSTEM,
+                    {
+                        "round": r + 1,
+                        "table": table["table"],
+                        "game_id": table["game_id"],
+                        "result": result,
+                        "head_hash": meta["head_hash"],
+                        "game_seq": meta["seq"],
+                    },
+                )
+            ]
 
         _, state = self._append(tid, build, action_id=f"report:{table['game_id']}")
         return state
@@ -347,14 +406,26 @@ class Tournaments:
                     continue
                 result = {k: meta["result"].get(k) for k in ("scores", "ranking", "forfeited", "tiebreak")}
 
-                def build(s, gid=table["game_id"], table_no=table["table"], number=rnd["round"], result=result,
-                          meta=meta):
+                def build(
+                    s, gid=table["game_id"], table_no=table["table"], number=rnd["round"], result=result, meta=meta
+                ):
                     r, i = s["games"][gid]
                     if s["rounds"][r]["tables"][i]["head_hash"] == meta["head_hash"]:
                         return []
-                    return [("game.corrected", SYSTEM, {"round": number, "table": table_no, "game_id": gid,
-                                                        "result": result, "head_hash": meta["head_hash"],
-                                                        "game_seq": meta["seq"]})]
+                    return [
+                        (
+                            "game.corrected",
+                            SYSTEM,
+                            {
+                                "round": number,
+                                "table": table_no,
+                                "game_id": gid,
+                                "result": result,
+                                "head_hash": meta["head_hash"],
+                                "game_seq": meta["seq"],
+                            },
+                        )
+                    ]
 
                 _, state = self._append(tid, build, action_id=f"corrected:{table['game_id']}:{meta['seq']}")
         return state
@@ -384,14 +455,22 @@ class Tournaments:
         state = state or self.state(tid)
         entries = self.store.read(keys.tournament_events(tid), after=state["seq"] - 1)
         return {
-            "id": state["id"], "game": state["game"], "name": state["name"], "format": state["format"],
-            "options": state["options"], "status": state["status"],
+            "id": state["id"],
+            "game": state["game"],
+            "name": state["name"],
+            "format": state["format"],
+            "options": state["options"],
+            "status": state["status"],
             "registration": state.get("registration", "open"),
-            "players": [{**{k: p[k] for k in ("pid", "name", "withdrawn")}} for p in
-                        (state["players"][pid] for pid in state["order"])],
+            "players": [
+                {**{k: p[k] for k in ("pid", "name", "withdrawn")}}
+                for p in (state["players"][pid] for pid in state["order"])
+            ],
             "rounds": [self._round_public(state, rnd) for rnd in state["rounds"]],
-            "rounds_planned": state["options"]["rounds"], "seq": state["seq"],
-            "head_hash": entries[-1]["hash"] if entries else None, "created_at": state["created_at"],
+            "rounds_planned": state["options"]["rounds"],
+            "seq": state["seq"],
+            "head_hash": entries[-1]["hash"] if entries else None,
+            "created_at": state["created_at"],
         }
 
     def list(self) -> list[dict]:
@@ -401,31 +480,56 @@ class Tournaments:
                 state = self.state(tid)
             except ApiError:
                 continue
-            out.append({"id": tid, "game": state["game"], "name": state["name"], "format": state["format"],
-                        "status": state["status"], "players": len(tfold.active_players(state)),
-                        "round": len(state["rounds"]), "rounds_planned": state["options"]["rounds"]})
+            out.append(
+                {
+                    "id": tid,
+                    "game": state["game"],
+                    "name": state["name"],
+                    "format": state["format"],
+                    "status": state["status"],
+                    "players": len(tfold.active_players(state)),
+                    "round": len(state["rounds"]),
+                    "rounds_planned": state["options"]["rounds"],
+                }
+            )
         return out
 
     def standings(self, tid: str) -> dict:
         state = self.sync(tid)
         finished = [r["round"] for r in state["rounds"] if r["status"] == "finished"]
-        return {"id": tid, "status": state["status"], "format": state["format"],
-                "after_round": finished[-1] if finished else 0, "standings": tstandings.compute(state)}
+        return {
+            "id": tid,
+            "status": state["status"],
+            "format": state["format"],
+            "after_round": finished[-1] if finished else 0,
+            "standings": tstandings.compute(state),
+        }
 
     def _table_public(self, state: dict, table: dict) -> dict:
         return {
-            "table": table["table"], "game_id": table["game_id"],
-            "seats": [{"seat": s, "pid": pid, "name": name,
-                       **({"computer": table["computers"][str(s)]} if pid is None else {})}
-                      for s, (pid, name) in enumerate(zip(table["seats"], tfold.seat_names(state, table)))],
-            "result": table["result"], "head_hash": table["head_hash"],
+            "table": table["table"],
+            "game_id": table["game_id"],
+            "seats": [
+                {
+                    "seat": s,
+                    "pid": pid,
+                    "name": name,
+                    **({"computer": table["computers"][str(s)]} if pid is None else {}),
+                }
+                for s, (pid, name) in enumerate(zip(table["seats"], tfold.seat_names(state, table)))
+            ],
+            "result": table["result"],
+            "head_hash": table["head_hash"],
             "links": {"game": seat_link(table["game_id"]), "replay": f"/games/{table['game_id']}/replay"},
         }
 
     def _round_public(self, state: dict, rnd: dict) -> dict:
-        return {"round": rnd["round"], "status": rnd["status"],
-                "byes": [{"pid": p, "name": state["players"][p]["name"]} for p in rnd["byes"]],
-                "tables": [self._table_public(state, t) for t in rnd["tables"]]}
+        return {
+            "round": rnd["round"],
+            "status": rnd["status"],
+            "byes": [{"pid": p, "name": state["players"][p]["name"]} for p in rnd["byes"]],
+            "tables": [self._table_public(state, t) for t in rnd["tables"]],
+        }
 
     def round_view(self, tid: str, number: int, role: str, pid: str | None) -> dict:
         """A round's pairings; the director sees every seat link and referee token,
@@ -454,9 +558,17 @@ class Tournaments:
             for table in rnd["tables"]:
                 if pid in table["seats"]:
                     token = self.redis.hget(keys.tournament_secrets(tid), f"seat:{table['game_id']}:{pid}")
-                    games.append({"round": rnd["round"], "table": table["table"], "game_id": table["game_id"],
-                                  "seat": table["seats"].index(pid), "token": token,
-                                  "link": seat_link(table["game_id"], token), "result": table["result"]})
+                    games.append(
+                        {
+                            "round": rnd["round"],
+                            "table": table["table"],
+                            "game_id": table["game_id"],
+                            "seat": table["seats"].index(pid),
+                            "token": token,
+                            "link": seat_link(table["game_id"], token),
+                            "result": table["result"],
+                        }
+                    )
         return {"pid": pid, "games": games}
 
 

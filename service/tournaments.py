@@ -3,6 +3,7 @@
 Callers: ``Authorization: Bearer <director_token>`` acts as the director; a player's
 token (answered once at registration) identifies that player; no token = public.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,6 +36,7 @@ class CreateSchema(Schema):
 
 class RegisterSchema(Schema):
     """A name; or none, with ``Authorization: Bearer <session token>``: the account registers as itself."""
+
     name = fields.String(load_default=None, validate=[validate.Length(min=1, max=60), _not_blank])
 
 
@@ -51,7 +53,9 @@ class WithdrawSchema(Schema):
 
 
 class PairSchema(Schema):
-    bye_computer = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=3))
+    bye_computer = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=3)
+    )
     """A computer of this strength fills each bye: the players who would sit out play it
     (their result counts as any game's; docs/TOURNAMENTS.md)."""
 
@@ -186,19 +190,35 @@ def export(tid):
     """The audit bundle: the tournament stream, every game's log (seeds once finished)
     and a manifest of chain heads; ``python -m service verify-tournament`` checks it."""
     bundle = build_bundle(service(), tid)
-    return Response(canonical_json(bundle), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="tournament-{tid}.json"'})
+    return Response(
+        canonical_json(bundle),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="tournament-{tid}.json"'},
+    )
 
 
 # -- OpenAPI -----------------------------------------------------------------------------
-def _op(summary: str, ok: int = 200, body: str | None = None, auth: str | None = None, errors=(404,),
-        body_required: bool = True) -> dict:
-    op = {"tags": ["tournaments"], "summary": summary,
-          "responses": {str(ok): {"description": "OK"},
-                        **{str(code): {"description": "error: {error: {code, message, details}}"} for code in errors}}}
+def _op(
+    summary: str,
+    ok: int = 200,
+    body: str | None = None,
+    auth: str | None = None,
+    errors=(404,),
+    body_required: bool = True,
+) -> dict:
+    op = {
+        "tags": ["tournaments"],
+        "summary": summary,
+        "responses": {
+            str(ok): {"description": "OK"},
+            **{str(code): {"description": "error: {error: {code, message, details}}"} for code in errors},
+        },
+    }
     if body:
-        op["requestBody"] = {"required": body_required,
-                             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
+        op["requestBody"] = {
+            "required": body_required,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}},
+        }
     if auth:
         op["description"] = f"Authorization: Bearer <{auth}>"
     return op
@@ -211,23 +231,49 @@ OPENAPI_PATHS = {
     },
     "/api/tournaments/{tid}": {"get": _op("The tournament: players, rounds, results")},
     "/api/tournaments/{tid}/players": {
-        "post": _op("Register a player; answers the player token once", 201, "TournamentRegister", errors=(400, 404, 409))},
+        "post": _op(
+            "Register a player; answers the player token once", 201, "TournamentRegister", errors=(400, 404, 409)
+        )
+    },
     "/api/tournaments/{tid}/registration": {
-        "post": _op("Open or close registration", 200, "TournamentRegistration", "director token", (400, 401, 403, 404, 409))},
+        "post": _op(
+            "Open or close registration", 200, "TournamentRegistration", "director token", (400, 401, 403, 404, 409)
+        )
+    },
     "/api/tournaments/{tid}/players/{pid}": {
-        "delete": _op("Withdraw a player (forfeits their game in play, or a computer plays it on)", 200,
-                      "TournamentWithdraw", "director or player token", (400, 401, 403, 404, 409), body_required=False)},
+        "delete": _op(
+            "Withdraw a player (forfeits their game in play, or a computer plays it on)",
+            200,
+            "TournamentWithdraw",
+            "director or player token",
+            (400, 401, 403, 404, 409),
+            body_required=False,
+        )
+    },
     "/api/tournaments/{tid}/players/{pid}/games": {
-        "get": _op("A player's games and seat links", 200, None, "player or director token", (401, 403, 404))},
+        "get": _op("A player's games and seat links", 200, None, "player or director token", (401, 403, 404))
+    },
     "/api/tournaments/{tid}/rounds": {
-        "post": _op("Pair the next round and create its games", 201, None, "director token", (401, 403, 404, 409))},
+        "post": _op("Pair the next round and create its games", 201, None, "director token", (401, 403, 404, 409))
+    },
     "/api/tournaments/{tid}/rounds/{number}": {
-        "get": _op("A round's pairings (seat links for the director and the caller's own seat)")},
+        "get": _op("A round's pairings (seat links for the director and the caller's own seat)")
+    },
     "/api/tournaments/{tid}/results": {
-        "post": _op("Take a finished game's result into the tournament", 201, "TournamentReport", errors=(400, 404, 409, 422))},
+        "post": _op(
+            "Take a finished game's result into the tournament", 201, "TournamentReport", errors=(400, 404, 409, 422)
+        )
+    },
     "/api/tournaments/{tid}/finish": {
-        "post": _op("End the tournament", 200, "TournamentFinish", "director token", (400, 401, 403, 404, 409),
-                    body_required=False)},
+        "post": _op(
+            "End the tournament",
+            200,
+            "TournamentFinish",
+            "director token",
+            (400, 401, 403, 404, 409),
+            body_required=False,
+        )
+    },
     "/api/tournaments/{tid}/standings": {"get": _op("Standings with tie-breaks")},
     "/api/tournaments/{tid}/export": {"get": _op("The audit bundle (verify with python -m service verify-tournament)")},
 }
@@ -242,12 +288,20 @@ def _document(setup_state) -> None:
         return
     spec = smorest.spec
     spec.tag({"name": "tournaments", "description": "Tournaments: registration, pairing, standings, audit bundle"})
-    for name, schema in (("TournamentCreate", CreateSchema), ("TournamentRegister", RegisterSchema),
-                         ("TournamentReport", ReportSchema), ("TournamentFinish", FinishSchema),
-                         ("TournamentRegistration", RegistrationSchema), ("TournamentWithdraw", WithdrawSchema)):
+    for name, schema in (
+        ("TournamentCreate", CreateSchema),
+        ("TournamentRegister", RegisterSchema),
+        ("TournamentReport", ReportSchema),
+        ("TournamentFinish", FinishSchema),
+        ("TournamentRegistration", RegistrationSchema),
+        ("TournamentWithdraw", WithdrawSchema),
+    ):
         spec.components.schema(name, schema=schema)
-    rules = {_openapi_path(r.rule): r for r in setup_state.app.url_map.iter_rules()
-             if r.endpoint.startswith(f"{bp.name}.") and r.rule.startswith("/api/")}
+    rules = {
+        _openapi_path(r.rule): r
+        for r in setup_state.app.url_map.iter_rules()
+        if r.endpoint.startswith(f"{bp.name}.") and r.rule.startswith("/api/")
+    }
     for path, operations in OPENAPI_PATHS.items():
         if path in rules:
             spec.path(rule=rules[path], operations=operations)
@@ -260,8 +314,11 @@ def _openapi_path(rule: str) -> str:
 # -- pages -------------------------------------------------------------------------------
 def _page(template: str, title: str, **context):
     html = render_template(template, title=title, **context)
-    return html, 200, {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
-                       "X-Content-Type-Options": "nosniff"}
+    return (
+        html,
+        200,
+        {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+    )
 
 
 @bp.get("/tournaments")

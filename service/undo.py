@@ -1,5 +1,6 @@
 """Undo: immediate when only the caller acted since and nothing hidden was shown;
 otherwise a request every other seat (or the referee) must approve."""
+
 from __future__ import annotations
 
 import uuid

@@ -5,6 +5,7 @@ the public HTTP API (docs/API.md) and nothing else. Tokens never reach the serve
 a URL: seat and referee links carry them in the fragment (``#token=...``), which the
 browser does not send; the page reads it and passes it as a Bearer header.
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, render_template
@@ -16,18 +17,32 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder=None)
 GAME_ID = "<string:game_id>"
 
 # Page titles, translated in base.html; listed here for `pybabel extract`.
-TITLES = [_l("Lobby"), _l("Table"), _l("Replay"), _l("Referee console"), _l("Verify an export"),
-          _l("Tournaments"), _l("Tournament"), _l("Account"), _l("Player"), _l("Ratings")]
+TITLES = [
+    _l("Lobby"),
+    _l("Table"),
+    _l("Replay"),
+    _l("Referee console"),
+    _l("Verify an export"),
+    _l("Tournaments"),
+    _l("Tournament"),
+    _l("Account"),
+    _l("Player"),
+    _l("Ratings"),
+]
 
 
 def _page(template: str, title: str, module: str, **context):
     response = render_template(template, title=title, module=module, **context)
-    return response, 200, {
-        # The token lives in the fragment; keep referrers from leaking paths anyway.
-        "Referrer-Policy": "no-referrer",
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-    }
+    return (
+        response,
+        200,
+        {
+            # The token lives in the fragment; keep referrers from leaking paths anyway.
+            "Referrer-Policy": "no-referrer",
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
 
 
 @bp.get("/")

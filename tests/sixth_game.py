@@ -1,13 +1,14 @@
 """A sixth game added the way CONTRIBUTING.md says: a package under projections.games
 (here written to a temporary folder on the package's search path) and its name in
 ``GAME_PACKAGES``. Nothing else is edited; every other list derives from the registry."""
+
 from __future__ import annotations
 
 import projections.games as games
 
 PACKAGE = "sixth"
 INIT = 'from .game import GAME\n\n__all__ = ["GAME"]\n'
-GAME = '''from tests.toygame import ToyGame
+GAME = """from tests.toygame import ToyGame
 
 
 class Sixth(ToyGame):
@@ -16,7 +17,7 @@ class Sixth(ToyGame):
 
 
 GAME = Sixth()
-'''
+"""
 
 
 def add_sixth_game(monkeypatch, folder) -> None:

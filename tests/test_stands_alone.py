@@ -1,6 +1,7 @@
 """The repository stands alone: no tracked file points outside it to the design contract,
 the rules digests or the seed texts (they live in docs/DESIGN.md and docs/rules/), and
 every game in the registry has its rules reference and its game doc."""
+
 from __future__ import annotations
 
 import subprocess

@@ -2,6 +2,7 @@
 (projections/games/README.md): chance, hidden hands,
 a secret note hidden in the log, and a draw from a pre-shuffled deck that counts as
 revealing. Seats take turns; each plays ``rounds`` moves; the highest score wins."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
@@ -35,9 +36,16 @@ class ToyGame(Game):
 
     def setup(self, options, seats, rng):
         deck = rng.shuffle(list(range(1, 41)))
-        hands = [deck[2 * s:2 * s + 2] for s in range(seats)]
-        return {"deck": deck[2 * seats:], "hands": hands, "scores": [0] * seats, "turn": 0, "moves": 0,
-                "limit": options["rounds"] * seats, "notes": [[] for _ in range(seats)]}
+        hands = [deck[2 * s : 2 * s + 2] for s in range(seats)]
+        return {
+            "deck": deck[2 * seats :],
+            "hands": hands,
+            "scores": [0] * seats,
+            "turn": 0,
+            "moves": 0,
+            "limit": options["rounds"] * seats,
+            "notes": [[] for _ in range(seats)],
+        }
 
     # apply is base.Game.apply: the generic guards, then these four steps
     def check(self, state, seat, kind, payload):
@@ -46,8 +54,12 @@ class ToyGame(Game):
 
     def copy(self, state):
         """Lists the effect edits are new; the rest is only ever replaced."""
-        return {**state, "scores": list(state["scores"]), "hands": [list(h) for h in state["hands"]],
-                "notes": [list(n) for n in state["notes"]]}
+        return {
+            **state,
+            "scores": list(state["scores"]),
+            "hands": [list(h) for h in state["hands"]],
+            "notes": [list(n) for n in state["notes"]],
+        }
 
     def effect(self, state, seat, kind, payload, rng):
         if kind == "note":
@@ -76,8 +88,14 @@ class ToyGame(Game):
     def view(self, state, viewer):
         hands = [h if viewer in (REFEREE, s) else len(h) for s, h in enumerate(state["hands"])]
         notes = [n if viewer in (REFEREE, s) else len(n) for s, n in enumerate(state["notes"])]
-        out = {"summary": f"move {state['moves'] + 1}: seat {state['turn']}", "scores": state["scores"],
-               "hands": hands, "notes": notes, "deck": len(state["deck"]), "turn": state["turn"]}
+        out = {
+            "summary": f"move {state['moves'] + 1}: seat {state['turn']}",
+            "scores": state["scores"],
+            "hands": hands,
+            "notes": notes,
+            "deck": len(state["deck"]),
+            "turn": state["turn"],
+        }
         if viewer == REFEREE:
             out["deck_order"] = state["deck"]
         return out

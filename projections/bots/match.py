@@ -3,6 +3,7 @@
 A policy is ``(game, state, seat, rand) -> action`` for a seat the game is waiting for.
 The match moves the system actor when the game says so, otherwise picks one awaited seat
 at random (simultaneous decisions are independent) and asks its policy."""
+
 from __future__ import annotations
 
 import importlib
@@ -29,13 +30,16 @@ def weighted(game: Game, state: State, seat: int, rand: random.Random) -> Action
     actions = game.legal_actions(state, seat)
     if weight is None:
         return rand.choice(actions)
-    args = {"carcassonne_castle": lambda a: (a, state), "age_of_rome": lambda a: (a, actions)}.get(game.name, lambda a: (a,))
+    args = {"carcassonne_castle": lambda a: (a, state), "age_of_rome": lambda a: (a, actions)}.get(
+        game.name, lambda a: (a,)
+    )
     return rand.choices(actions, weights=[weight(*args(a)) for a in actions])[0]
 
 
 def searching(budget: Budget) -> Policy:
     def policy(game: Game, state: State, seat: int, rand: random.Random) -> Action:
         return choose(game, state, seat, state_seats(state), budget, seed=str(rand.random()))
+
     return policy
 
 

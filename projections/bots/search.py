@@ -13,6 +13,7 @@ the same inputs give the same move, and two states that differ only in what is h
 from the seat give the same move (``determinize`` must depend on the seat's information
 only; the property tests of every game check it).
 """
+
 from __future__ import annotations
 
 import json
@@ -69,7 +70,8 @@ def rewards(game: Game, state: State, seats: int) -> list[float]:
     if seats == 1:
         return [1.0 if result is not None and result["ranking"][0] == 1 else 0.0]
     return [
-        sum(1.0 if keys[s] > keys[o] else 0.5 if keys[s] == keys[o] else 0.0 for o in range(seats) if o != s) / (seats - 1)
+        sum(1.0 if keys[s] > keys[o] else 0.5 if keys[s] == keys[o] else 0.0 for o in range(seats) if o != s)
+        / (seats - 1)
         for s in range(seats)
     ]
 
@@ -85,7 +87,9 @@ class Simulation:
 
     def play(self, seat: int | None, action: Action) -> None:
         rng = SeededRng(self.seed, self.counter)
-        self.state = self.game.apply(self.state, {"type": action["type"], "seat": seat, "payload": action["payload"]}, rng)
+        self.state = self.game.apply(
+            self.state, {"type": action["type"], "seat": seat, "payload": action["payload"]}, rng
+        )
         self.counter = rng.counter
 
     def system_moves(self) -> None:
@@ -126,7 +130,9 @@ def choose(game: Game, state: State, seat: int, seats: int, budget: Budget, seed
     return chosen
 
 
-def _iterate(game: Game, sim: Simulation, root: Node, seat: int, seats: int, budget: Budget, rand: random.Random) -> None:
+def _iterate(
+    game: Game, sim: Simulation, root: Node, seat: int, seats: int, budget: Budget, rand: random.Random
+) -> None:
     path: list[tuple[Node, int]] = []
     node, mover, actions = root, seat, game.legal_actions(sim.state, seat)
     while True:

@@ -1,4 +1,5 @@
 """The registry of real games. Each package exposes ``GAME``, a ``base.Game``."""
+
 from __future__ import annotations
 
 import importlib

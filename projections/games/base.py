@@ -14,6 +14,7 @@ Shapes (plain dicts, so states and events serialise as they are):
 - ``viewer``: a seat number, ``None`` for a spectator, or ``REFEREE`` for the
   omniscient view (referees, and everyone once the game is finished).
 """
+
 from __future__ import annotations
 
 import copy as _copy

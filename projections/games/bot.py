@@ -4,6 +4,7 @@ Bots live outside the rules (they use Python's ``random``); a game may ship a
 ``bot.py`` of its own with a ``choose`` that weights the options, but a uniform
 choice over ``legal_actions`` must always finish a game.
 """
+
 from __future__ import annotations
 
 import random

@@ -16,6 +16,7 @@ State shape (JSON-serialisable)::
                              "computers"?: {seat: strength}}]}],
      "games": {game_id: [round index, table index]}, "seq", "created_at", "finished_at"}
 """
+
 from __future__ import annotations
 
 import copy
@@ -64,8 +65,10 @@ def seat_names(state: dict[str, Any], table: dict[str, Any]) -> list[str]:
     """The names a table's game is created with: each player's, and for a seat a
     computer fills (a bye filled by the director: ``None`` in ``seats``) its strength."""
     computers = table.get("computers") or {}
-    return [state["players"][pid]["name"] if pid is not None else f"Computer (strength {computers[str(s)]})"
-            for s, pid in enumerate(table["seats"])]
+    return [
+        state["players"][pid]["name"] if pid is not None else f"Computer (strength {computers[str(s)]})"
+        for s, pid in enumerate(table["seats"])
+    ]
 
 
 def current_round(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -89,12 +92,24 @@ Handler = Callable[[Any, JSON, JSON], JSON]
 
 # -- handlers: check, then build the new state ---------------------------------------
 
+
 def _created(state: Any, p: JSON, event: JSON) -> JSON:
     return {
-        "id": p["id"], "game": p["game"], "name": p["name"], "format": p["format"],
-        "options": p["options"], "min_seats": p["min_seats"], "max_seats": p["max_seats"],
-        "status": "registration", "registration": "open", "players": {}, "order": [], "rounds": [], "games": {},
-        "created_at": event.get("ts"), "finished_at": None,
+        "id": p["id"],
+        "game": p["game"],
+        "name": p["name"],
+        "format": p["format"],
+        "options": p["options"],
+        "min_seats": p["min_seats"],
+        "max_seats": p["max_seats"],
+        "status": "registration",
+        "registration": "open",
+        "players": {},
+        "order": [],
+        "rounds": [],
+        "games": {},
+        "created_at": event.get("ts"),
+        "finished_at": None,
     }
 
 
@@ -110,15 +125,21 @@ def _registered(state: Any, p: JSON, event: JSON) -> JSON:
     if p["pid"] in state["players"]:
         raise TournamentError("already_registered", f"player {p['pid']} is already registered", 409)
     if player_by_name(state, p["name"]) is not None:
-        raise TournamentError("already_registered", f"a player named {p['name']!r} is already registered",
-                              409, {"name": p["name"]})
+        raise TournamentError(
+            "already_registered", f"a player named {p['name']!r} is already registered", 409, {"name": p["name"]}
+        )
     if p.get("account") and any(o.get("account") == p["account"] for o in state["players"].values()):
-        raise TournamentError("already_registered", f"the account {p['account']!r} is already registered",
-                              409, {"account": p["account"]})
+        raise TournamentError(
+            "already_registered", f"the account {p['account']!r} is already registered", 409, {"account": p["account"]}
+        )
     new = dict(state)
     new["players"] = dict(state["players"])
-    new["players"][p["pid"]] = {"pid": p["pid"], "name": p["name"], "withdrawn": False,
-                                "registered_seq": event.get("seq")}
+    new["players"][p["pid"]] = {
+        "pid": p["pid"],
+        "name": p["name"],
+        "withdrawn": False,
+        "registered_seq": event.get("seq"),
+    }
     if p.get("account"):  # an account's registration: its binding and the rating that seeds round 1
         new["players"][p["pid"]].update(account=p["account"], rating=p.get("rating"))
     new["order"] = [*state["order"], p["pid"]]
@@ -143,9 +164,12 @@ def check_next_round(state: dict[str, Any]) -> int:
     _not_finished(state)
     rnd = current_round(state)
     if rnd is not None and rnd["status"] != "finished":
-        raise TournamentError("round_in_progress",
-                              f"round {rnd['round']} is not finished yet", 409,
-                              {"round": rnd["round"], "unreported": [t["game_id"] for t in unreported_tables(state)]})
+        raise TournamentError(
+            "round_in_progress",
+            f"round {rnd['round']} is not finished yet",
+            409,
+            {"round": rnd["round"], "unreported": [t["game_id"] for t in unreported_tables(state)]},
+        )
     number = len(state["rounds"]) + 1
     if number > state["options"]["rounds"]:
         raise TournamentError("no_more_rounds", f"all {state['options']['rounds']} rounds are played", 409)
@@ -167,15 +191,28 @@ def _paired(state: Any, p: JSON, event: JSON) -> JSON:
             raise TournamentError("bad_pairing", f"game {t['game_id']} is already in the tournament", 422)
         empty = {str(s) for s, pid in enumerate(t["seats"]) if pid is None}
         if empty != set(t.get("computers") or {}) or len(empty) == len(t["seats"]):
-            raise TournamentError("bad_pairing", f"table {t['table']}: a computer fills each empty seat, "
-                                                 "and a table holds at least one player", 422)
+            raise TournamentError(
+                "bad_pairing",
+                f"table {t['table']}: a computer fills each empty seat, and a table holds at least one player",
+                422,
+            )
     new = dict(state)
     new["status"] = "running"
-    tables = [{"table": t["table"], "game_id": t["game_id"], "seats": list(t["seats"]),
-               "result": None, "head_hash": None, **({"computers": dict(t["computers"])} if t.get("computers") else {})}
-              for t in p["tables"]]
-    new["rounds"] = [*state["rounds"], {"round": number, "status": "paired", "byes": list(p["byes"]),
-                                        "tables": tables, "paired_at": event.get("ts")}]
+    tables = [
+        {
+            "table": t["table"],
+            "game_id": t["game_id"],
+            "seats": list(t["seats"]),
+            "result": None,
+            "head_hash": None,
+            **({"computers": dict(t["computers"])} if t.get("computers") else {}),
+        }
+        for t in p["tables"]
+    ]
+    new["rounds"] = [
+        *state["rounds"],
+        {"round": number, "status": "paired", "byes": list(p["byes"]), "tables": tables, "paired_at": event.get("ts")},
+    ]
     new["games"] = dict(state["games"])
     for i, t in enumerate(tables):
         new["games"][t["game_id"]] = [number - 1, i]
@@ -185,8 +222,7 @@ def _paired(state: Any, p: JSON, event: JSON) -> JSON:
 def _reported(state: Any, p: JSON, event: JSON) -> JSON:
     where = state["games"].get(p["game_id"])
     if where is None:
-        raise TournamentError("game_not_in_tournament",
-                              f"game {p['game_id']} is not part of this tournament", 422)
+        raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament", 422)
     r, i = where
     table = state["rounds"][r]["tables"][i]
     if table["result"] is not None:
@@ -198,8 +234,11 @@ def _reported(state: Any, p: JSON, event: JSON) -> JSON:
     new = dict(state)
     new["rounds"] = list(state["rounds"])
     rnd = copy.deepcopy(state["rounds"][r])
-    rnd["tables"][i]["result"] = {"scores": list(result["scores"]), "ranking": list(result["ranking"]),
-                                  "forfeited": list(result.get("forfeited") or [])}
+    rnd["tables"][i]["result"] = {
+        "scores": list(result["scores"]),
+        "ranking": list(result["ranking"]),
+        "forfeited": list(result.get("forfeited") or []),
+    }
     rnd["tables"][i]["head_hash"] = p.get("head_hash")
     new["rounds"][r] = rnd
     return new
@@ -220,8 +259,11 @@ def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
     new = dict(state)
     new["rounds"] = list(state["rounds"])
     rnd = copy.deepcopy(state["rounds"][r])
-    rnd["tables"][i]["result"] = {"scores": list(result["scores"]), "ranking": list(result["ranking"]),
-                                  "forfeited": list(result.get("forfeited") or [])}
+    rnd["tables"][i]["result"] = {
+        "scores": list(result["scores"]),
+        "ranking": list(result["ranking"]),
+        "forfeited": list(result.get("forfeited") or []),
+    }
     rnd["tables"][i]["head_hash"] = p.get("head_hash")
     new["rounds"][r] = rnd
     return new
@@ -233,8 +275,12 @@ def _round_finished(state: Any, p: JSON, event: JSON) -> JSON:
         raise TournamentError("wrong_round", f"round {p['round']} is not the round in play", 409)
     missing = unreported_tables(state)
     if missing:
-        raise TournamentError("round_in_progress", f"round {p['round']} still has games to finish", 409,
-                              {"unreported": [t["game_id"] for t in missing]})
+        raise TournamentError(
+            "round_in_progress",
+            f"round {p['round']} still has games to finish",
+            409,
+            {"unreported": [t["game_id"] for t in missing]},
+        )
     new = dict(state)
     new["rounds"] = [*state["rounds"][:-1], {**rnd, "status": "finished", "finished_at": event.get("ts")}]
     return new
@@ -257,6 +303,7 @@ def _registration(value: str) -> Handler:
         if state.get("registration", "open") == value:
             raise TournamentError(f"registration_already_{value}", f"registration is already {value}", 409)
         return {**state, "registration": value}
+
     return handler
 
 

@@ -10,6 +10,7 @@ against the bottom half (seed 1 meets seed n/2+1, as FIDE's Dutch system does), 
 tables are dealt serpentine by rating so every table holds a spread of strengths.
 Unrated players seed below rated ones, in registration order.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,17 +24,27 @@ def plan_round(state: dict[str, Any]) -> dict[str, Any]:
     active = active_players(state)
     number = len(state["rounds"]) + 1
     if len(active) < max(2, state["min_seats"]):
-        raise TournamentError("not_enough_players",
-                              f"{len(active)} active players; at least {max(2, state['min_seats'])} are needed", 409)
+        raise TournamentError(
+            "not_enough_players", f"{len(active)} active players; at least {max(2, state['min_seats'])} are needed", 409
+        )
     if number == 1 and any(state["players"][p].get("rating") is not None for p in active):
         return seeded_round(state, active)
     rec = standings.records(state)
     order = {row["pid"]: i for i, row in enumerate(standings.compute(state))}
     if state["format"] == "swiss":
-        entrants = [swiss.Entrant(pid=p, points=float(rec[p]["points"]), rank=order[p],
-                                  opponents=frozenset(rec[p]["opponents"]), firsts=rec[p]["firsts"],
-                                  seconds=rec[p]["seconds"], byes=rec[p]["byes"],
-                                  last_first=rec[p]["last_first"]) for p in active]
+        entrants = [
+            swiss.Entrant(
+                pid=p,
+                points=float(rec[p]["points"]),
+                rank=order[p],
+                opponents=frozenset(rec[p]["opponents"]),
+                firsts=rec[p]["firsts"],
+                seconds=rec[p]["seconds"],
+                byes=rec[p]["byes"],
+                last_first=rec[p]["last_first"],
+            )
+            for p in active
+        ]
         pairing = swiss.pair_round(entrants, number)
         seated = [list(pair) for pair in pairing.pairs]
         byes = [pairing.bye] if pairing.bye else []
@@ -43,9 +54,17 @@ def plan_round(state: dict[str, Any]) -> dict[str, Any]:
             met: dict[str, Any] = {}
             for o in rec[p]["opponents"]:
                 met[o] = met.get(o, 0) + 1
-            sitters.append(tables.Sitter(pid=p, rank=order[p], met=met, firsts=rec[p]["firsts"],
-                                         seat_share=float(rec[p]["seat_share"]),
-                                         games=rec[p]["firsts"] + rec[p]["seconds"], byes=rec[p]["byes"]))
+            sitters.append(
+                tables.Sitter(
+                    pid=p,
+                    rank=order[p],
+                    met=met,
+                    firsts=rec[p]["firsts"],
+                    seat_share=float(rec[p]["seat_share"]),
+                    games=rec[p]["firsts"] + rec[p]["seconds"],
+                    byes=rec[p]["byes"],
+                )
+            )
         seating = tables.seat_round(sitters, state["options"]["table_size"], state["min_seats"], state["max_seats"])
         seated, byes = seating.tables, seating.byes
     return {"round": number, "tables": [{"table": i + 1, "seats": s} for i, s in enumerate(seated)], "byes": byes}
@@ -64,7 +83,7 @@ def fill_byes(state: dict[str, Any], plan: dict[str, Any], strength: int) -> dic
     byes = sorted(plan["byes"], key=lambda p: (rec[p]["firsts"] - rec[p]["seconds"], state["order"].index(p)))
     tables = list(plan["tables"])
     for start in range(0, len(byes), max(size - 1, 1)):
-        group = byes[start:start + max(size - 1, 1)]
+        group = byes[start : start + max(size - 1, 1)]
         seats: list[Any] = list(group) + [None] * (size - len(group))
         if len(group) == 1 and rec[group[0]]["firsts"] > rec[group[0]]["seconds"]:
             seats = [None, *group] + [None] * (size - 2)
@@ -75,6 +94,7 @@ def fill_byes(state: dict[str, Any], plan: dict[str, Any], strength: int) -> dic
 
 def seeds(state: dict[str, Any], active: list[str]) -> list[str]:
     """Active players by recorded rating, best first; unrated after, by registration."""
+
     def key(pid: str) -> tuple[bool, float, int]:
         rating = state["players"][pid].get("rating")
         return (rating is None, -(rating or 0.0), state["order"].index(pid))
@@ -90,10 +110,11 @@ def seeded_round(state: dict[str, Any], active: list[str]) -> dict[str, Any]:
         # the higher seed moves first on odd boards, the lower on even ones
         seated = [[ranked[i], ranked[i + half]] if i % 2 == 0 else [ranked[i + half], ranked[i]] for i in range(half)]
     else:
-        sizes, bye_count = tables.table_sizes(len(ranked), state["options"]["table_size"], state["min_seats"],
-                                              state["max_seats"])
-        byes = ranked[len(ranked) - bye_count:] if bye_count else []
-        ranked = ranked[:len(ranked) - bye_count]
+        sizes, bye_count = tables.table_sizes(
+            len(ranked), state["options"]["table_size"], state["min_seats"], state["max_seats"]
+        )
+        byes = ranked[len(ranked) - bye_count :] if bye_count else []
+        ranked = ranked[: len(ranked) - bye_count]
         seated = serpentine(ranked, sizes)
     return {"round": 1, "tables": [{"table": i + 1, "seats": s} for i, s in enumerate(seated)], "byes": byes}
 

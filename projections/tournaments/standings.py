@@ -18,6 +18,7 @@ Referee adjustments and forfeits reach the standings through the games' results:
 reported after a forfeit already ranks the forfeiting seat last, and an adjustment
 changes that game's scores before it is reported.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -63,10 +64,23 @@ def bye_points(options: dict[str, Any], fmt: str) -> Fraction:
 def records(state: dict[str, Any]) -> dict[str, Any]:
     """Per player: points, game scores, opponents, meetings, seat history, byes."""
     opts = state["options"]
-    rec = {pid: {"pid": pid, "points": Fraction(0), "game_score": Fraction(0), "games": 0, "byes": 0,
-                 "wins": 0, "opponents": [], "meetings": [], "firsts": 0, "seconds": 0,
-                 "seat_share": Fraction(0), "last_first": None}
-           for pid in state["order"]}
+    rec = {
+        pid: {
+            "pid": pid,
+            "points": Fraction(0),
+            "game_score": Fraction(0),
+            "games": 0,
+            "byes": 0,
+            "wins": 0,
+            "opponents": [],
+            "meetings": [],
+            "firsts": 0,
+            "seconds": 0,
+            "seat_share": Fraction(0),
+            "last_first": None,
+        }
+        for pid in state["order"]
+    }
     for rnd in state["rounds"]:
         for pid in rnd["byes"]:
             rec[pid]["byes"] += 1
@@ -94,8 +108,13 @@ def records(state: dict[str, Any]) -> dict[str, Any]:
                 r["game_score"] += Fraction(str(result["scores"][s] or 0))
                 if result["ranking"][s] == 1 and result["ranking"].count(1) == 1:
                     r["wins"] += 1
-                r["meetings"].append({o: result["ranking"][s] - result["ranking"][k]
-                                      for k, o in enumerate(seats) if o != pid and o is not None})
+                r["meetings"].append(
+                    {
+                        o: result["ranking"][s] - result["ranking"][k]
+                        for k, o in enumerate(seats)
+                        if o != pid and o is not None
+                    }
+                )
     return rec
 
 
@@ -127,12 +146,20 @@ def compute(state: dict[str, Any]) -> list[dict[str, Any]]:
         tiebreaks = {"game_score": _num(r["game_score"]), "head_to_head": key[-1]}
         if swiss:
             tiebreaks = {"buchholz": _num(r["buchholz"]), **tiebreaks}
-        table.append({
-            "rank": rank, "pid": pid, "name": player["name"], "withdrawn": player["withdrawn"],
-            **({"account": player["account"], "rating": player["rating"]} if player.get("account") else {}),
-            "points": _num(r["points"]), "tiebreaks": tiebreaks, "games": r["games"],
-            "wins": r["wins"], "byes": r["byes"],
-        })
+        table.append(
+            {
+                "rank": rank,
+                "pid": pid,
+                "name": player["name"],
+                "withdrawn": player["withdrawn"],
+                **({"account": player["account"], "rating": player["rating"]} if player.get("account") else {}),
+                "points": _num(r["points"]),
+                "tiebreaks": tiebreaks,
+                "games": r["games"],
+                "wins": r["wins"],
+                "byes": r["byes"],
+            }
+        )
     return table
 
 

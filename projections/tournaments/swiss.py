@@ -18,6 +18,7 @@ The rules, in priority order:
 The search is a depth-first matching with a failure memo over the set of unpaired
 players, so proving that no rematch-free pairing exists stays cheap for tournament sizes.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -89,12 +90,14 @@ def _match(players: list[Entrant], allowed_repeats: int) -> list[Any] | None:
         top = next(i for i in range(n) if not mask >> i & 1)
         a = players[top]
         options = [j for j in range(top + 1, n) if not mask >> j & 1]
-        options.sort(key=lambda j: (
-            j in met_sets[top],
-            abs(a.points - players[j].points),
-            _colour_clash(a, players[j]),
-            j,
-        ))
+        options.sort(
+            key=lambda j: (
+                j in met_sets[top],
+                abs(a.points - players[j].points),
+                _colour_clash(a, players[j]),
+                j,
+            )
+        )
         for j in options:
             cost = 1 if j in met_sets[top] else 0
             if cost > budget:

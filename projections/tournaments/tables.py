@@ -12,6 +12,7 @@
 - First-player order rotates: at each table the player who sat first least often sits
   first, then whoever sat latest on average, then the lower-ranked.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -95,8 +96,14 @@ def _place(ranked: list[Sitter], sizes: list[int]) -> list[list[Sitter]]:
     tables: list[list[Sitter]] = [[] for _ in sizes]
     for sitter in ranked:
         open_tables = [i for i, t in enumerate(tables) if len(t) < sizes[i]]
-        best = min(open_tables, key=lambda i: (sum(_met(sitter, o) for o in tables[i]),
-                                               sum(1 for o in tables[i] if o.firsts <= sitter.firsts), i))
+        best = min(
+            open_tables,
+            key=lambda i: (
+                sum(_met(sitter, o) for o in tables[i]),
+                sum(1 for o in tables[i] if o.firsts <= sitter.firsts),
+                i,
+            ),
+        )
         tables[best].append(sitter)
     return tables
 
@@ -116,8 +123,8 @@ def _improve(tables: list[list[Sitter]], max_passes: int = 20) -> list[list[Sitt
                 for y in range(len(tables[j])):
                     a, b = tables[i][x], tables[j][y]
                     before = _cost(tables[i]) + _cost(tables[j])
-                    ti = tables[i][:x] + [b] + tables[i][x + 1:]
-                    tj = tables[j][:y] + [a] + tables[j][y + 1:]
+                    ti = tables[i][:x] + [b] + tables[i][x + 1 :]
+                    tj = tables[j][:y] + [a] + tables[j][y + 1 :]
                     if _cost(ti) + _cost(tj) < before:
                         tables[i], tables[j] = ti, tj
                         improved = True
@@ -126,8 +133,9 @@ def _improve(tables: list[list[Sitter]], max_passes: int = 20) -> list[list[Sitt
     return tables
 
 
-def _search(ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]],
-            budget: int = 5000) -> list[list[Sitter]]:
+def _search(
+    ranked: list[Sitter], sizes: list[int], start: list[list[Sitter]], budget: int = 5000
+) -> list[list[Sitter]]:
     """Branch and bound over the seatings, from the local optimum ``start``.
 
     Exhaustive for small fields (nine players in threes is a few hundred nodes), cut

@@ -1,4 +1,5 @@
 """Accounts and seats through the API, for the account and rating tests."""
+
 from __future__ import annotations
 
 import random
@@ -23,16 +24,26 @@ def new_account(client, prefix: str = "player") -> tuple[str, str]:
     return answer.get_json()["name"], answer.get_json()["token"]
 
 
-def bound_game(client, sessions: list[str], game: str = "toy", options: dict | None = None, ranked: bool = True) -> dict:
+def bound_game(
+    client, sessions: list[str], game: str = "toy", options: dict | None = None, ranked: bool = True
+) -> dict:
     """A game whose seat n is claimed by ``sessions[n]`` (seat 0 at creation)."""
-    body = {"game": game, "seats": [f"s{i}" for i in range(len(sessions))], "options": options or {},
-            "ranked": ranked, "account_seat": 0}
+    body = {
+        "game": game,
+        "seats": [f"s{i}" for i in range(len(sessions))],
+        "options": options or {},
+        "ranked": ranked,
+        "account_seat": 0,
+    }
     created = client.post("/api/games", json=body, headers=auth(sessions[0]))
     assert created.status_code == 201, created.get_json()
     created = created.get_json()
     for seat, session in enumerate(sessions[1:], start=1):
-        claim = client.post(f"/api/games/{created['id']}/claim", json={"seat_token": created["seats"][seat]["token"]},
-                            headers=auth(session))
+        claim = client.post(
+            f"/api/games/{created['id']}/claim",
+            json={"seat_token": created["seats"][seat]["token"]},
+            headers=auth(session),
+        )
         assert claim.status_code == 201, claim.get_json()
     return created
 
@@ -47,8 +58,11 @@ def play_out(client, created: dict, rand: random.Random, limit: int = 5000) -> d
         seat = meta["to_act"][0]
         actions = client.get(f"/api/games/{gid}/actions", headers=auth(tokens[seat])).get_json()["actions"]
         action = rand.choice(actions)
-        answer = client.post(f"/api/games/{gid}/actions", json={"type": action["type"], "payload": action["payload"]},
-                             headers=auth(tokens[seat]))
+        answer = client.post(
+            f"/api/games/{gid}/actions",
+            json={"type": action["type"], "payload": action["payload"]},
+            headers=auth(tokens[seat]),
+        )
         assert answer.status_code == 201, answer.get_json()
     raise AssertionError("the game did not end")
 

@@ -1,5 +1,6 @@
 """Accounts through the API: creation, names, passwords, sessions, and every refusal
 of the issue (wrong password, taken or look-alike names) with nothing written."""
+
 from __future__ import annotations
 
 from events import keys
@@ -26,8 +27,9 @@ def test_create_login_me_logout(client):
 
 def test_logout_everywhere_revokes_every_session(client):
     name, first = new_account(client, "bea")
-    others = [client.post("/api/sessions", json={"name": name, "password": PASSWORD}).get_json()["token"]
-              for _ in range(2)]
+    others = [
+        client.post("/api/sessions", json={"name": name, "password": PASSWORD}).get_json()["token"] for _ in range(2)
+    ]
     answer = client.delete("/api/sessions", headers=auth(others[0]))
     assert answer.get_json() == {"name": name, "revoked": 3}
     for token in [first, *others]:
@@ -66,12 +68,14 @@ def test_taken_and_look_alike_names_are_refused_and_nothing_written(client, redi
 
 def test_bad_names_and_passwords(client, redis_client):
     before = count_accounts(redis_client)
-    cases = [({"name": "\u200b ", "password": PASSWORD}, "bad_name"),
-             ({"name": "x" * 41, "password": PASSWORD}, "bad_name"),
-             ({"name": unique("fay"), "password": "short"}, "bad_password"),
-             ({"name": unique("fay"), "password": "p" * 257}, "bad_password"),
-             ({"name": unique("fay")}, "bad_request"),
-             ({"name": 5, "password": PASSWORD}, "bad_request")]
+    cases = [
+        ({"name": "\u200b ", "password": PASSWORD}, "bad_name"),
+        ({"name": "x" * 41, "password": PASSWORD}, "bad_name"),
+        ({"name": unique("fay"), "password": "short"}, "bad_password"),
+        ({"name": unique("fay"), "password": "p" * 257}, "bad_password"),
+        ({"name": unique("fay")}, "bad_request"),
+        ({"name": 5, "password": PASSWORD}, "bad_request"),
+    ]
     for body, code in cases:
         answer = client.post("/api/accounts", json=body)
         assert answer.status_code == 400, (body, answer.get_json())
@@ -101,12 +105,21 @@ def test_login_is_rate_limited(redis_url, redis_client, tmp_path):
 
     for key in redis_client.scan_iter(match="ratelimit*"):
         redis_client.delete(key)
-    limited = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "RATE_LIMITS_ENABLED": True,
-                          "RATE_LIMIT_LOGIN": "3 per minute", "DATA_DIR": str(tmp_path)}).test_client()
+    limited = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "CLOCK_SWEEP_SECONDS": 0,
+            "RATE_LIMITS_ENABLED": True,
+            "RATE_LIMIT_LOGIN": "3 per minute",
+            "DATA_DIR": str(tmp_path),
+        }
+    ).test_client()
     name, _ = new_account(limited, "hal")
     env = {"REMOTE_ADDR": "10.0.9.1"}
-    codes = [limited.post("/api/sessions", json={"name": name, "password": "guess " * 2}, environ_base=env).status_code
-             for _ in range(5)]
+    codes = [
+        limited.post("/api/sessions", json={"name": name, "password": "guess " * 2}, environ_base=env).status_code
+        for _ in range(5)
+    ]
     assert codes == [401, 401, 401, 429, 429]
     refused = limited.post("/api/sessions", json={"name": name, "password": PASSWORD}, environ_base=env)
     assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "rate_limited"

@@ -1,5 +1,6 @@
 """Binding seats to accounts: a seat.bound entry in the game's own log, at creation or
 claimed with the seat's token; every refusal is a 4xx with nothing written."""
+
 from __future__ import annotations
 
 from service.audit import parse_lines
@@ -20,7 +21,8 @@ def test_creation_and_claim_are_entries_of_the_log(client):
     bound = [e for e in client.get(f"/api/games/{gid}/events").get_json()["events"] if e["type"] == "seat.bound"]
     assert [(e["seq"], e["actor"], e["payload"]) for e in bound] == [
         (2, {"role": "system"}, {"seat": 0, "account": ann}),
-        (3, {"seat": 1}, {"seat": 1, "account": bob})]
+        (3, {"seat": 1}, {"seat": 1, "account": bob}),
+    ]
     roll_out(client, created)
     export = client.get(f"/api/games/{gid}/export").get_data(as_text=True)
     verdict = client.post("/api/verify", data=export, content_type="application/x-ndjson").get_json()
@@ -35,18 +37,24 @@ def test_a_claim_of_ones_own_seat_again_is_answered_without_writing(client):
     (_, s_ann), (_, s_bob) = new_account(client, "cy"), new_account(client, "di")
     created = bound_game(client, [s_ann, s_bob])
     before = seq_of(client, created["id"])
-    again = client.post(f"/api/games/{created['id']}/claim", json={"seat_token": created["seats"][1]["token"]},
-                        headers=auth(s_bob))
+    again = client.post(
+        f"/api/games/{created['id']}/claim", json={"seat_token": created["seats"][1]["token"]}, headers=auth(s_bob)
+    )
     assert again.status_code == 200 and again.get_json()["seq"] == before
     assert seq_of(client, created["id"]) == before
 
 
 def test_refusals_write_nothing(client):
     (_, s_ann), (_, s_bob), (_, s_cat) = (new_account(client, n) for n in ("el", "fo", "gi"))
-    created = client.post("/api/games", json={"game": "toy", "seats": ["a", "b", "c"], "options": {"rounds": 1},
-                                              "account_seat": 0}, headers=auth(s_ann)).get_json()
+    created = client.post(
+        "/api/games",
+        json={"game": "toy", "seats": ["a", "b", "c"], "options": {"rounds": 1}, "account_seat": 0},
+        headers=auth(s_ann),
+    ).get_json()
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
-    assert client.post(f"/api/games/{gid}/claim", json={"seat_token": tokens[1]}, headers=auth(s_bob)).status_code == 201
+    assert (
+        client.post(f"/api/games/{gid}/claim", json={"seat_token": tokens[1]}, headers=auth(s_bob)).status_code == 201
+    )
     before = seq_of(client, gid)
 
     def claim(token, session):
@@ -60,7 +68,11 @@ def test_refusals_write_nothing(client):
         (claim(tokens[2], None), 401, "no_session"),
         (claim(tokens[2], "made-up"), 401, "bad_session"),
         (client.post(f"/api/games/{gid}/claim", json={}, headers=auth(s_cat)), 400, "bad_request"),
-        (client.post("/api/games/nosuchgame/claim", json={"seat_token": tokens[2]}, headers=auth(s_cat)), 404, "not_found"),
+        (
+            client.post("/api/games/nosuchgame/claim", json={"seat_token": tokens[2]}, headers=auth(s_cat)),
+            404,
+            "not_found",
+        ),
     ]
     for answer, status, code in cases:
         assert (answer.status_code, answer.get_json()["error"]["code"]) == (status, code), answer.get_json()
@@ -77,6 +89,7 @@ def test_creation_binding_needs_a_session_and_a_persons_seat(client):
     _, s_ann = new_account(client, "hu")
     no_session = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": 0})
     assert no_session.status_code == 401
-    bot_seat = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": 5},
-                           headers=auth(s_ann))
+    bot_seat = client.post(
+        "/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": 5}, headers=auth(s_ann)
+    )
     assert bot_seat.status_code == 400 and bot_seat.get_json()["error"]["code"] == "bad_seat"

@@ -1,6 +1,7 @@
 """Ratings from recorded results: rated once per result, only ranked games with every
 seat bound, forfeits and referee corrections flowing in; numbers equal to OpenSkill's
 Plackett-Luce applied to the recorded rankings."""
+
 from __future__ import annotations
 
 from openskill.models import PlackettLuce
@@ -58,8 +59,11 @@ def test_unranked_unbound_and_unfinished_games_are_not_rated(client, redis_clien
     sessions = [s for _, s in accounts]
     unranked = bound_game(client, sessions, options={"rounds": 1}, ranked=False)
     roll_out(client, unranked)
-    half = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 1},
-                                           "account_seat": 0}, headers=auth(sessions[0])).get_json()
+    half = client.post(
+        "/api/games",
+        json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 1}, "account_seat": 0},
+        headers=auth(sessions[0]),
+    ).get_json()
     roll_out(client, half)
     playing = bound_game(client, sessions, options={"rounds": 1})
     before = stream_length(redis_client)
@@ -74,8 +78,11 @@ def test_unranked_unbound_and_unfinished_games_are_not_rated(client, redis_clien
 def test_a_forfeit_is_a_result_like_any_other(client):
     accounts = players(client, 2, "f")
     created = bound_game(client, [s for _, s in accounts], options={"rounds": 3})
-    forfeit = client.post(f"/api/games/{created['id']}/referee/forfeit", json={"seat": 0, "reason": "left"},
-                          headers=auth(created["referee_token"]))
+    forfeit = client.post(
+        f"/api/games/{created['id']}/referee/forfeit",
+        json={"seat": 0, "reason": "left"},
+        headers=auth(created["referee_token"]),
+    )
     assert forfeit.status_code == 201, forfeit.get_json()
     assert client.get(f"/api/games/{created['id']}").get_json()["result"]["ranking"] == [2, 1]
     loser, winner = row(client, "toy", accounts[0][0]), row(client, "toy", accounts[1][0])
@@ -87,9 +94,11 @@ def test_a_referee_correction_re_rates_the_game_in_its_place(client):
     created = bound_game(client, [s for _, s in accounts], options={"rounds": 1})
     meta = roll_out(client, created)
     loser = meta["result"]["ranking"].index(max(meta["result"]["ranking"]))
-    fix = client.post(f"/api/games/{created['id']}/referee/correct",
-                      json={"adjustments": [{"seat": loser, "points": 100}], "reason": "miscounted"},
-                      headers=auth(created["referee_token"]))
+    fix = client.post(
+        f"/api/games/{created['id']}/referee/correct",
+        json={"adjustments": [{"seat": loser, "points": 100}], "reason": "miscounted"},
+        headers=auth(created["referee_token"]),
+    )
     assert fix.status_code == 201, fix.get_json()
     corrected = client.get(f"/api/games/{created['id']}").get_json()
     ranking = corrected["result"]["ranking"]

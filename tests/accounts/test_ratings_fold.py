@@ -2,6 +2,7 @@
 does not matter (only the order the games finished in), a correction gives what a
 right first result would have given, and the server's incremental fold equals the
 fold of everything at once."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -20,8 +21,17 @@ def results(draw):
         seats = draw(st.integers(min_value=2, max_value=4))
         accounts = draw(st.permutations(ACCOUNTS))[:seats]
         ranking = draw(st.lists(st.integers(min_value=1, max_value=seats), min_size=seats, max_size=seats))
-        out.append({"game_id": f"g{n}", "game": draw(st.sampled_from(["x", "y"])), "finished_at": f"t{n:03d}",
-                    "head": f"h{n}", "seq": 9, "accounts": list(accounts), "ranking": ranking})
+        out.append(
+            {
+                "game_id": f"g{n}",
+                "game": draw(st.sampled_from(["x", "y"])),
+                "finished_at": f"t{n:03d}",
+                "head": f"h{n}",
+                "seq": 9,
+                "accounts": list(accounts),
+                "ranking": ranking,
+            }
+        )
     return out
 
 
@@ -45,8 +55,9 @@ def test_a_correction_equals_the_right_result_first_time(found, data):
     wrong = found[which]
     right = {**wrong, "ranking": list(reversed(wrong["ranking"])), "head": "corrected", "finished_at": "t999"}
     corrected = ratings.fold([*found, right])
-    first_time = ratings.fold([r if i != which else {**right, "finished_at": wrong["finished_at"]}
-                               for i, r in enumerate(found)])
+    first_time = ratings.fold(
+        [r if i != which else {**right, "finished_at": wrong["finished_at"]} for i, r in enumerate(found)]
+    )
     assert ratings.numbers(corrected) == ratings.numbers(first_time)
     live = ratings.Fold()
     for r in [*found, right]:

@@ -2,6 +2,7 @@
 mixed player counts (random legal moves), then ``python -m service verify-ratings``
 recomputes every rating from the 30 exports and finds the live numbers; a changed
 number or a missing export is named."""
+
 from __future__ import annotations
 
 import json
@@ -16,9 +17,7 @@ from service.__main__ import main
 from .helpers import bound_game, new_account, play_out
 
 # (game, seat counts, games, options): the toy game (1-4 seats) and two of the real games
-SEASON = [("toy", (2, 3, 4), 20, {"rounds": 2}),
-          ("caylus", (2, 3), 5, {}),
-          ("shadow_of_the_emperor", (2, 3), 5, {})]
+SEASON = [("toy", (2, 3, 4), 20, {"rounds": 2}), ("caylus", (2, 3), 5, {}), ("shadow_of_the_emperor", (2, 3), 5, {})]
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +26,14 @@ def season_client(tmp_path_factory):
     from service.app import create_app
 
     server, url = start_embedded(str(tmp_path_factory.mktemp("season-redis")))
-    app = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True,
-                      "DATA_DIR": str(tmp_path_factory.mktemp("season-data"))})
+    app = create_app(
+        {
+            "REDIS_URL": url,
+            "CLOCK_SWEEP_SECONDS": 0,
+            "TESTING": True,
+            "DATA_DIR": str(tmp_path_factory.mktemp("season-data")),
+        }
+    )
     yield app.test_client()
     server.shutdown()
 
@@ -63,7 +68,8 @@ def test_a_season_recomputed_from_its_exports(season_client, tmp_path, capsys):
     live = client.get("/api/ratings").get_json()
     assert live["results"] == 30 and len(live["games"]) == 30
     assert sum(e[2] for table in live["ratings"].values() for e in table.values()) == sum(
-        n * c for (_, n), c in counts.items())  # every seat of every game counted once
+        n * c for (_, n), c in counts.items()
+    )  # every seat of every game counted once
 
     code, report = verify_ratings(tmp_path, exports, live, capsys)
     assert code == 0, report

@@ -2,6 +2,7 @@
 registrations recorded (Swiss: top half against bottom half; tables: serpentine),
 seats bound to the accounts in every game, ratings in the standings and bindings in
 the audit bundle."""
+
 from __future__ import annotations
 
 import random
@@ -23,9 +24,14 @@ def rated_accounts(client, n, prefix):
 
 
 def tournament(client, size, rounds=1):
-    created = client.post("/api/tournaments", json={"game": "toy", "name": "Club night",
-                                                    "options": {"table_size": size, "rounds": rounds,
-                                                                "game_options": {"rounds": 1}}}).get_json()
+    created = client.post(
+        "/api/tournaments",
+        json={
+            "game": "toy",
+            "name": "Club night",
+            "options": {"table_size": size, "rounds": rounds, "game_options": {"rounds": 1}},
+        },
+    ).get_json()
     return created["id"], created["director_token"]
 
 
@@ -61,12 +67,14 @@ def test_swiss_round_one_pairs_top_half_against_bottom_half(client):
     play_round(client, tid, pairing, random.Random(1))
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
     assert {r["pid"]: (r["account"], r["rating"]) for r in standings} == {
-        p: (b["account"], b["rating"]) for p, b in players.items()}
+        p: (b["account"], b["rating"]) for p, b in players.items()
+    }
     bundle = client.get(f"/api/tournaments/{tid}/export").get_json()
     report = verify_tournament(bundle)
     assert report["ok"], report["messages"]
-    registered = {e["payload"]["pid"]: e["payload"]["account"] for e in bundle["tournament"]
-                  if e["type"] == "player.registered"}
+    registered = {
+        e["payload"]["pid"]: e["payload"]["account"] for e in bundle["tournament"] if e["type"] == "player.registered"
+    }
     assert registered == {p: b["account"] for p, b in players.items()}
     bound = {e["payload"]["account"] for log in bundle["games"].values() for e in log if e["type"] == "seat.bound"}
     assert bound == {b["account"] for b in players.values()}
@@ -87,7 +95,7 @@ def test_tables_are_dealt_serpentine_by_rating(client):
 
 
 def test_account_registration_refusals_write_nothing(client):
-    (name, session), = [new_account(client, "rg")]
+    ((name, session),) = [new_account(client, "rg")]
     tid, _ = tournament(client, 2)
     assert client.post(f"/api/tournaments/{tid}/players", json={}, headers=auth(session)).status_code == 201
     seq = client.get(f"/api/tournaments/{tid}").get_json()["seq"]

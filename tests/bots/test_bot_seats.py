@@ -1,6 +1,7 @@
 """Computer seats through the API: a bot's move is an ordinary event made with its own
 seat token, action id and expected seq; the runner works outside the request threads;
 evaluation lines for commentators stay hidden from spectators of a live game."""
+
 from __future__ import annotations
 
 import os
@@ -60,8 +61,9 @@ def test_a_person_plays_against_a_computer_and_cannot_move_for_it(client, platfo
             break
         assert meta["to_act"] == [0], "the computer left its turn unplayed"
         actions = client.get(f"/api/games/{gid}/actions", headers=auth(token)).json["actions"]
-        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
-                        headers=auth(token))
+        r = client.post(
+            f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]}, headers=auth(token)
+        )
         assert r.status_code == 201, r.json
     assert client.get(f"/api/games/{gid}").json["status"] == "finished"
 
@@ -70,8 +72,9 @@ def test_the_referee_seats_a_computer_for_a_withdrawn_player(client, platform):
     created = create(client)
     gid, ref = created["id"], created["referee_token"]
     withdrawn = created["seats"][1]["token"]
-    r = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 1, "strength": 1, "reason": "bob withdrew"},
-                    headers=auth(ref))
+    r = client.post(
+        f"/api/games/{gid}/referee/bot", json={"seat": 1, "strength": 1, "reason": "bob withdrew"}, headers=auth(ref)
+    )
     assert r.status_code == 201, r.json
     again = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 1, "reason": "twice"}, headers=auth(ref))
     assert again.status_code == 409 and again.json["error"]["code"] == "already_a_computer"
@@ -149,8 +152,9 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
     """The director withdraws a player with ``bot``: the table plays on, and the seat still ranks last."""
     from tests.tournaments.bots import bearer as tbearer
 
-    made = client.post("/api/tournaments", json={"game": "caylus", "name": "Club night",
-                                                 "options": {"table_size": 3, "rounds": 1}}).get_json()
+    made = client.post(
+        "/api/tournaments", json={"game": "caylus", "name": "Club night", "options": {"table_size": 3, "rounds": 1}}
+    ).get_json()
     tid, director = made["id"], made["director_token"]
     players = {}
     for name in ("Ann", "Bob", "Cy"):
@@ -159,8 +163,11 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
     table = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director)).get_json()["tables"][0]
     gid = table["game_id"]
     quitter = table["seats"][1]
-    answer = client.delete(f"/api/tournaments/{tid}/players/{quitter['pid']}", headers=tbearer(director),
-                           json={"reason": "unwell", "bot": 1})
+    answer = client.delete(
+        f"/api/tournaments/{tid}/players/{quitter['pid']}",
+        headers=tbearer(director),
+        json={"reason": "unwell", "bot": 1},
+    )
     assert answer.status_code == 200, answer.get_json()
     meta = client.get(f"/api/games/{gid}").json
     assert meta["status"] == "active" and meta["seats"][1]["bot"] == 1
@@ -173,8 +180,11 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
             break
         seat = rand.choice([s for s in meta["to_act"] if s in humans])
         actions = client.get(f"/api/games/{gid}/actions", headers=auth(humans[seat])).json["actions"]
-        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
-                        headers=auth(humans[seat]))
+        r = client.post(
+            f"/api/games/{gid}/actions",
+            json={**rand.choice(actions), "expected_seq": meta["seq"]},
+            headers=auth(humans[seat]),
+        )
         assert r.status_code == 201, r.json
     result = client.get(f"/api/games/{gid}").json["result"]
     assert result["ranking"][1] == 3 and 1 in result["forfeited"]
@@ -192,8 +202,11 @@ def _play_humans(client, platform, gid, humans, seed):
             return meta
         seat = rand.choice([s for s in meta["to_act"] if s in humans])
         actions = client.get(f"/api/games/{gid}/actions", headers=auth(humans[seat])).json["actions"]
-        r = client.post(f"/api/games/{gid}/actions", json={**rand.choice(actions), "expected_seq": meta["seq"]},
-                        headers=auth(humans[seat]))
+        r = client.post(
+            f"/api/games/{gid}/actions",
+            json={**rand.choice(actions), "expected_seq": meta["seq"]},
+            headers=auth(humans[seat]),
+        )
         assert r.status_code == 201, r.json
     raise AssertionError(f"game {gid} did not finish")
 
@@ -204,8 +217,9 @@ def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, plat
     from service.tournament_bundle import verify_tournament
     from tests.tournaments.bots import bearer as tbearer
 
-    made = client.post("/api/tournaments", json={"game": "caylus", "name": "Odd night",
-                                                 "options": {"table_size": 2, "rounds": 2}}).get_json()
+    made = client.post(
+        "/api/tournaments", json={"game": "caylus", "name": "Odd night", "options": {"table_size": 2, "rounds": 2}}
+    ).get_json()
     tid, director = made["id"], made["director_token"]
     for name in ("Ann", "Bob", "Cy"):
         assert client.post(f"/api/tournaments/{tid}/players", json={"name": name}).status_code == 201
@@ -237,7 +251,9 @@ def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, plat
     assert row["points"] == (1 if won else 0) and row["games"] == 1 and row["byes"] == 1
     assert sum(r["points"] for r in standings) == 1 + (1 if won else 0)  # no free bye point
 
-    second = client.post(f"/api/tournaments/{tid}/rounds", headers=tbearer(director), json={"bye_computer": 1}).get_json()
+    second = client.post(
+        f"/api/tournaments/{tid}/rounds", headers=tbearer(director), json={"bye_computer": 1}
+    ).get_json()
     filled2 = next(t for t in second["tables"] if any(s["pid"] is None for s in t["seats"]))
     assert player["pid"] not in [s["pid"] for s in filled2["seats"]]  # the bye rotates
     for table in second["tables"]:

@@ -4,6 +4,7 @@ what is hidden from its seat, and the same inputs always give the same move.
 The hidden changes are the ones each game's own view properties use (other hands,
 missions, deck orders, votes, unseen role cards, the tile pile); the test first checks
 that the seat's view really is unchanged, then that the bot's choice is."""
+
 from __future__ import annotations
 
 import json
@@ -93,5 +94,6 @@ def test_a_determinization_depends_on_the_seats_information_only(name):
         for i, (state, seat) in enumerate(decision_points(name, seats, f"worlds-{name}-{game_no}", wanted=10)):
             other = hide(state, seat, i)
             for draw in range(3):
-                assert canonical(game.determinize(state, seat, random.Random(draw))) == \
-                    canonical(game.determinize(other, seat, random.Random(draw))), (name, i)
+                assert canonical(game.determinize(state, seat, random.Random(draw))) == canonical(
+                    game.determinize(other, seat, random.Random(draw))
+                ), (name, i)

@@ -5,6 +5,7 @@ by the first test that needs it) into tests/browser/axe/node_modules/ (ignored b
 nothing is fetched from a CDN while the tests run. The script is evaluated through the DevTools protocol, so a page's
 Content-Security-Policy does not stand in its way.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -25,8 +26,11 @@ def axe_script() -> str:
         npm = shutil.which("npm")
         if not npm:
             pytest.skip("npm is not installed (apt-get install npm); it installs axe-core for the accessibility tests")
-        subprocess.run([npm, "install", "--prefix", str(PREFIX), "--no-audit", "--no-fund", "--no-package-lock",
-                        "--silent"], check=True, timeout=300)
+        subprocess.run(
+            [npm, "install", "--prefix", str(PREFIX), "--no-audit", "--no-fund", "--no-package-lock", "--silent"],
+            check=True,
+            timeout=300,
+        )
     return SCRIPT.read_text(encoding="utf-8")
 
 
@@ -41,7 +45,9 @@ def audit(page, script: str, *, include_moderate: bool = False) -> list[dict]:
           return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 5).map((n) => ({ html: n.html.slice(0, 200), target: n.target.join(' '),
                                                      summary: (n.failureSummary || '').slice(0, 300) })) }));
-        }""", TAGS)
+        }""",
+        TAGS,
+    )
     return [v for v in found if include_moderate or v["impact"] in BLOCKING]
 
 

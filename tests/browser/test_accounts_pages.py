@@ -2,6 +2,7 @@
 its rating chart (SVG), games and notes, a leaderboard with provisional ratings marked;
 screenshots in tests/browser/artifacts/ and no serious or critical axe violation, in
 English and in Traditional Chinese."""
+
 from __future__ import annotations
 
 import uuid
@@ -25,8 +26,12 @@ def account(server, prefix):
 
 
 def rated_toy_game(server, sessions, note=None):
-    created = server.ok("POST", "/games", sessions[0], json={"game": "toy", "seats": ["a", "b"],
-                                                              "options": {"rounds": 1}, "account_seat": 0})
+    created = server.ok(
+        "POST",
+        "/games",
+        sessions[0],
+        json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 1}, "account_seat": 0},
+    )
     tokens = [s["token"] for s in created["seats"]]
     server.ok("POST", f"/games/{created['id']}/claim", sessions[1], json={"seat_token": tokens[1]})
     if note:
@@ -47,8 +52,9 @@ def season(live_server):
 
 
 def lang_page(browser, lang):
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale=lang,
-                                  extra_http_headers={"Accept-Language": lang})
+    context = browser.new_context(
+        viewport={"width": 1200, "height": 900}, locale=lang, extra_http_headers={"Accept-Language": lang}
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.errors = []
@@ -140,8 +146,9 @@ def test_a_logged_in_player_claims_their_seat_at_the_table(live_server, browser,
     created = live_server.ok("POST", "/games", json={"game": "toy", "seats": ["Eli", "Fay"], "options": {"rounds": 1}})
     page = lang_page(browser, "en")
     page.goto(live_server.url + "/account")
-    page.evaluate("([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))",
-                  [name, session])
+    page.evaluate(
+        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, session]
+    )
     page.goto(f"{live_server.url}/games/{created['id']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("#claim-seat")
     page.click("#claim-seat")

@@ -1,6 +1,7 @@
 """The lobby seats a computer: a named, keyboard-operable "who plays" control per seat;
 the created game's computer seat has no link, and the bot runner plays its move, which
 the person's table then shows. Screenshot: tests/browser/artifacts/lobby-computer-seat.png."""
+
 from __future__ import annotations
 
 import random
@@ -53,7 +54,7 @@ def test_the_lobby_seats_a_computer_that_then_moves(live_server, page, redis_url
     runner.run_until_idle()
     after = live_server.meta(game_id)
     assert after["seq"] > before["seq"] and 0 not in after["to_act"], "the computer did not move"
-    moves = live_server.ok("GET", f"/games/{game_id}/events")["events"][before["seq"]:]
+    moves = live_server.ok("GET", f"/games/{game_id}/events")["events"][before["seq"] :]
     assert moves and moves[0]["actor"].get("seat") == 0 and moves[0]["action_id"].startswith("bot:")
     page.goto(links[0])
     page.wait_for_selector(f'#table-root[data-seq="{after["seq"]}"]')

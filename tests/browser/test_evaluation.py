@@ -1,5 +1,6 @@
 """The evaluation line drawn under the replay timeline, for a finished game of each game
 type played by computers; screenshots go to tests/browser/artifacts/evaluation-<game>.png."""
+
 from __future__ import annotations
 
 import pytest

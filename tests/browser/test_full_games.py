@@ -5,6 +5,7 @@ builds from GET /actions); bots post random legal moves for the other seats thro
 the HTTP API. At the end the page shows the result without a reload (SSE), and a
 screenshot of the table is saved in tests/browser/artifacts/.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,7 +27,9 @@ def test_a_full_game_through_the_page(game, live_server, page):
     types = {t["name"]: t for t in live_server.ok("GET", "/game-types")}
     spec = types[game]
     seats = min(max(SEATS.get(game, 3), spec["min_seats"]), spec["max_seats"])
-    created = live_server.create(game, [f"{name}" for name in ["Ada", "Brunel", "Curie", "Darwin", "Euler", "Faraday"][:seats]])
+    created = live_server.create(
+        game, [f"{name}" for name in ["Ada", "Brunel", "Curie", "Darwin", "Euler", "Faraday"][:seats]]
+    )
     tokens = [s["token"] for s in created["seats"]]
     sent = []
     page.on("request", lambda request: sent.append((request.url, request.headers.get("referer", ""))))
@@ -40,7 +43,9 @@ def test_a_full_game_through_the_page(game, live_server, page):
 
     def midgame(step, meta):
         if step == 12:
-            page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"])
+            page.wait_for_function(
+                "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"]
+            )
             shot(page, f"table-{game}-midgame")
 
     has_renderer = (RENDERERS / f"{game}.js").exists()
@@ -48,8 +53,9 @@ def test_a_full_game_through_the_page(game, live_server, page):
         assert not page.locator(".renderer-note").count(), page.locator(".renderer-note").inner_text()
     # the first moves are made on the board itself (3 of them, in at most 12 tries),
     # the rest from the list of moves
-    stats = play_full_game(page, live_server, created["id"], tokens, 0, on_step=midgame,
-                           board_clicks=3 if has_renderer else 0)
+    stats = play_full_game(
+        page, live_server, created["id"], tokens, 0, on_step=midgame, board_clicks=3 if has_renderer else 0
+    )
     if has_renderer:
         assert stats["board_moves"] >= 1, f"no move could be made by clicking the {game} board"
     assert stats["clicks"] > 0, "the page seat never moved"
@@ -70,4 +76,6 @@ def test_a_full_game_through_the_page(game, live_server, page):
     shot(page, f"table-{game}-finished")
     # the seat's token went only in Authorization headers: never in a URL or a referrer
     assert sent and not [r for r in sent if tokens[0] in r[0] or tokens[0] in r[1]]
-    print(f"{game}: {stats['clicks']} clicks ({stats['board_moves']} on the board), {stats['bot_moves']} bot moves, {stats['seconds']:.1f}s")
+    print(
+        f"{game}: {stats['clicks']} clicks ({stats['board_moves']} on the board), {stats['bot_moves']} bot moves, {stats['seconds']:.1f}s"
+    )

@@ -15,6 +15,7 @@ focus and Enter takes one. Otherwise (a move the board does not draw, e.g. "pass
 board element that is not the move wanted) Tab goes on to the list of moves, Enter opens
 a collapsed group, Enter plays a move. No click, no element.focus() from the test.
 """
+
 from __future__ import annotations
 
 import random
@@ -104,7 +105,9 @@ def play(page, server, created: dict, rand: random.Random, stats: dict, max_mine
         assert time.monotonic() - started < time_limit, f"no end in {time_limit}s ({stats})"
         if 0 in meta["to_act"]:
             page.wait_for_function(SEQ_AT_LEAST, arg=meta["seq"])
-            page.wait_for_function("() => document.querySelectorAll('.action-btn:not([disabled])').length > 0", timeout=10_000)
+            page.wait_for_function(
+                "() => document.querySelectorAll('.action-btn:not([disabled])').length > 0", timeout=10_000
+            )
             keyboard_move(page, rand, stats)
             mine += 1
             last_mover = 0

@@ -7,6 +7,7 @@ tournament pages and, for each game, the seat's table, the replay and the refere
 console at the start, in the middle and at the end of a game (axe-core runs on them too).
 The switch changes the language and is remembered. Screenshots of each game's table in
 both languages go to tests/browser/artifacts/."""
+
 from __future__ import annotations
 
 import random
@@ -26,8 +27,11 @@ def axe():
 
 
 def zh_context(browser, lang="zh-Hant"):
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale=lang,
-                                  extra_http_headers={"Accept-Language": "zh-TW,zh;q=0.9" if lang != "en" else "en-GB"})
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 900},
+        locale=lang,
+        extra_http_headers={"Accept-Language": "zh-TW,zh;q=0.9" if lang != "en" else "en-GB"},
+    )
     context.set_default_timeout(10_000)
     return context
 
@@ -117,7 +121,15 @@ def test_every_string_of_a_game_is_in_chinese(game, live_server, zh_page, browse
         for fraction, pages in ((0, ("table",)), (0.5, ("table", "replay")), (1, ("table", "referee"))):
             meta = played.to(played.at(fraction))
             label = f"{game}, {seats} seats, seed {seed!r}, move {played.done}/{len(played.moves)}"
-            look(page, live_server, played.created, axe if fraction in (0, 1) else None, label, pages, seat=(meta["to_act"] or [0])[0])
+            look(
+                page,
+                live_server,
+                played.created,
+                axe if fraction in (0, 1) else None,
+                label,
+                pages,
+                seat=(meta["to_act"] or [0])[0],
+            )
             if k == 0 and fraction == 0.5:
                 screenshots(page, browser, live_server, played.created, game)
 

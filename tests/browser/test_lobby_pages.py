@@ -1,5 +1,6 @@
 """The lobby page walks the paginated lobby API: "More games" (a named button, reached
 and pressed from the keyboard) appends the next page, newest first, without repeats."""
+
 from __future__ import annotations
 
 from projections.games import registry

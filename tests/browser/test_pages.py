@@ -1,5 +1,6 @@
 """The pages' features, each in a real browser: lobby, table, undo, replay,
 annotations, referee console, export and verify, and bad input."""
+
 from __future__ import annotations
 
 import json
@@ -229,7 +230,9 @@ def test_annotations_are_added_kept_and_refused_when_empty_or_too_long(live_serv
     page.fill("#annotation-text", "x" * 2001)
     page.click("#annotation-submit")
     assert "at most 2000" in page.locator("#annotation-error").inner_text()
-    api = live_server.api("POST", f"/games/{g['id']}/annotations", json={"seq": 4, "text": "x" * 2001, "kind": "comment"})
+    api = live_server.api(
+        "POST", f"/games/{g['id']}/annotations", json={"seq": 4, "text": "x" * 2001, "kind": "comment"}
+    )
     assert api.status_code == 400
     # a good one
     page.fill("#annotation-text", "The farm was the better space here.")
@@ -297,7 +300,10 @@ def test_referee_pauses_rewinds_and_settles_a_dispute(live_server, page, new_pag
     page.wait_for_function("() => document.querySelector('#referee-log').innerText.includes('rewound to step')")
     assert "Resolved" in page.locator("#disputes").inner_text()
     # the board is back to the rewound step
-    assert live_server.ok("GET", f"/games/{g['id']}/view")["view"] == live_server.ok("GET", f"/games/{g['id']}/view?at={target}")["view"]
+    assert (
+        live_server.ok("GET", f"/games/{g['id']}/view")["view"]
+        == live_server.ok("GET", f"/games/{g['id']}/view?at={target}")["view"]
+    )
     shot(page, "referee-console")
     # the replay shows the trail
     player.reload()
@@ -312,7 +318,9 @@ def test_referee_pauses_rewinds_and_settles_a_dispute(live_server, page, new_pag
     page.select_option("#forfeit-form select[name=seat]", "1")
     page.fill("#forfeit-form input[name=reason]", "Left the venue")
     page.click("#forfeit-btn")
-    page.wait_for_function("() => document.querySelector('#referee-log').innerText.includes('declared Brunel forfeited')")
+    page.wait_for_function(
+        "() => document.querySelector('#referee-log').innerText.includes('declared Brunel forfeited')"
+    )
     types = [e["type"] for e in live_server.ok("GET", f"/games/{g['id']}/events?after=0")["events"]]
     assert "referee.adjust" in types and "referee.forfeit" in types
     # where the players look: the other seat's table shows both in its scores and its banner
@@ -354,7 +362,9 @@ def test_export_from_the_console_verifies(live_server, page, tmp_path, game_name
     bad.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     page.set_input_files("#verify-file", str(bad))
     page.click("#verify-submit")
-    page.wait_for_function("() => document.querySelector('#verdict-line') && document.querySelector('#verdict-line').innerText.includes('Not verified')")
+    page.wait_for_function(
+        "() => document.querySelector('#verdict-line') && document.querySelector('#verdict-line').innerText.includes('Not verified')"
+    )
     shot(page, "verify-bad")
     # the finished game's replay shows the revealed seed, checked against the commitment
     page.goto(f"{live_server.url}/games/{created['id']}/replay")
@@ -380,7 +390,7 @@ def test_bad_links_show_a_clear_page(live_server, page, two_player_game):
     assert "not valid" in page.locator("#fatal").inner_text()
     assert "Traceback" not in page.content()
     shot(page, "bad-token")
-    page.click("#fatal a:has-text(\"Watch as a spectator\")")
+    page.click('#fatal a:has-text("Watch as a spectator")')
     page.wait_for_selector("#table-root[data-seq]")
     assert page.locator("#you").inner_text() == "Spectating"
     page.goto(f"{live_server.url}/games/{g['id']}/referee")
@@ -401,8 +411,10 @@ def test_bad_links_show_a_clear_page(live_server, page, two_player_game):
 def test_a_missing_or_broken_renderer_falls_back_to_the_generic_board(live_server, page, two_player_game, game_name):
     g = two_player_game
     broken = "export function render() { throw new Error('boom'); }\nexport function describeAction() { return ''; }\n"
-    page.route(f"**/static/games/{game_name}.js", lambda route: route.fulfill(
-        status=200, body=broken, content_type="text/javascript"))
+    page.route(
+        f"**/static/games/{game_name}.js",
+        lambda route: route.fulfill(status=200, body=broken, content_type="text/javascript"),
+    )
     open_table(page, live_server, g["id"], g["tokens"][0])
     assert "could not be drawn (boom)" in page.locator(".renderer-note").inner_text()
     board = page.locator("#board .generic-board")

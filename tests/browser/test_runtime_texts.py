@@ -11,6 +11,7 @@ summary, the log lines and the move labels. A text the catalogue lacks, English 
 the board or in a line, or a serious axe violation of a drawn board fails the test,
 naming the first view or entry that produced it.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -25,7 +26,10 @@ from .untranslated import ALLOWED, WORDS_JS
 ZH_NAMES = [f"{c}君" for c in "甲乙丙丁戊己庚辛壬癸子丑寅卯辰"]
 AXE_VIEWS = 40  # boards checked by axe per game, spread over the kept views
 
-HARNESS = r"""async ({ game, views, events, actions, names, allowed, axeEvery, tags }) => {""" + WORDS_JS + r"""
+HARNESS = (
+    r"""async ({ game, views, events, actions, names, allowed, axeEvery, tags }) => {"""
+    + WORDS_JS
+    + r"""
   const shell = await import("/static/js/shell.js");
   const { sentence } = await import("/static/js/sentences.js");
   const { tn } = await import("/static/js/i18n.js");
@@ -82,6 +86,7 @@ HARNESS = r"""async ({ game, views, events, actions, names, allowed, axeEvery, t
   return { problems, missing: [...firstMissing].map(([text, where]) => ({ text, where })), violations };
 }
 """
+)
 
 
 def first_of_each(problems: list[dict], key: str) -> list[dict]:
@@ -99,8 +104,11 @@ def test_every_runtime_text_of_a_game_is_in_chinese_and_every_board_passes_axe(g
         pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
     corpus = gather(game)
     created = new_game(live_server, game, "zh-Hant")
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="zh-Hant",
-                                  extra_http_headers={"Accept-Language": "zh-TW,zh;q=0.9"})
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 900},
+        locale="zh-Hant",
+        extra_http_headers={"Accept-Language": "zh-TW,zh;q=0.9"},
+    )
     context.set_default_timeout(60_000)
     page = context.new_page()
     errors: list[str] = []
@@ -109,11 +117,19 @@ def test_every_runtime_text_of_a_game_is_in_chinese_and_every_board_passes_axe(g
         page.goto(f"{live_server.url}/games/{created['id']}#spectator")
         page.wait_for_selector("#table-root[data-seq]")
         page.evaluate(axe_script() + "\n;void 0")
-        found = page.evaluate(HARNESS, {
-            "game": game, "views": corpus.views, "events": corpus.events, "actions": corpus.actions,
-            "names": ZH_NAMES, "allowed": ALLOWED + ZH_NAMES, "tags": TAGS,
-            "axeEvery": max(1, len(corpus.views) // AXE_VIEWS),
-        })
+        found = page.evaluate(
+            HARNESS,
+            {
+                "game": game,
+                "views": corpus.views,
+                "events": corpus.events,
+                "actions": corpus.actions,
+                "names": ZH_NAMES,
+                "allowed": ALLOWED + ZH_NAMES,
+                "tags": TAGS,
+                "axeEvery": max(1, len(corpus.views) // AXE_VIEWS),
+            },
+        )
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors[:3]}"
@@ -124,4 +140,7 @@ def test_every_runtime_text_of_a_game_is_in_chinese_and_every_board_passes_axe(g
         report.append(f"English shown: {p['text']!r}  (from {p['where']})")
     for v in first_of_each(found["violations"], "id"):
         report.append(f"axe {v['impact']} {v['id']} on {v['where']}:\n      " + "\n      ".join(v["nodes"]))
-    assert not report, f"{game}: {len(corpus.views)} views, {len(corpus.events)} log entries, {len(corpus.actions)} moves:\n" + "\n".join(report)
+    assert not report, (
+        f"{game}: {len(corpus.views)} views, {len(corpus.events)} log entries, {len(corpus.actions)} moves:\n"
+        + "\n".join(report)
+    )

@@ -1,5 +1,6 @@
 """The lobby lists a sixth game registered in one place (CONTRIBUTING.md, "add a game"):
 its game menu is built from GET /api/game-types, and the game can be created from it."""
+
 from __future__ import annotations
 
 from tests.sixth_game import PACKAGE, add_sixth_game

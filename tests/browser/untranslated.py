@@ -3,6 +3,7 @@ text (and every title, aria-label, placeholder) with an English word in it, and 
 text the modules asked the catalogue for and did not find (window.__i18nMissing).
 Names the players chose (marked translate="no" where a page lists other games' players),
 ids, hashes and code are not words to translate."""
+
 from __future__ import annotations
 
 # The English words of a text (three letters or more, hex ids left out), less the allowed ones.
@@ -13,7 +14,10 @@ const englishWords = (allowed) => {
 };
 """
 
-SCAN = r"""(allowed) => {""" + WORDS_JS + r"""
+SCAN = (
+    r"""(allowed) => {"""
+    + WORDS_JS
+    + r"""
   const found = new Set();
   const visible = (el) => {
     if (!el || el.closest('code, pre, script, style, noscript, [hidden], [translate=no]')) return false;
@@ -35,11 +39,39 @@ SCAN = r"""(allowed) => {""" + WORDS_JS + r"""
   const missing = window.__i18nMissing ? [...window.__i18nMissing] : [];
   return { untranslated: [...found].sort(), missing: missing.sort() };
 }"""
+)
 
 # Words that are the same in both languages: the product's name, standards, units.
-ALLOWED = ["Boardroom", "API", "JSON", "Lines", "HTTP", "SHA", "sha256", "seed", "Home", "End", "BGG",
-           "English", "Bearer", "Authorization", "token", "render", "Buchholz", "BUNDLE", "python", "service",
-           "verify", "tournament", "jsonl", "Age", "Rome", "Enter", "Tab", "Esc"]
+ALLOWED = [
+    "Boardroom",
+    "API",
+    "JSON",
+    "Lines",
+    "HTTP",
+    "SHA",
+    "sha256",
+    "seed",
+    "Home",
+    "End",
+    "BGG",
+    "English",
+    "Bearer",
+    "Authorization",
+    "token",
+    "render",
+    "Buchholz",
+    "BUNDLE",
+    "python",
+    "service",
+    "verify",
+    "tournament",
+    "jsonl",
+    "Age",
+    "Rome",
+    "Enter",
+    "Tab",
+    "Esc",
+]
 
 
 def scan(page, extra_allowed: list[str] = ()) -> dict:

@@ -12,6 +12,7 @@ checks the invariants the platform relies on:
 Game test modules call ``play`` (and ``refold``) and add their own invariants through
 ``check``.
 """
+
 from __future__ import annotations
 
 import json

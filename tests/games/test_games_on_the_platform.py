@@ -2,6 +2,7 @@
 offered action is accepted, the replay at sampled seqs equals what the seat saw
 live, the log verifies (chain, commitment, refold, result), and no seat's token
 shows another seat's redacted view."""
+
 from __future__ import annotations
 
 import random
@@ -11,8 +12,12 @@ import pytest
 from projections.games import registry
 from tests.platform.helpers import GameHandle, auth
 
-CASES = [(name, count) for name, game in registry().items() for count in sorted({game.min_seats, game.max_seats})
-         if name != "toy"]
+CASES = [
+    (name, count)
+    for name, game in registry().items()
+    for count in sorted({game.min_seats, game.max_seats})
+    if name != "toy"
+]
 
 
 @pytest.mark.parametrize("name,seats", CASES, ids=[f"{n}-{s}" for n, s in CASES])

@@ -1,6 +1,7 @@
 """One apply skeleton for every game (projections/games/README.md): no game writes its own
 ``apply``, the generic refusals come in one order with one code each, and no game raises a
 generic code from its own checks."""
+
 from __future__ import annotations
 
 import pathlib

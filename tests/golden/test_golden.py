@@ -5,6 +5,7 @@ canonical JSON, byte for byte), and verify offline with every check ok. A change
 breaks one is a rules change: it belongs behind a new rules version, and the old logs
 keep folding as they were recorded.
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,7 +35,7 @@ def recorded(log: Path) -> tuple[list[dict], dict]:
         return envelopes, json.loads(handle.read())
 
 
-@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name[:-len('.jsonl.gz')]}" for p in LOGS])
+@pytest.mark.parametrize("log", LOGS, ids=[f"{p.parent.name}/{p.name[: -len('.jsonl.gz')]}" for p in LOGS])
 def test_a_golden_log_refolds_to_its_recorded_views_and_result_and_verifies(log):
     envelopes, expected = recorded(log)
     final = golden.final_record(golden.refold(envelopes))
@@ -46,7 +47,8 @@ def test_a_golden_log_refolds_to_its_recorded_views_and_result_and_verifies(log)
     report = verify(envelopes)
     assert report["ok"], report
     assert {k: report["checks"][k] for k in ("chain", "commitment", "refold", "result")} == dict.fromkeys(
-        ("chain", "commitment", "refold", "result"), "ok")
+        ("chain", "commitment", "refold", "result"), "ok"
+    )
     assert "failed" not in report["checks"].values()
     assert (report["game"], report["rules_version"]) == (expected["game"], expected["rules_version"])
 
@@ -60,8 +62,13 @@ def corpus() -> dict:
         created = envelopes[0]["payload"]
         game = get_game(created["game"])
         changed = canonical_json(golden.changed_options(game, created["options"]))
-        key = (created["game"], created.get("rules_version", 1), len(created["seats"]), changed,
-               golden.has_trail(envelopes))
+        key = (
+            created["game"],
+            created.get("rules_version", 1),
+            len(created["seats"]),
+            changed,
+            golden.has_trail(envelopes),
+        )
         out[key] = out.get(key, 0) + 1
     return out
 
@@ -91,8 +98,9 @@ def test_the_command_line_verify_names_the_rules_version_of_a_golden_log(tmp_pat
     log = next(p for p in LOGS if p.parent.name == "caylus")
     path = tmp_path / "game.jsonl"
     path.write_text("".join(line + "\n" for line in golden.read_lines(log)), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "service", "verify", str(path)], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "service", "verify", str(path)], capture_output=True, text=True, timeout=60
+    )
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["ok"]
     assert (report["game"], report["rules_version"]) == ("caylus", 1)

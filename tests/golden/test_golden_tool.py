@@ -1,6 +1,7 @@
 """``python -m service golden``: records complete bot games through the platform as new
 golden files, and never overwrites one (a recorded log is evidence; only a new rules
 version adds logs, beside the old)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -57,8 +58,14 @@ def test_the_full_set_is_every_player_count_and_every_non_default_option_value()
     assert [(n, c) for n, o, c, trail in planned if not o and not trail] == [(2, 5), (3, 5), (4, 5), (5, 5)]
     assert [(n, o, c) for n, o, c, trail in planned if trail] == [(3, {}, 1)]
     assert {next(iter(o.items())) for n, o, c, trail in planned if o} == {
-        ("include_jeweller", True), ("lawyer_prestige", 3), ("church_payment", "deniers"), ("beginner_favours", True),
-        ("house_limit", 8), ("favour_lawyer_payment", "cloth"), ("locked_favour_columns", "blocked")}
+        ("include_jeweller", True),
+        ("lawyer_prestige", 3),
+        ("church_payment", "deniers"),
+        ("beginner_favours", True),
+        ("house_limit", 8),
+        ("favour_lawyer_payment", "cloth"),
+        ("locked_favour_columns", "blocked"),
+    }
     solo = {"solo_difficulty": "hard"}
     assert golden.plan(get_game("age_of_rome"), options=solo) == [(1, solo, 1, False)]
     label = golden.stem(2, 3, {"house_limit": 8, "include_jeweller": True}, 4)

@@ -1,6 +1,7 @@
 """Both languages complete: every text the modules ask for (_("...") in static/js,
 static/games, static/tournaments) and every gettext message of the templates and the
 API has a zh-Hant translation with the same {slots}; the compiled .mo is the .po."""
+
 from __future__ import annotations
 
 import io
@@ -47,12 +48,14 @@ def test_every_template_and_api_message_has_a_translation():
     untranslated = [m.id for m in catalogue if m.id and not m.string]
     assert not untranslated, untranslated[:20]
     compiled = read_mo(io.BytesIO(MO.read_bytes()))
-    assert {m.id: m.string for m in compiled if m.id} == {m.id: m.string for m in catalogue if m.id}, \
+    assert {m.id: m.string for m in compiled if m.id} == {m.id: m.string for m in catalogue if m.id}, (
         "messages.mo is older than messages.po: run `make translations`"
+    )
 
 
 def test_every_error_template_is_in_the_catalogue():
     from service.error_messages import TEMPLATES
+
     ids = {m.id for m in read_po(PO.open("rb"))}
     assert set(TEMPLATES) <= ids
 
@@ -66,7 +69,9 @@ def raised_messages() -> list[tuple[str, int, str]]:
     found = []
     for path in sorted([*(ROOT / "service").rglob("*.py"), *(ROOT / "events").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError" and len(node.args) >= 3):
+            if not (
+                isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError" and len(node.args) >= 3
+            ):
                 continue
             message = node.args[2]
             if isinstance(message, ast.Constant) and isinstance(message.value, str):
@@ -83,6 +88,7 @@ def test_every_error_the_server_raises_has_a_template():
 
     messages = raised_messages()
     assert len(messages) > 50
-    untemplated = [f"{where}:{line}: {text!r}" for where, line, text in messages
-                   if not any(rx.match(text) for rx, _ in _COMPILED)]
+    untemplated = [
+        f"{where}:{line}: {text!r}" for where, line, text in messages if not any(rx.match(text) for rx, _ in _COMPILED)
+    ]
     assert not untemplated, "\n".join(untemplated)

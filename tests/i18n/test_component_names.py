@@ -2,6 +2,7 @@
 happens to show it: the renderers pass these names through the catalogue (`tn`), and a
 rare one (a solo title reached only with 75 glory) would otherwise stay English until
 some game met it. The random-game sweeps find the composed texts; this finds the names."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,12 @@ def names(obj, key=None, out=None) -> set[str]:
 def test_every_name_in_the_games_data_has_a_chinese_entry():
     files = sorted((ROOT / "projections" / "games").glob("*/data/*.json"))
     assert files
-    missing = [(f.relative_to(ROOT).as_posix(), n) for f in files
-               for n in sorted(names(json.loads(f.read_text(encoding="utf-8")))) if n not in CATALOGUE]
+    missing = [
+        (f.relative_to(ROOT).as_posix(), n)
+        for f in files
+        for n in sorted(names(json.loads(f.read_text(encoding="utf-8"))))
+        if n not in CATALOGUE
+    ]
     assert not missing, missing[:20]
 
 

@@ -1,4 +1,5 @@
 """API errors keep their code and say their message in the request's language."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,11 +7,22 @@ import pytest
 from service.i18n import tag_for
 
 
-@pytest.mark.parametrize("header, tag", [
-    ("zh-TW,zh;q=0.9,en;q=0.8", "zh-Hant"), ("zh-Hant", "zh-Hant"), ("zh-HK", "zh-Hant"), ("zh", "zh-Hant"),
-    ("en-GB,en;q=0.9", "en"), ("fr-FR", "en"), ("", "en"), (None, "en"), ("en;q=0.5,zh-TW;q=0.9", "zh-Hant"),
-    ("zh-TW;q=0.1,en;q=0.9", "en"), ("zh;q=bad", "en"),
-])
+@pytest.mark.parametrize(
+    "header, tag",
+    [
+        ("zh-TW,zh;q=0.9,en;q=0.8", "zh-Hant"),
+        ("zh-Hant", "zh-Hant"),
+        ("zh-HK", "zh-Hant"),
+        ("zh", "zh-Hant"),
+        ("en-GB,en;q=0.9", "en"),
+        ("fr-FR", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("en;q=0.5,zh-TW;q=0.9", "zh-Hant"),
+        ("zh-TW;q=0.1,en;q=0.9", "en"),
+        ("zh;q=bad", "en"),
+    ],
+)
 def test_the_language_of_a_request(header, tag):
     assert tag_for(header) == tag
 
@@ -69,8 +81,11 @@ def test_a_shared_refusal_is_said_in_the_request_language_in_every_game(client):
 
     g = GameHandle(client, game="shadow_of_the_emperor", seats=("a", "b"))
     seat = g.meta()["to_act"][0]
-    r = client.post(g.url("/actions"), json={"type": "vote", "payload": {"side": "rival"}},
-                    headers={**g.seat(seat), "Accept-Language": "zh-Hant"})
+    r = client.post(
+        g.url("/actions"),
+        json={"type": "vote", "payload": {"side": "rival"}},
+        headers={**g.seat(seat), "Accept-Language": "zh-Hant"},
+    )
     body = r.get_json()["error"]
     assert r.status_code == 422 and body["code"] == "wrong_action"
     assert body["message"] == "vote 不是遊戲現在等待的行動"
@@ -81,8 +96,9 @@ def test_storage_unreachable_is_said_in_the_request_language(tmp_path):
     from service.app import create_app
     from tests.redis_servers import free_port
 
-    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "CLOCK_SWEEP_SECONDS": 0,
-                      "DATA_DIR": str(tmp_path)})
+    app = create_app(
+        {"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "CLOCK_SWEEP_SECONDS": 0, "DATA_DIR": str(tmp_path)}
+    )
     r = app.test_client().get("/api/games", headers={"Accept-Language": "zh-Hant"})
     assert r.status_code == 503 and r.headers["Retry-After"] == "1"
     assert r.get_json()["error"]["code"] == "storage_unavailable"

@@ -1,4 +1,5 @@
 """Run the real app under gunicorn (deploy/gunicorn.conf.py) on a free loopback port."""
+
 from __future__ import annotations
 
 import os
@@ -33,8 +34,13 @@ def gunicorn_process(port: int | None = None, app: str = "wsgi:app", **env_overr
             env.pop(key, None)
         else:
             env[key] = str(value)
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", app],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", app],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base, output = f"http://127.0.0.1:{port}/api", []
     try:
         wait_until_serving(base)

@@ -1,4 +1,5 @@
 """Small helpers for API tests: create a game, headers, play a seat's first legal action."""
+
 from __future__ import annotations
 
 

@@ -1,5 +1,6 @@
 """schemathesis extension for the contract test: how to send a JSON Lines body
 (the export that POST /api/verify checks)."""
+
 import json
 
 import schemathesis

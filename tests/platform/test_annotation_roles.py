@@ -1,5 +1,6 @@
 """Annotation authors are marked by the role their token proves; a spectator cannot
 sign as the referee or as a seat; notes are paginated and bounded."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle
@@ -11,7 +12,15 @@ def note(client, g, headers=None, **body):
 
 def test_a_spectator_signing_referee_is_refused(client):
     g = GameHandle(client)
-    for name in ("referee", "Referee", "REFEREE", "rеferee", "ref\u200beree", "ann", "Ann"):  # Cyrillic е; a seat's name
+    for name in (
+        "referee",
+        "Referee",
+        "REFEREE",
+        "rеferee",
+        "ref\u200beree",
+        "ann",
+        "Ann",
+    ):  # Cyrillic е; a seat's name
         r = note(client, g, author=name)
         assert r.status_code in (400, 403), (name, r.json)
     assert client.get(g.url("/annotations")).json["annotations"] == []

@@ -1,4 +1,5 @@
 """Bad input gets a clear JSON error with the right status and changes nothing."""
+
 from tests.platform.helpers import GameHandle, auth
 
 

@@ -1,5 +1,6 @@
 """Export and verify: the chain, the seed commitment, a full refold, the result;
 a flipped byte anywhere is reported at the seq where the chain breaks."""
+
 from __future__ import annotations
 
 import json
@@ -26,10 +27,26 @@ def verify(client, text):
 
 def test_a_finished_export_verifies(client, finished_export):
     report = verify(client, finished_export)
-    assert report == {"ok": True, "verdict": "verified", "format": "2", "first_bad_seq": None, "messages": [],
-                      "game": "toy", "rules_version": 1,
-                      "checks": {"chain": "ok", "payloads": "ok", "game_id": "ok", "commitment": "ok", "refold": "ok",
-                                 "result": "ok", "signature": "ok", "receipts": "none", "current": "ok"}}
+    assert report == {
+        "ok": True,
+        "verdict": "verified",
+        "format": "2",
+        "first_bad_seq": None,
+        "messages": [],
+        "game": "toy",
+        "rules_version": 1,
+        "checks": {
+            "chain": "ok",
+            "payloads": "ok",
+            "game_id": "ok",
+            "commitment": "ok",
+            "refold": "ok",
+            "result": "ok",
+            "signature": "ok",
+            "receipts": "none",
+            "current": "ok",
+        },
+    }
 
 
 def test_the_export_is_json_lines_with_the_seed_at_the_end(client):
@@ -47,8 +64,11 @@ def test_a_flipped_byte_is_reported_at_its_seq(client, finished_export):
     lines = finished_export.splitlines()
     for target in range(len(lines) - 1):  # every entry; the last line is the signed head
         tampered = list(lines)
-        tampered[target] = tampered[target].replace('"seat":0', '"seat":1', 1) if '"seat":0' in tampered[target] \
+        tampered[target] = (
+            tampered[target].replace('"seat":0', '"seat":1', 1)
+            if '"seat":0' in tampered[target]
             else tampered[target].replace('"ts":"2', '"ts":"3', 1)
+        )
         report = verify(client, "\n".join(tampered))
         assert not report["ok"]
         assert report["first_bad_seq"] == target + 1
@@ -68,8 +88,9 @@ def test_a_rechained_forgery_fails_the_refold_or_result(client, finished_export)
     entries = [json.loads(line) for line in finished_export.splitlines()]
     finished = entries[-2]
     finished["payload"]["result"]["scores"][0] += 1
-    finished["payload_digest"] = payload_digest(payload_nonce(finished["payload"]["seed"], finished["seq"]),
-                                                finished["payload"])
+    finished["payload_digest"] = payload_digest(
+        payload_nonce(finished["payload"]["seed"], finished["seq"]), finished["payload"]
+    )
     finished["hash"] = entry_hash(finished)
     report = verify(client, "\n".join(json.dumps(e) for e in entries))
     assert not report["ok"] and report["checks"]["result"] == "failed" and report["checks"]["signature"] == "failed"
@@ -101,8 +122,10 @@ def test_garbage_is_a_400(client):
 def test_the_cli_verifies_a_file(client, finished_export, tmp_path, redis_url):
     path = tmp_path / "game.jsonl"
     path.write_text(finished_export)
-    code = ("import sys; from tests.conftest import TOY; from service.__main__ import main; "
-            f"sys.exit(main(['verify', {str(path)!r}]))")
+    code = (
+        "import sys; from tests.conftest import TOY; from service.__main__ import main; "
+        f"sys.exit(main(['verify', {str(path)!r}]))"
+    )
     ok = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert ok.returncode == 0 and '"ok": true' in ok.stdout
     path.write_text(finished_export.replace('"seat":1', '"seat":0', 1))

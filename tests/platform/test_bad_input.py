@@ -1,5 +1,6 @@
 """Malformed input answers 4xx with the error body and writes nothing (each case was a
 500 before, some leaving a seed or token digest behind)."""
+
 from __future__ import annotations
 
 import json
@@ -25,9 +26,11 @@ def error_of(response, status=400):
 @pytest.fixture()
 def unchanged(redis_client):
     """Asserts that the test wrote no key and no stream entry."""
+
     def snapshot():
-        return {key: redis_client.type(key) for key in redis_client.scan_iter(count=1000)}, \
-            {key: redis_client.xlen(key) for key in redis_client.scan_iter(match="*:events", count=1000)}
+        return {key: redis_client.type(key) for key in redis_client.scan_iter(count=1000)}, {
+            key: redis_client.xlen(key) for key in redis_client.scan_iter(match="*:events", count=1000)
+        }
 
     before = snapshot()
     yield
@@ -78,8 +81,9 @@ def test_verify_lines_that_are_not_objects(client):
 
 
 def test_first_emperor_beyond_the_seats(client, unchanged):
-    r = client.post("/api/games", json={"game": "shadow_of_the_emperor", "seats": ["a", "b"],
-                                        "options": {"first_emperor": 3}})
+    r = client.post(
+        "/api/games", json={"game": "shadow_of_the_emperor", "seats": ["a", "b"], "options": {"first_emperor": 3}}
+    )
     assert error_of(r)["code"] == "bad_options"
 
 
@@ -107,8 +111,9 @@ def test_non_finite_numbers_are_not_json(client, unchanged):
 def test_a_failed_creation_leaves_no_seed(client, unchanged):
     """The seed is written before the creating append: when that append is refused by
     the game's setup, the seed goes too."""
-    r = client.post("/api/games", json={"game": "shadow_of_the_emperor", "seats": ["a", "b", "c"],
-                                        "options": {"first_emperor": 3}})
+    r = client.post(
+        "/api/games", json={"game": "shadow_of_the_emperor", "seats": ["a", "b", "c"], "options": {"first_emperor": 3}}
+    )
     error_of(r)
 
 

@@ -1,6 +1,7 @@
 """A bad option is 400 ``bad_options`` in every game and writes nothing: options that fail
 their schema, and options that pass it but not the table (``Game.check_options``, which
 the platform calls before anything is written; a refusal in setup was a 422 or a 500)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,6 +1,7 @@
 """One body limit for every route (MAX_BODY_BYTES), except the export upload
 (/api/verify, VERIFY_MAX_BYTES); refused from the announced length, before the body
 is read, and for chunked bodies as soon as they pass it."""
+
 from __future__ import annotations
 
 import socket
@@ -68,8 +69,10 @@ def test_under_gunicorn_a_large_announced_body_is_refused_before_it_is_sent(tmp_
         port = int(base.split(":")[2].split("/")[0])
         for path in ("/api/tournaments/nosuch/results", "/api/tournaments", "/api/games/nosuch/actions"):
             sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-            sock.sendall(f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                         f"Content-Length: {30 * 1024 * 1024}\r\n\r\n".encode())
+            sock.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {30 * 1024 * 1024}\r\n\r\n".encode()
+            )
             started = time.monotonic()
             answer = _answer(sock, 5)
             sock.close()
@@ -78,8 +81,10 @@ def test_under_gunicorn_a_large_announced_body_is_refused_before_it_is_sent(tmp_
             assert time.monotonic() - started < 3
 
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        sock.sendall(b"POST /api/tournaments HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                     b"Transfer-Encoding: chunked\r\n\r\n")
+        sock.sendall(
+            b"POST /api/tournaments HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
         chunk = b'{"name": "' + b"a" * 8192
         for _ in range(25):  # 200 KiB, chunked
             sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))

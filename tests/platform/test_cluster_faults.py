@@ -1,6 +1,7 @@
 """Redis Cluster faults, masters killed with SIGKILL: a game's moves touch only its own
 slot, so they land while the master of the lobby keys is down; the lobby catches up
 when it returns; a game whose own master is down is answered 503 + Retry-After."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,10 @@ from service.lobby import index_key as lobby_index
 from tests import redis_servers
 from tests.platform.helpers import GameHandle
 
-pytestmark = [pytest.mark.xdist_group("cluster"),
-              pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.xdist_group("cluster"),
+    pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed"),
+]
 NODE_ARGS = ("--appendonly", "yes", "--cluster-require-full-coverage", "no")
 
 
@@ -44,8 +47,11 @@ def test_moves_land_while_the_lobby_master_is_down_and_the_lobby_catches_up(clus
     app = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0})
     client, admin = app.test_client(), connect(url)
     lobby = port_of(admin, lobby_index())  # the lobby's first page is read from this node
-    g = next(h for h in (GameHandle(client, seats=["a", "b"], options={"rounds": 10}) for _ in range(40))
-             if port_of(admin, keys.events(h.id)) != lobby)
+    g = next(
+        h
+        for h in (GameHandle(client, seats=["a", "b"], options={"rounds": 10}) for _ in range(40))
+        if port_of(admin, keys.events(h.id)) != lobby
+    )
     assert g.act(0, "note", {"text": "a"}).status_code == 201
     dead = kill_port(procs, lobby)
 
@@ -58,7 +64,7 @@ def test_moves_land_while_the_lobby_master_is_down_and_the_lobby_catches_up(clus
     lobby_down = client.get("/api/games")
     assert lobby_down.status_code == 503 and lobby_down.headers["Retry-After"] == "1"
 
-    procs.append(redis_servers.restart(lobby, workdir / str(lobby), *dead.args[dead.args.index("--cluster-enabled"):]))
+    procs.append(redis_servers.restart(lobby, workdir / str(lobby), *dead.args[dead.args.index("--cluster-enabled") :]))
     deadline, line = time.monotonic() + 20, None
     while time.monotonic() < deadline:
         r = client.get("/api/games")

@@ -1,5 +1,6 @@
 """Storage: the embedded Redis survives restarts without losing an acknowledged
 event, and gunicorn workers share one embedded server (they see each other's writes)."""
+
 from __future__ import annotations
 
 import os
@@ -61,8 +62,9 @@ def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
         ids = []
         for _ in range(20):
             seats = [f"p{n}" for n in range(game.min_seats)]
-            r = requests.post(base + "/games", json={"game": game.name, "seats": seats}, timeout=10,
-                              headers={"Connection": "close"})
+            r = requests.post(
+                base + "/games", json={"game": game.name, "seats": seats}, timeout=10, headers={"Connection": "close"}
+            )
             assert r.status_code == 201, r.text
             ids.append(r.json()["id"])
         for _ in range(40):

@@ -6,6 +6,7 @@
   in-memory refold at that seq;
 - the log always verifies.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 from projections.fold import InMemoryHistory
 from tests.platform.helpers import GameHandle
 
-STEPS = st.lists(st.sampled_from(["move", "move", "move", "note", "undo", "approve", "decline", "rewind"]),
-                 min_size=1, max_size=25)
+STEPS = st.lists(
+    st.sampled_from(["move", "move", "move", "note", "undo", "approve", "decline", "rewind"]), min_size=1, max_size=25
+)
 
 
 def run(client, steps, rand):
@@ -50,8 +52,9 @@ def test_live_states_equal_cold_refolds_at_every_seq(client, platform, steps, ra
     log = g.events(g.referee)
     cold = InMemoryHistory(log, platform.projector.seed(g.id), every=7)
     for seq in range(1, len(log) + 1):
-        assert json.dumps(platform.projector.state_at(g.id, seq), sort_keys=True) == \
-            json.dumps(cold.state_at(seq), sort_keys=True)
+        assert json.dumps(platform.projector.state_at(g.id, seq), sort_keys=True) == json.dumps(
+            cold.state_at(seq), sort_keys=True
+        )
     platform.projector.forget(g.id)
     assert platform.state(g.id) == cold.final()
     assert client.post("/api/verify", data=g.export(g.referee)).json["checks"]["chain"] == "ok"

@@ -1,6 +1,7 @@
 """Work spread across workers: each gunicorn worker listens on its own SO_REUSEPORT
 socket, so the kernel spreads kept-alive connections evenly instead of letting the
 worker that wakes first take a burst of them (one worker used to do 2-3x the other's work)."""
+
 from __future__ import annotations
 
 import collections
@@ -43,8 +44,9 @@ def test_kept_alive_connections_spread_evenly_over_the_workers():
         threads = [threading.Thread(target=client) for _ in range(CONNECTIONS)]
         [t.start() for t in threads]
         [t.join() for t in threads]
-    served = collections.Counter(m.group(1) for line in output
-                                 for m in [re.search(r'worker=<?(\d+)>? .*"GET /api/game-types"', line)] if m)
+    served = collections.Counter(
+        m.group(1) for line in output for m in [re.search(r'worker=<?(\d+)>? .*"GET /api/game-types"', line)] if m
+    )
     assert len(served) == 2, served
     # Connections land by a hash of their ports: with 128 of them a worker takes more
     # than 65% of the requests once in thousands of runs; a shared socket did so often.

@@ -1,5 +1,6 @@
 """Under gunicorn with the threaded worker class (gthread), live SSE viewers cannot starve players: a worker serves
 at most half its threads as streams and answers 503 beyond, so an action still lands."""
+
 from __future__ import annotations
 
 import threading
@@ -12,14 +13,22 @@ from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
 from tests.platform.gunicorn_server import gunicorn
 
-pytestmark = [pytest.mark.xdist_group("durability"),
-              pytest.mark.skipif(not GAME_PACKAGES, reason="no game registered yet")]
+pytestmark = [
+    pytest.mark.xdist_group("durability"),
+    pytest.mark.skipif(not GAME_PACKAGES, reason="no game registered yet"),
+]
 
 
 def test_streams_are_capped_and_actions_still_land(tmp_path, redis_url):
     streams = []
-    with gunicorn(REDIS_URL=redis_url, WEB_CONCURRENCY=1, GUNICORN_WORKER_CLASS="gthread", GUNICORN_THREADS=4,
-                  SSE_MAX_STREAMS=None, SSE_SECONDS=20) as (base, _):
+    with gunicorn(
+        REDIS_URL=redis_url,
+        WEB_CONCURRENCY=1,
+        GUNICORN_WORKER_CLASS="gthread",
+        GUNICORN_THREADS=4,
+        SSE_MAX_STREAMS=None,
+        SSE_SECONDS=20,
+    ) as (base, _):
         game = get_game(GAME_PACKAGES[0])
         created = requests.post(base + "/games", json={"game": game.name, "seats": ["a", "b"]}, timeout=10).json()
         url = f"{base}/games/{created['id']}"

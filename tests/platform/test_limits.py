@@ -1,5 +1,6 @@
 """Per-client rate limits (Flask-Limiter on the server's Redis): 429 with Retry-After and
 the error body, counted per client address across workers (the counters live in Redis)."""
+
 from __future__ import annotations
 
 import pytest
@@ -48,8 +49,12 @@ def test_the_count_is_shared_between_workers(limited):
 def test_annotations_are_limited_per_client(limited, app):
     client = limited(RATE_LIMIT_ANNOTATE="3 per minute")
     g = GameHandle(client)
-    codes = [client.post(g.url("/annotations"), json={"seq": 1, "text": f"note {i}"},
-                         environ_base={"REMOTE_ADDR": "10.0.0.3"}).status_code for i in range(5)]
+    codes = [
+        client.post(
+            g.url("/annotations"), json={"seq": 1, "text": f"note {i}"}, environ_base={"REMOTE_ADDR": "10.0.0.3"}
+        ).status_code
+        for i in range(5)
+    ]
     assert codes == [201, 201, 201, 429, 429]
 
 
@@ -105,8 +110,10 @@ def test_one_address_gets_a_bounded_number_of_requests_in_progress(limited):
 
     env = {"REMOTE_ADDR": "10.0.0.6"}
     answers = []
-    holders = [threading.Thread(target=lambda: answers.append(client.get("/api/test-hold", environ_base=env)))
-               for _ in range(2)]
+    holders = [
+        threading.Thread(target=lambda: answers.append(client.get("/api/test-hold", environ_base=env)))
+        for _ in range(2)
+    ]
     for t in holders:
         t.start()
     assert entered.acquire(timeout=10) and entered.acquire(timeout=10)

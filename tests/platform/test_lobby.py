@@ -1,5 +1,6 @@
 """The lobby is paginated and served from indexes: pages of ``limit`` games, newest
 first, walked with the ``next`` cursor; filters read their own index."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle
@@ -64,8 +65,12 @@ def test_a_page_touches_only_its_own_games(client, redis_client):
     finally:
         redis_client.config_set("slowlog-log-slower-than", before)
     assert page.status_code == 200 and old.id not in [g["id"] for g in page.json["games"]]
-    commands = [[a.decode() if isinstance(a, bytes) else str(a) for a in entry["command"].split()]
-                if isinstance(entry["command"], (bytes, str)) else entry["command"] for entry in log]
+    commands = [
+        [a.decode() if isinstance(a, bytes) else str(a) for a in entry["command"].split()]
+        if isinstance(entry["command"], (bytes, str))
+        else entry["command"]
+        for entry in log
+    ]
     flat = [" ".join(c) if isinstance(c, list) else str(c) for c in commands]
     assert not any(old.id in c for c in flat), flat
     assert not any(c.upper().startswith("ZREVRANGE") and c.endswith(" 0 -1") for c in flat), flat

@@ -2,6 +2,7 @@
 gevent workers, two of them): the same service path as POST .../actions — idempotent
 action ids, expected_seq, receipts, redacted views — and bad frames answered with the
 same JSON errors, never a crash."""
+
 from __future__ import annotations
 
 import json
@@ -17,13 +18,22 @@ pytestmark = pytest.mark.xdist_group("durability")
 
 @pytest.fixture(scope="module")
 def base(redis_url):
-    with gunicorn("bench.toy_app:app", REDIS_URL=redis_url, WEB_CONCURRENCY=2, ACCESS_LOG="", RATE_LIMITS="off",
-                  MAX_BODY_BYTES=4096, SOCKET_IDLE_SECONDS=20) as (url, _):
+    with gunicorn(
+        "bench.toy_app:app",
+        REDIS_URL=redis_url,
+        WEB_CONCURRENCY=2,
+        ACCESS_LOG="",
+        RATE_LIMITS="off",
+        MAX_BODY_BYTES=4096,
+        SOCKET_IDLE_SECONDS=20,
+    ) as (url, _):
         yield url
 
 
 def new_game(base: str, rounds: int = 3) -> dict:
-    r = requests.post(base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": rounds}}, timeout=10)
+    r = requests.post(
+        base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": rounds}}, timeout=10
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -88,17 +98,20 @@ def test_expected_seq_and_turns_over_the_socket(base):
         ws.close()
 
 
-@pytest.mark.parametrize("frame, status, code", [
-    ("not json", 400, "malformed"),
-    ("[1, 2]", 400, "malformed"),
-    (b"\x00\x01", 400, "malformed"),
-    ('{"type": "roll", "bogus": 1}', 400, "bad_request"),
-    ('{"payload": {}}', 400, "bad_request"),
-    ('{"type": "roll", "action_id": "sys:clock"}', 400, "bad_request"),
-    ('{"type": "fly"}', 400, "unknown_action"),
-    ('{"type": "play", "payload": {"card": "x"}}', 400, "bad_payload"),
-    ('{"type": "roll", "expected_seq": -1}', 400, "bad_request"),
-])
+@pytest.mark.parametrize(
+    "frame, status, code",
+    [
+        ("not json", 400, "malformed"),
+        ("[1, 2]", 400, "malformed"),
+        (b"\x00\x01", 400, "malformed"),
+        ('{"type": "roll", "bogus": 1}', 400, "bad_request"),
+        ('{"payload": {}}', 400, "bad_request"),
+        ('{"type": "roll", "action_id": "sys:clock"}', 400, "bad_request"),
+        ('{"type": "fly"}', 400, "unknown_action"),
+        ('{"type": "play", "payload": {"card": "x"}}', 400, "bad_payload"),
+        ('{"type": "roll", "expected_seq": -1}', 400, "bad_request"),
+    ],
+)
 def test_bad_frames_are_clear_errors_and_the_socket_goes_on(base, frame, status, code):
     game = new_game(base)
     gid, token = game["id"], game["seats"][0]["token"]
@@ -167,8 +180,14 @@ def test_errors_in_the_handshake_language(base):
 
 def test_frames_count_against_the_rate_limit(redis_url):
     """Frames are counted per client address in the worker (no Redis round trip per frame)."""
-    with gunicorn("bench.toy_app:app", REDIS_URL=redis_url, WEB_CONCURRENCY=1, ACCESS_LOG="",
-                  RATE_LIMITS="on", RATE_LIMIT_DEFAULT="4 per minute") as (base, _):
+    with gunicorn(
+        "bench.toy_app:app",
+        REDIS_URL=redis_url,
+        WEB_CONCURRENCY=1,
+        ACCESS_LOG="",
+        RATE_LIMITS="on",
+        RATE_LIMIT_DEFAULT="4 per minute",
+    ) as (base, _):
         game = new_game(base, rounds=10)
         ws = connect(base, game["id"], game["seats"][1]["token"])
         try:

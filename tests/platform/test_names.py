@@ -2,6 +2,7 @@
 characters (every default-ignorable code point: Hangul fillers, variation selectors,
 the combining grapheme joiner, zero-width characters) and blank-looking letters do not
 make a name different, a name shows something, role words are reserved."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,19 @@ import pytest
 from tests.platform.helpers import GameHandle
 
 # Each looks like "Alice" on screen.
-ALICE_LOOKALIKES = ["Alice\u3164", "Alice\u115f", "Alice\u1160", "Alice\uffa0", "Alic\u034fe", "Alice\ufe0f",
-                    "Alice\U000e0041", "Alice\u2800", "A\u200dlice", "Alice\u180e", "\ufeffAlice"]
+ALICE_LOOKALIKES = [
+    "Alice\u3164",
+    "Alice\u115f",
+    "Alice\u1160",
+    "Alice\uffa0",
+    "Alic\u034fe",
+    "Alice\ufe0f",
+    "Alice\U000e0041",
+    "Alice\u2800",
+    "A\u200dlice",
+    "Alice\u180e",
+    "\ufeffAlice",
+]
 # Each shows nothing (or only a mark with nothing to sit on).
 BLANK = ["\u3164", "\u2800", "\u115f\u1160", "\ufe0f", "\u034f", "\u0301\u0301", " \u200b "]
 ROLES = ["referee", "director", "Director", "REFEREE\u115f", "refere\u034fe", "system\u3164", "admin"]
@@ -58,8 +70,10 @@ def test_annotation_authors_cannot_pass_for_a_role_or_a_seat(client, name):
     assert r.status_code == 403 and r.json["error"]["code"] == "reserved_name", (name, r.json)
 
 
-@pytest.mark.parametrize("seats", [["A", "A"], ["A", "\u200b"], ["Alice", "Alice\u3164"], ["Alice", "ALICE"],
-                                   ["\u2800", "B"], ["referee", "B"]])
+@pytest.mark.parametrize(
+    "seats",
+    [["A", "A"], ["A", "\u200b"], ["Alice", "Alice\u3164"], ["Alice", "ALICE"], ["\u2800", "B"], ["referee", "B"]],
+)
 def test_game_seats_are_distinct_visible_names(client, seats):
     r = client.post("/api/games", json={"game": "toy", "seats": seats})
     assert r.status_code in (400, 403), (seats, r.status_code, r.json)

@@ -2,6 +2,7 @@
 content type, errors are the real ``{"error": {...}}`` body, 405s say ``Allow``; and
 schemathesis (every check, fixed seed, bounded examples) finds nothing against the
 whole API served over real HTTP."""
+
 from __future__ import annotations
 
 import os
@@ -93,9 +94,22 @@ def live(redis_url):
 
 def test_schemathesis_finds_nothing(live, tmp_path):
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.platform.schemathesis_hooks", "PYTHONPATH": os.getcwd()}
-    command = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(HERE / "schemathesis.toml"), "run",
-               f"{live}/api/openapi.json", "--max-examples", str(MAX_EXAMPLES), "--seed", str(SEED),
-               "--report-dir", str(tmp_path), "--no-color"]
+    command = [
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "--config-file",
+        str(HERE / "schemathesis.toml"),
+        "run",
+        f"{live}/api/openapi.json",
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--seed",
+        str(SEED),
+        "--report-dir",
+        str(tmp_path),
+        "--no-color",
+    ]
     done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failure" not in done.stdout.splitlines()[-1]

@@ -1,5 +1,6 @@
 """What operators see: liveness and readiness, Prometheus metrics summed over the
 gunicorn workers (multiprocess mode), JSON logs carrying the request id, echoed."""
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """Every page carries a Content-Security-Policy that forbids framing and foreign
 scripts; /api/docs works from this server alone; tournament pages take their tokens
 out of the address bar (as game pages do)."""
+
 from __future__ import annotations
 
 import re
@@ -11,8 +12,18 @@ import pytest
 
 from service.security_headers import CSP
 
-PAGES = ["/", "/games/abc", "/games/abc/replay", "/games/abc/referee", "/verify", "/tournaments",
-         "/tournaments/abc", "/api/docs", "/api/openapi.json", "/api/game-types"]
+PAGES = [
+    "/",
+    "/games/abc",
+    "/games/abc/replay",
+    "/games/abc/referee",
+    "/verify",
+    "/tournaments",
+    "/tournaments/abc",
+    "/api/docs",
+    "/api/openapi.json",
+    "/api/game-types",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -56,8 +67,14 @@ def page(browser):
     p.on("pageerror", lambda exc: p.problems.append(str(exc)))
     p.on("console", lambda m: p.problems.append(m.text) if m.type == "error" else None)
     p.foreign = []
-    p.on("request", lambda req: p.foreign.append(req.url) if urlparse(req.url).hostname not in ("127.0.0.1", None)
-         and not req.url.startswith("data:") else None)
+    p.on(
+        "request",
+        lambda req: (
+            p.foreign.append(req.url)
+            if urlparse(req.url).hostname not in ("127.0.0.1", None) and not req.url.startswith("data:")
+            else None
+        ),
+    )
     yield p
     context.close()
 
@@ -74,8 +91,9 @@ def test_swagger_ui_renders_under_the_policy(server, page):
 def test_tournament_tokens_leave_the_address_bar(server, page):
     import requests
 
-    made = requests.post(f"{server}/api/tournaments", json={"game": "toy", "name": "T",
-                                                             "options": {"table_size": 2, "rounds": 1}}).json()
+    made = requests.post(
+        f"{server}/api/tournaments", json={"game": "toy", "name": "T", "options": {"table_size": 2, "rounds": 1}}
+    ).json()
     page.goto(f"{server}/tournaments/{made['id']}#director={made['director_token']}")
     page.wait_for_selector("#director-panel:not([hidden])")
     assert "#" not in page.url and made["director_token"] not in page.url

@@ -3,6 +3,7 @@ master restarts the embedded Redis (503 + Retry-After meanwhile) and gives up (e
 when it keeps dying, a killed worker is replaced, workers and the embedded Redis die
 with their master, one process owns a DATA_DIR, the embedded Redis fsyncs every write
 by default, DATA_DIR is private."""
+
 from __future__ import annotations
 
 import fcntl
@@ -55,7 +56,9 @@ def servers_of(data_dir) -> list[psutil.Process]:
     found = []
     for process in psutil.process_iter(["name", "cmdline"]):
         try:
-            if "redis-server" in (process.info["name"] or "") and socket_path in " ".join(process.info["cmdline"] or []):
+            if "redis-server" in (process.info["name"] or "") and socket_path in " ".join(
+                process.info["cmdline"] or []
+            ):
                 found.append(process)
         except psutil.Error:
             pass
@@ -123,8 +126,11 @@ def redis_servers_of(data_dir) -> list[psutil.Process]:
     found = []
     for process in psutil.process_iter(["name", "cmdline"]):
         try:
-            if "redis-server" in (process.info["name"] or "") and str(data_dir) in " ".join(process.info["cmdline"] or []) \
-                    and process.status() != psutil.STATUS_ZOMBIE:
+            if (
+                "redis-server" in (process.info["name"] or "")
+                and str(data_dir) in " ".join(process.info["cmdline"] or [])
+                and process.status() != psutil.STATUS_ZOMBIE
+            ):
                 found.append(process)
         except psutil.Error:
             pass
@@ -174,10 +180,16 @@ def test_a_data_dir_has_one_owner_and_its_redis_dies_with_it(tmp_path, monkeypat
 
     from events import connection
 
-    code = ("import sys, time; from events.connection import start_embedded; "
-            "s = start_embedded(sys.argv[1]); print('ready', flush=True); time.sleep(600)")
-    owner = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": os.getcwd()})
+    code = (
+        "import sys, time; from events.connection import start_embedded; "
+        "s = start_embedded(sys.argv[1]); print('ready', flush=True); time.sleep(600)"
+    )
+    owner = subprocess.Popen(
+        [sys.executable, "-c", code, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     try:
         assert owner.stdout.readline().strip() == "ready"
         [server] = redis_servers_of(tmp_path)

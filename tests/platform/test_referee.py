@@ -1,4 +1,5 @@
 """Referee events, disputes as annotations, forks and clocks."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle
@@ -35,8 +36,10 @@ def test_a_correction_changes_the_recorded_result_of_a_finished_game(client):
     g.act(1, "roll")
     before = g.meta()["result"]
     assert ref(g, "adjust", seat=1, points=100, reason="too late").status_code == 409
-    assert ref(g, "correct", adjustments=[{"seat": 1, "points": 100}],
-               reason="penalty to seat 0 revoked").status_code == 201
+    assert (
+        ref(g, "correct", adjustments=[{"seat": 1, "points": 100}], reason="penalty to seat 0 revoked").status_code
+        == 201
+    )
     after = g.meta()["result"]
     assert after["scores"][1] == before["scores"][1] + 100 and after["ranking"][1] == 1
 
@@ -53,8 +56,9 @@ def test_forfeit_ends_the_game_and_ranks_the_seat_last(client):
 def test_a_dispute_is_resolved_by_the_referee_and_listed_with_its_resolution(client):
     g = GameHandle(client)
     g.act(0, "roll")
-    note = client.post(g.url("/annotations"), json={"seq": 2, "text": "that roll was a misclick", "kind": "dispute"},
-                       headers=g.seat(1)).json
+    note = client.post(
+        g.url("/annotations"), json={"seq": 2, "text": "that roll was a misclick", "kind": "dispute"}, headers=g.seat(1)
+    ).json
     assert ref(g, "dismiss", dispute=note["id"], reason="rolls stand").status_code == 201
     listed = client.get(g.url("/annotations")).json["annotations"]
     assert listed[0]["resolution"]["type"] == "referee.dismiss"
@@ -86,7 +90,9 @@ def test_fork_of_a_finished_game_starts_unranked_from_that_step(client):
     fork = r.json
     meta = client.get(f"/api/games/{fork['id']}").json
     assert meta["ranked"] is False and meta["forked_from"]["at_seq"] == 3
-    view = client.get(f"/api/games/{fork['id']}/view", headers={"Authorization": "Bearer " + fork["referee_token"]}).json
+    view = client.get(
+        f"/api/games/{fork['id']}/view", headers={"Authorization": "Bearer " + fork["referee_token"]}
+    ).json
     assert view["view"]["scores"] == at3["scores"]
 
 

@@ -1,5 +1,6 @@
 """Replay at any seq equals the live state at that seq; views and the log are
 redacted per caller; the seed stays secret until the game ends."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle, auth
@@ -49,11 +50,12 @@ def test_a_secret_payload_is_hidden_in_the_log_from_others_only(client):
 def test_the_seed_is_secret_until_the_end_then_revealed(client):
     g = GameHandle(client, options={"rounds": 1})
     g.act(0, "roll")
-    assert "\"seed\":" not in g.export(g.referee)
+    assert '"seed":' not in g.export(g.referee)
     g.act(1, "roll")
     finished = g.events()[-1]
     assert finished["type"] == "game.finished"
     import hashlib
+
     assert hashlib.sha256(finished["payload"]["seed"].encode()).hexdigest() == g.meta()["seed_commitment"]
 
 

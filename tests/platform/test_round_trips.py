@@ -1,5 +1,6 @@
 """What one action costs in Redis: the commands the app sends, watched with MONITOR on the
 real Redis (a script's own calls are reported as ``lua`` and are not round trips)."""
+
 from __future__ import annotations
 
 import json
@@ -83,8 +84,12 @@ def test_a_retry_refused_on_the_new_state_answers_the_first_result(client):
 
 def test_an_unknown_game_is_found_without_reading_a_log(client, redis_client):
     answers = []
-    sent = commands_during(redis_client, lambda: answers.append(client.post(
-        "/api/games/nosuchgame/actions", json={"type": "roll"}, headers={"Authorization": "Bearer x"})))
+    sent = commands_during(
+        redis_client,
+        lambda: answers.append(
+            client.post("/api/games/nosuchgame/actions", json={"type": "roll"}, headers={"Authorization": "Bearer x"})
+        ),
+    )
     assert answers[0].status_code == 404
     assert not {"XRANGE", "XREVRANGE", "EVALSHA"} & set(sent), sent
 

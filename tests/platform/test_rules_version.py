@@ -1,4 +1,5 @@
 """Every game records the rules it is played under, and the fold hands them to the game."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle

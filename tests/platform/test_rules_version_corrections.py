@@ -1,5 +1,6 @@
 """The rules corrections reach games through the platform: new games record and play the
 current rules version, and a game recorded under version 1 plays version 1."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,12 +11,18 @@ from tests.platform.helpers import GameHandle, auth
 SEATS = ["ann", "bob", "cy", "di", "ed"]
 
 
-@pytest.mark.parametrize("game, version", [
-    ("sultans_of_karaya", 2), ("shadow_of_the_emperor", 2), ("age_of_rome", 2), ("carcassonne_castle", 2),
-])
+@pytest.mark.parametrize(
+    "game, version",
+    [
+        ("sultans_of_karaya", 2),
+        ("shadow_of_the_emperor", 2),
+        ("age_of_rome", 2),
+        ("carcassonne_castle", 2),
+    ],
+)
 def test_new_games_record_the_current_rules_version(client, game, version):
     rules = get_game(game)
-    g = GameHandle(client, game=game, seats=SEATS[:max(rules.min_seats, 2)])
+    g = GameHandle(client, game=game, seats=SEATS[: max(rules.min_seats, 2)])
     created = g.events()[0]["payload"]
     assert created["rules_version"] == version == rules.rules_version
     if game == "carcassonne_castle":  # the seed's reading of tiles 4/5/6 is the default, written out

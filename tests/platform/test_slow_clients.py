@@ -1,6 +1,7 @@
 """Slow and greedy clients against gunicorn's default configuration: half-sent
 requests do not stop normal ones, one client cannot take every live-stream slot,
 and live streams cost one Redis read per game however many watch."""
+
 from __future__ import annotations
 
 import socket
@@ -13,8 +14,10 @@ import requests
 from tests import redis_servers
 from tests.platform.gunicorn_server import create, gunicorn, play
 
-pytestmark = [pytest.mark.xdist_group("durability"),
-              pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.xdist_group("durability"),
+    pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed"),
+]
 
 
 @pytest.fixture()
@@ -44,8 +47,10 @@ def half_sent(port: int, count: int, body: bool) -> list[socket.socket]:
     for _ in range(count):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         if body:
-            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 500\r\n\r\n{\"game\"")
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 500\r\n\r\n{"game"'
+            )
         else:
             sock.sendall(b"GET /api/game-types HTTP/1.1\r\nHost: t\r\nX-Slow: ")
         socks.append(sock)

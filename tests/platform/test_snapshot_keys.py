@@ -2,6 +2,7 @@
 of the game's package (sources and data). A snapshot written by other code is never read,
 so a rules fix or a changed data value can never resume from a state the new code would
 not produce. Real Redis; the changed game is a copy of a real package in a temporary folder."""
+
 from __future__ import annotations
 
 import importlib

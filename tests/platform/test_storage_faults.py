@@ -1,6 +1,7 @@
 """Storage faults with real servers killed for real: the worker cache heals when the
 log comes back shorter, an unreachable Redis is answered 503 + Retry-After, a retry
 of one action id is answered with its seq however the racers interleave."""
+
 from __future__ import annotations
 
 import os
@@ -14,8 +15,10 @@ from service.app import create_app
 from tests import redis_servers
 from tests.platform.helpers import GameHandle
 
-pytestmark = [pytest.mark.xdist_group("durability"),
-              pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.xdist_group("durability"),
+    pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed"),
+]
 
 
 def note(g, text, seat=0, **extra):
@@ -63,8 +66,12 @@ def test_a_killed_standalone_redis_is_answered_503_with_retry_after_then_recover
         g = GameHandle(client, seats=["a", "b"], options={"rounds": 10})
         assert note(g, "a").status_code == 201
         kill(proc)
-        for answer in (note(g, "b"), client.get(g.url("/view")), client.get("/api/games"),
-                       client.post("/api/games", json={"game": "toy", "seats": ["a", "b"]})):
+        for answer in (
+            note(g, "b"),
+            client.get(g.url("/view")),
+            client.get("/api/games"),
+            client.post("/api/games", json={"game": "toy", "seats": ["a", "b"]}),
+        ):
             assert answer.status_code == 503, answer.get_data(as_text=True)
             assert answer.headers["Retry-After"] == "1"
             assert answer.json["error"]["code"] == "storage_unavailable"
@@ -133,8 +140,11 @@ def test_a_frozen_redis_is_answered_503_within_two_seconds_and_heals(tmp_path):
             game = create(base)
             os.kill(proc.pid, signal.SIGSTOP)
             try:
-                for path, status in ((f"/games/{game['id']}", 503), ("/game-types", 200),
-                                     (f"/games/{game['id']}", 503)):
+                for path, status in (
+                    (f"/games/{game['id']}", 503),
+                    ("/game-types", 200),
+                    (f"/games/{game['id']}", 503),
+                ):
                     started = time.monotonic()
                     r = requests.get(base + path, timeout=30)
                     took = time.monotonic() - started

@@ -1,5 +1,6 @@
 """One contract for the event store, run against the embedded Redis, a standalone
 redis-server and a real 3-master Redis Cluster started on loopback ports."""
+
 from __future__ import annotations
 
 import threading
@@ -75,8 +76,16 @@ class StoreContract:
 
     def test_tail_returns_new_entries(self, store, gid):
         store.append(keys.events(gid), keys.idempotency(gid), 0, None, envelopes(1, 1))
-        timer = threading.Timer(0.2, lambda: store.append(keys.events(gid), keys.idempotency(gid), 1, None,
-                                                          envelopes(2, 1, store.read(keys.events(gid))[0]["hash"])))
+        timer = threading.Timer(
+            0.2,
+            lambda: store.append(
+                keys.events(gid),
+                keys.idempotency(gid),
+                1,
+                None,
+                envelopes(2, 1, store.read(keys.events(gid))[0]["hash"]),
+            ),
+        )
         timer.start()
         found = store.tail(keys.events(gid), 1, block_ms=5000)
         timer.join()
@@ -115,8 +124,17 @@ class TestRedisCluster(StoreContract):
     def test_a_games_keys_share_one_slot(self, url):
         client = connect(url)
         gid = "abc"
-        slots = {client.keyslot(k) for k in (keys.events(gid), keys.idempotency(gid), keys.seed(gid),
-                                               keys.tokens(gid), keys.notes(gid), keys.snapshots(gid, "1"))}
+        slots = {
+            client.keyslot(k)
+            for k in (
+                keys.events(gid),
+                keys.idempotency(gid),
+                keys.seed(gid),
+                keys.tokens(gid),
+                keys.notes(gid),
+                keys.snapshots(gid, "1"),
+            )
+        }
         assert len(slots) == 1
 
     def test_the_whole_api_runs_on_the_cluster(self, url):

@@ -1,6 +1,7 @@
 """Live-stream caps (service/live.py StreamSlots) refuse with the error body and a
 ``Retry-After`` a client can follow: per client 429 (when its oldest stream ends), per
 game and per worker 503; the OpenAPI document declares both answers and the header."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,9 +14,17 @@ def capped(redis_url, tmp_path):
     from service.app import create_app
 
     def make(**caps):
-        config = {"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, "DATA_DIR": str(tmp_path),
-                  "SSE_SECONDS": 20, "SSE_MAX_STREAMS": 100, "SSE_MAX_PER_CLIENT": 100, "SSE_MAX_PER_GAME": 100,
-                  **caps}
+        config = {
+            "REDIS_URL": redis_url,
+            "CLOCK_SWEEP_SECONDS": 0,
+            "TESTING": True,
+            "DATA_DIR": str(tmp_path),
+            "SSE_SECONDS": 20,
+            "SSE_MAX_STREAMS": 100,
+            "SSE_MAX_PER_CLIENT": 100,
+            "SSE_MAX_PER_GAME": 100,
+            **caps,
+        }
         return create_app(config).test_client()
 
     return make

@@ -1,5 +1,6 @@
 """More than one machine: two app servers (separate gunicorn masters, each with its own
 worker caches) against one 3-master Redis Cluster play the same games correctly."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,10 @@ from events.connection import connect
 from tests import redis_servers
 from tests.platform.gunicorn_server import gunicorn
 
-pytestmark = [pytest.mark.xdist_group("redis-servers"),
-              pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.xdist_group("redis-servers"),
+    pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -37,18 +40,27 @@ def stream_events(url: str) -> list[dict]:
 def test_create_on_one_move_on_the_other_watch_on_either(cluster_url):
     env = {"REDIS_URL": cluster_url, "WEB_CONCURRENCY": 2, "SSE_SECONDS": 1, "ACCESS_LOG": ""}
     with gunicorn("bench.toy_app:app", **env) as (one, _), gunicorn("bench.toy_app:app", **env) as (two, _):
-        created = requests.post(one + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 3}},
-                                timeout=10).json()
+        created = requests.post(
+            one + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 3}}, timeout=10
+        ).json()
         gid = created["id"]
         auth = [{"Authorization": f"Bearer {s['token']}"} for s in created["seats"]]
         servers = [two, one]
         for move in range(6):  # alternate servers and seats: every worker cache goes stale in turn
             base = servers[move % 2]
-            r = requests.post(f"{base}/games/{gid}/actions", json={"type": "roll", "action_id": f"m{move}"},
-                              headers=auth[move % 2], timeout=10)
+            r = requests.post(
+                f"{base}/games/{gid}/actions",
+                json={"type": "roll", "action_id": f"m{move}"},
+                headers=auth[move % 2],
+                timeout=10,
+            )
             assert r.status_code == 201, r.text
-            retry = requests.post(f"{servers[(move + 1) % 2]}/games/{gid}/actions",
-                                  json={"type": "roll", "action_id": f"m{move}"}, headers=auth[move % 2], timeout=10)
+            retry = requests.post(
+                f"{servers[(move + 1) % 2]}/games/{gid}/actions",
+                json={"type": "roll", "action_id": f"m{move}"},
+                headers=auth[move % 2],
+                timeout=10,
+            )
             assert (retry.status_code, retry.json()["seq"]) == (200, r.json()["seq"])
         metas = [requests.get(f"{base}/games/{gid}", timeout=10).json() for base in (one, two)]
         assert metas[0] == metas[1] and metas[0]["status"] == "finished" and metas[0]["seq"] == 8
@@ -61,8 +73,10 @@ def test_create_on_one_move_on_the_other_watch_on_either(cluster_url):
         for base in (one, two):
             verdict = requests.post(base + "/verify", data=exports[0], timeout=30).json()
             assert verdict["ok"], verdict
-        lobby = [[g for g in requests.get(base + "/games?limit=100", timeout=10).json()["games"] if g["id"] == gid]
-                 for base in (one, two)]
+        lobby = [
+            [g for g in requests.get(base + "/games?limit=100", timeout=10).json()["games"] if g["id"] == gid]
+            for base in (one, two)
+        ]
         assert lobby[0] == lobby[1] and lobby[0][0]["status"] == "finished"
     client = connect(cluster_url)
     assert client.keyslot(keys.summary(gid)) == client.keyslot(keys.events(gid))

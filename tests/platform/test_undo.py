@@ -1,4 +1,5 @@
 """Undo: immediate when safe, otherwise a request; never re-rolls a draw."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle

@@ -10,6 +10,7 @@ written as a branch on ``self.version(state)``). Games begun before the upgrade 
 continue under version 1; games begun after it play version 2; everything is observed
 through the HTTP API.
 """
+
 from __future__ import annotations
 
 import os
@@ -23,15 +24,22 @@ from events.connection import connect
 from tests import redis_servers
 from tests.platform.gunicorn_server import gunicorn
 
-pytestmark = [pytest.mark.xdist_group("durability"),
-              pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.xdist_group("durability"),
+    pytest.mark.skipif(not redis_servers.available(), reason="redis-server is not installed"),
+]
 RELEASES = Path(__file__).resolve().parent / "upgrade"
 
 
 def serve(release: str, redis_url: str):
     path = os.pathsep.join([str(RELEASES / release), os.getcwd()])
-    return gunicorn(app="tests.platform.upgrade.serve:app", REDIS_URL=redis_url, PYTHONPATH=path,
-                    WEB_CONCURRENCY=1, SNAPSHOT_EVERY=2)
+    return gunicorn(
+        app="tests.platform.upgrade.serve:app",
+        REDIS_URL=redis_url,
+        PYTHONPATH=path,
+        WEB_CONCURRENCY=1,
+        SNAPSHOT_EVERY=2,
+    )
 
 
 class Client:
@@ -44,8 +52,12 @@ class Client:
         return {"id": r.json()["id"], "tokens": [s["token"] for s in r.json()["seats"]]}
 
     def add(self, game, seat, n):
-        r = requests.post(f"{self.base}/games/{game['id']}/actions", json={"type": "add", "payload": {"n": n}},
-                          headers={"Authorization": f"Bearer {game['tokens'][seat]}"}, timeout=10)
+        r = requests.post(
+            f"{self.base}/games/{game['id']}/actions",
+            json={"type": "add", "payload": {"n": n}},
+            headers={"Authorization": f"Bearer {game['tokens'][seat]}"},
+            timeout=10,
+        )
         assert r.status_code == 201, r.text
         return r.json()["view"]["scores"]
 

@@ -1,4 +1,5 @@
 """Concurrent writers, idempotent retries and the hash chain of the log."""
+
 from __future__ import annotations
 
 import threading
@@ -15,8 +16,11 @@ def test_racing_posts_on_one_expected_seq_exactly_one_wins(app):
     def post():
         c = app.test_client()
         barrier.wait()
-        statuses.append(c.post(g.url("/actions"), json={"type": "note", "payload": {"text": "a"}, "expected_seq": 1},
-                               headers=g.seat(0)).status_code)
+        statuses.append(
+            c.post(
+                g.url("/actions"), json={"type": "note", "payload": {"text": "a"}, "expected_seq": 1}, headers=g.seat(0)
+            ).status_code
+        )
 
     threads = [threading.Thread(target=post) for _ in range(12)]
     [t.start() for t in threads]
@@ -34,8 +38,11 @@ def test_racing_posts_without_expected_seq_all_land_without_gap_or_duplicate(app
 
     def post():
         barrier.wait()
-        statuses.append(app.test_client().post(g.url("/actions"), json={"type": "note", "payload": {"text": "b"}},
-                                               headers=g.seat(0)).status_code)
+        statuses.append(
+            app.test_client()
+            .post(g.url("/actions"), json={"type": "note", "payload": {"text": "b"}}, headers=g.seat(0))
+            .status_code
+        )
 
     threads = [threading.Thread(target=post) for _ in range(10)]
     [t.start() for t in threads]

@@ -1,5 +1,6 @@
 """Soak: many more random games per game and player count than `make test` plays.
 Run with `make soak` (SOAK_GAMES per case, default 200)."""
+
 from __future__ import annotations
 
 import os
@@ -11,8 +12,13 @@ from tests.games import harness
 
 GAMES = int(os.environ.get("SOAK_GAMES", "200"))
 BLOCK = 20
-CASES = [(name, seats, block) for name, game in registry().items() if name != "toy"
-         for seats in range(game.min_seats, game.max_seats + 1) for block in range(0, GAMES, BLOCK)]
+CASES = [
+    (name, seats, block)
+    for name, game in registry().items()
+    if name != "toy"
+    for seats in range(game.min_seats, game.max_seats + 1)
+    for block in range(0, GAMES, BLOCK)
+]
 
 
 @pytest.mark.slow

@@ -1,5 +1,6 @@
 """Bot players for tournament API tests: they play through the public HTTP API only,
 posting random legal actions from GET /actions until their games end."""
+
 from __future__ import annotations
 
 import random
@@ -22,8 +23,11 @@ def play_game(client, game_id: str, tokens: dict[int, str], rand: random.Random,
             offer = client.get(f"/api/games/{game_id}/actions", headers=bearer(tokens[seat])).get_json()
             if offer["actions"]:
                 action = rand.choice(offer["actions"])
-                answer = client.post(f"/api/games/{game_id}/actions", headers=bearer(tokens[seat]),
-                                     json={**action, "action_id": str(uuid.uuid4()), "expected_seq": offer["seq"]})
+                answer = client.post(
+                    f"/api/games/{game_id}/actions",
+                    headers=bearer(tokens[seat]),
+                    json={**action, "action_id": str(uuid.uuid4()), "expected_seq": offer["seq"]},
+                )
                 assert answer.status_code in (200, 201, 409), answer.get_json()
                 break
         else:

@@ -1,5 +1,6 @@
 """Tournaments through the HTTP API: bots play whole tournaments; clocks, withdrawal,
 the audit bundle and every bad input of the issue."""
+
 from __future__ import annotations
 
 import copy
@@ -33,8 +34,10 @@ def game_for(seats: int, preferred: str, monkeypatch) -> str:
 
 
 def create(client, game, size, rounds, names, **options):
-    answer = client.post("/api/tournaments", json={"game": game, "name": "Test open",
-                                                   "options": {"table_size": size, "rounds": rounds, **options}})
+    answer = client.post(
+        "/api/tournaments",
+        json={"game": game, "name": "Test open", "options": {"table_size": size, "rounds": rounds, **options}},
+    )
     assert answer.status_code == 201, answer.get_json()
     body = answer.get_json()
     tid, director = body["id"], body["director_token"]
@@ -61,7 +64,7 @@ def pairs_met(summary):
     for rnd in summary["rounds"]:
         for table in rnd["tables"]:
             pids = [s["pid"] for s in table["seats"]]
-            met += [frozenset((a, b)) for i, a in enumerate(pids) for b in pids[i + 1:]]
+            met += [frozenset((a, b)) for i, a in enumerate(pids) for b in pids[i + 1 :]]
     return met
 
 
@@ -114,8 +117,13 @@ def test_eight_players_swiss_three_rounds_then_audit(client, tmp_path, monkeypat
 
 def verify_cli(path):
     """``python -m service verify-tournament BUNDLE`` in a process of its own."""
-    return subprocess.run([sys.executable, "-m", "service", "verify-tournament", str(path)], capture_output=True,
-                          text=True, cwd=Path(__file__).parents[2], timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "service", "verify-tournament", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[2],
+        timeout=300,
+    )
 
 
 def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
@@ -132,8 +140,9 @@ def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
     # a player withdraws mid-round: their game is forfeited, the round can close
     table = pairing["tables"][0]
     quitter = table["seats"][0]["pid"]
-    answer = client.delete(f"/api/tournaments/{tid}/players/{quitter}", headers=bearer(players[quitter]),
-                           json={"reason": "train to catch"})
+    answer = client.delete(
+        f"/api/tournaments/{tid}/players/{quitter}", headers=bearer(players[quitter]), json={"reason": "train to catch"}
+    )
     assert answer.status_code == 200 and answer.get_json()["forfeited"] == [table["game_id"]]
     meta = client.get(f"/api/games/{table['game_id']}").get_json()
     assert meta["status"] == "finished" and meta["result"]["forfeited"] == [0]
@@ -146,8 +155,11 @@ def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
     assert quitter not in seated and len(seated) == 4 and not third["byes"]
     table = third["tables"][0]  # a bundle taken mid-round verifies too (unfinished games: chain only)
     first_seat = table["seats"][0]
-    noted = client.post(f"/api/games/{table['game_id']}/actions", headers=bearer(first_seat["token"]),
-                        json={"type": "note", "payload": {"text": "a"}})
+    noted = client.post(
+        f"/api/games/{table['game_id']}/actions",
+        headers=bearer(first_seat["token"]),
+        json={"type": "note", "payload": {"text": "a"}},
+    )
     assert noted.status_code == 201, noted.get_json()
     report = verify_tournament(client.get(f"/api/tournaments/{tid}/export").get_json())
     assert report["ok"], report["messages"]
@@ -201,6 +213,7 @@ def test_a_tampered_bundle_is_detected(client):
 
     forged = copy.deepcopy(bundle)  # the result re-hashed by a forger: the chain holds, the game disagrees
     from events.envelope import entry_hash, payload_digest
+
     stream = forged["tournament"]
     k = next(i for i, e in enumerate(stream) if e["type"] == "game.reported")
     stream[k]["payload"]["result"]["ranking"].reverse()
@@ -230,7 +243,9 @@ def test_bad_input_is_refused_and_changes_nothing(client):
     error(client.post(f"/api/tournaments/{tid}/players", json={}), 400, "bad_request")
     error(client.post(f"/api/tournaments/{tid}/players", json={"name": "   "}), 400, "bad_request")
     error(client.post(f"/api/tournaments/{tid}/players", json=["Zed"]), 400, "bad_request")
-    error(client.post(f"/api/tournaments/{tid}/players", data="{nope", content_type="application/json"), 400, "malformed")
+    error(
+        client.post(f"/api/tournaments/{tid}/players", data="{nope", content_type="application/json"), 400, "malformed"
+    )
     someone = next(iter(players.values()))
     error(client.post(f"/api/tournaments/{tid}/rounds"), 401, "no_token")
     error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(someone)), 403, "not_director")
@@ -243,20 +258,30 @@ def test_bad_input_is_refused_and_changes_nothing(client):
     error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "round_in_progress")
     stranger = client.post("/api/games", json={"game": "toy", "seats": ["X", "Y"]}).get_json()["id"]
     error(client.post(f"/api/tournaments/{tid}/results", json={"game_id": stranger}), 422, "game_not_in_tournament")
-    error(client.post(f"/api/tournaments/{tid}/results", json={"game_id": pairing["tables"][0]["game_id"]}),
-          409, "game_not_finished")
+    error(
+        client.post(f"/api/tournaments/{tid}/results", json={"game_id": pairing["tables"][0]["game_id"]}),
+        409,
+        "game_not_finished",
+    )
     assert snapshot(client, tid) == during
     games_before = len(client.get("/api/games").get_json()["games"])
     error(client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)), 409, "round_in_progress")
     assert len(client.get("/api/games").get_json()["games"]) == games_before  # no game created by a refusal
 
     error(client.get("/api/tournaments/nope"), 404, "not_found")
-    error(client.post("/api/tournaments", json={"game": "nope", "name": "x", "options": {"table_size": 2, "rounds": 1}}),
-          400, "unknown_game")
-    error(client.post("/api/tournaments", json={"game": "toy", "name": "x", "options": {"table_size": 9, "rounds": 1}}),
-          400, "bad_table_size")
-    error(client.post("/api/tournaments", json={"game": "toy", "name": "x", "options": {"rounds": 1}}),
-          400, "bad_options")
+    error(
+        client.post("/api/tournaments", json={"game": "nope", "name": "x", "options": {"table_size": 2, "rounds": 1}}),
+        400,
+        "unknown_game",
+    )
+    error(
+        client.post("/api/tournaments", json={"game": "toy", "name": "x", "options": {"table_size": 9, "rounds": 1}}),
+        400,
+        "bad_table_size",
+    )
+    error(
+        client.post("/api/tournaments", json={"game": "toy", "name": "x", "options": {"rounds": 1}}), 400, "bad_options"
+    )
 
 
 def test_players_get_their_own_seat_links_and_the_pages_render(client):
@@ -339,8 +364,11 @@ def test_a_referee_adjustment_flows_into_the_standings(client):
     tid, director, players = create(client, "toy", 2, 1, ["A", "B"])
     table = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()["tables"][0]
     adjusted = table["seats"][1]
-    answer = client.post(f"/api/games/{table['game_id']}/referee/adjust", headers=bearer(table["referee_token"]),
-                         json={"seat": 1, "points": 1000, "reason": "penalty on the opponent"})
+    answer = client.post(
+        f"/api/games/{table['game_id']}/referee/adjust",
+        headers=bearer(table["referee_token"]),
+        json={"seat": 1, "points": 1000, "reason": "penalty on the opponent"},
+    )
     assert answer.status_code == 201, answer.get_json()
     play_game(client, table["game_id"], {s["seat"]: s["token"] for s in table["seats"]}, random.Random(6))
     rows = {r["pid"]: r for r in client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]}

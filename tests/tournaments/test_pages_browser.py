@@ -1,6 +1,7 @@
 """The tournament pages in a real browser (Debian's Chromium via Playwright): create a
 tournament from the form, register players, pair a round as director, see pairings,
 results, standings and the links to each game and its replay."""
+
 from __future__ import annotations
 
 import os
@@ -49,8 +50,11 @@ def play_out(url: str, round_view: dict, rand: random.Random) -> None:
                 break
             seat = meta["to_act"][0]
             actions = http.get(f"{url}/api/games/{gid}/actions", headers=bearer(tokens[seat])).json()["actions"]
-            http.post(f"{url}/api/games/{gid}/actions", headers=bearer(tokens[seat]),
-                      json={**rand.choice(actions), "expected_seq": meta["seq"]})
+            http.post(
+                f"{url}/api/games/{gid}/actions",
+                headers=bearer(tokens[seat]),
+                json={**rand.choice(actions), "expected_seq": meta["seq"]},
+            )
 
 
 def test_a_director_runs_a_round_from_the_pages(server, page, tmp_path):

@@ -1,5 +1,6 @@
 """Whole tournaments folded without Redis: every planned round is accepted by the fold,
 points are conserved, standings are ordered, and the fold is deterministic."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,19 @@ def ev(seq, type_, **payload):
 def simulate(n, size, rounds, seed, max_seats=5):
     rand = random.Random(seed)
     fmt = "swiss" if size == 2 else "tables"
-    log = [ev(1, "tournament.created", id="t", game="g", name="T", format=fmt,
-              options={"table_size": size, "rounds": rounds}, min_seats=2, max_seats=2 if size == 2 else max_seats)]
+    log = [
+        ev(
+            1,
+            "tournament.created",
+            id="t",
+            game="g",
+            name="T",
+            format=fmt,
+            options={"table_size": size, "rounds": rounds},
+            min_seats=2,
+            max_seats=2 if size == 2 else max_seats,
+        )
+    ]
     log += [ev(i + 2, "player.registered", pid=f"p{i}", name=f"N{i}") for i in range(n)]
     state = fold(log)
     for number in range(1, rounds + 1):
@@ -33,14 +45,24 @@ def simulate(n, size, rounds, seed, max_seats=5):
             state = apply(state, log[-1])
         plan = plan_round(state)
         assert plan == plan_round(json.loads(json.dumps(state)))  # a pure function of the state
-        tables = [{"table": t["table"], "game_id": f"g{number}-{t['table']}", "seats": t["seats"]} for t in plan["tables"]]
+        tables = [
+            {"table": t["table"], "game_id": f"g{number}-{t['table']}", "seats": t["seats"]} for t in plan["tables"]
+        ]
         log.append(ev(len(log) + 1, "round.paired", round=number, tables=tables, byes=plan["byes"]))
         state = apply(state, log[-1])
         for t in tables:
             scores = [rand.randint(0, 3) for _ in t["seats"]]
             ranking = [1 + sum(1 for o in scores if o > s) for s in scores]
-            log.append(ev(len(log) + 1, "game.reported", round=number, table=t["table"], game_id=t["game_id"],
-                          result={"scores": scores, "ranking": ranking}))
+            log.append(
+                ev(
+                    len(log) + 1,
+                    "game.reported",
+                    round=number,
+                    table=t["table"],
+                    game_id=t["game_id"],
+                    result={"scores": scores, "ranking": ranking},
+                )
+            )
             state = apply(state, log[-1])
         log.append(ev(len(log) + 1, "round.finished", round=number))
         state = apply(state, log[-1])
@@ -58,11 +80,13 @@ def test_random_tournaments_fold_and_conserve_points(n, size, rounds, seed):
     for rnd in state["rounds"]:
         expected += standings.bye_points(state["options"], state["format"]) * len(rnd["byes"])
         for t in rnd["tables"]:
-            expected += sum(standings.position_points(t["result"]["ranking"], s, state["options"])
-                            for s in range(len(t["seats"])))
+            expected += sum(
+                standings.position_points(t["result"]["ranking"], s, state["options"]) for s in range(len(t["seats"]))
+            )
             if len(t["seats"]) == size:
-                assert sum(standings.position_points(t["result"]["ranking"], s, state["options"])
-                           for s in range(size)) == sum(scale)
+                assert sum(
+                    standings.position_points(t["result"]["ranking"], s, state["options"]) for s in range(size)
+                ) == sum(scale)
     assert abs(sum(Fraction(str(r["points"])) for r in table) - expected) < Fraction(1, 10**5)
     points = [r["points"] for r in table]
     assert points == sorted(points, reverse=True)
@@ -72,9 +96,11 @@ def test_random_tournaments_fold_and_conserve_points(n, size, rounds, seed):
     assert sorted(r["pid"] for r in table) == sorted(state["order"])
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                    max_leaves=20)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
@@ -82,7 +108,9 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 def test_a_malformed_bundle_fails_and_never_raises(tournament, games, manifest, standings_):
     from service.tournament_bundle import FORMAT, verify_tournament
 
-    for bundle in ({"format": FORMAT, "tournament": tournament, "games": games, "manifest": manifest,
-                    "standings": standings_}, tournament):
+    for bundle in (
+        {"format": FORMAT, "tournament": tournament, "games": games, "manifest": manifest, "standings": standings_},
+        tournament,
+    ):
         report = verify_tournament(bundle)
         assert report["ok"] is False and report["messages"]

@@ -1,5 +1,6 @@
 """Registration: the director closes (and reopens) it; names are normalised (NFKC, no
 format characters) and look-alike names are refused."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,15 +41,18 @@ def test_the_director_closes_registration(client, tournament):
     assert verify_tournament(bundle)["ok"]
 
 
-@pytest.mark.parametrize("lookalike", [
-    "Alice\u200b",        # zero-width space
-    "\u0410lice",         # Cyrillic capital A
-    "Al\u0456ce",         # Cyrillic small i
-    "\uff21lice",         # full-width A (NFKC makes it Alice)
-    "ALICE",
-    "AIice",              # capital I for l
-    " Alice  ",
-])
+@pytest.mark.parametrize(
+    "lookalike",
+    [
+        "Alice\u200b",  # zero-width space
+        "\u0410lice",  # Cyrillic capital A
+        "Al\u0456ce",  # Cyrillic small i
+        "\uff21lice",  # full-width A (NFKC makes it Alice)
+        "ALICE",
+        "AIice",  # capital I for l
+        " Alice  ",
+    ],
+)
 def test_look_alike_names_are_refused(client, tournament, lookalike):
     tid, _ = tournament
     assert register(client, tid, "Alice").status_code == 201

@@ -1,5 +1,6 @@
 """Swiss pairing: transcripts and hypothesis properties (no rematch while avoidable,
 byes rotate, score groups respected, first player balanced)."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,16 @@ def entrants(points, history=(), byes=()):
         opp[a].add(b)
         opp[b].add(a)
     order = sorted(range(len(points)), key=lambda i: -points[i])
-    return [Entrant(pid=f"p{i}", points=points[i], rank=order.index(i), opponents=frozenset(opp[f"p{i}"]),
-                    byes=1 if f"p{i}" in byes else 0) for i in range(len(points))]
+    return [
+        Entrant(
+            pid=f"p{i}",
+            points=points[i],
+            rank=order.index(i),
+            opponents=frozenset(opp[f"p{i}"]),
+            byes=1 if f"p{i}" in byes else 0,
+        )
+        for i in range(len(points))
+    ]
 
 
 def all_matchings(pids):
@@ -29,7 +38,7 @@ def all_matchings(pids):
         return
     a, rest = pids[0], pids[1:]
     for i, b in enumerate(rest):
-        for m in all_matchings(rest[:i] + rest[i + 1:]):
+        for m in all_matchings(rest[:i] + rest[i + 1 :]):
             yield [(a, b), *m]
 
 
@@ -170,8 +179,9 @@ def test_simulated_tournament_stays_balanced_and_rematch_free(n, seed):
     rounds = min(5, n - 1 if n % 2 == 0 else n - 2)
     for rnd in range(1, rounds + 1):
         order = sorted(pids, key=lambda p: (-pts[p], pids.index(p)))
-        players = [Entrant(p, pts[p], order.index(p), frozenset(opp[p]), first[p], second[p], byes[p], last[p])
-                   for p in pids]
+        players = [
+            Entrant(p, pts[p], order.index(p), frozenset(opp[p]), first[p], second[p], byes[p], last[p]) for p in pids
+        ]
         pairing = pair_round(players, rnd)
         assert pairing.rematches == 0, (rnd, pairing)
         if pairing.bye:

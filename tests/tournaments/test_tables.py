@@ -1,4 +1,5 @@
 """Seating for multiplayer tables: sizes, new opponents, first-player rotation."""
+
 from __future__ import annotations
 
 from itertools import combinations

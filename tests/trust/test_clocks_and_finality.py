@@ -1,5 +1,6 @@
 """No seat escapes or banks its clock; a finished game is final; a referee's fork of a
 live game keeps its source's secrets until the source has ended."""
+
 from __future__ import annotations
 
 import time
@@ -49,7 +50,9 @@ def test_a_pending_undo_dies_with_the_finish(client):
     g.act(0, "roll")
     asked = client.post(g.url("/undo"), json={"to_seq": 1}, headers=g.seat(0)).json
     assert asked["status"] == "requested"
-    assert client.post(g.url("/referee/forfeit"), json={"seat": 0, "reason": "left"}, headers=g.ref()).status_code == 201
+    assert (
+        client.post(g.url("/referee/forfeit"), json={"seat": 0, "reason": "left"}, headers=g.ref()).status_code == 201
+    )
     meta = g.meta()
     assert meta["status"] == "finished" and meta["pending_undo"] is None
     r = client.post(g.url(f"/undo/{asked['request_id']}/approve"), headers=g.seat(1))
@@ -62,13 +65,26 @@ def test_after_the_end_only_a_signed_correction_is_appended(client):
     g.act(0, "roll")
     g.act(1, "roll")
     headers = g.ref()
-    for kind, body in [("adjust", {"seat": 0, "points": 5, "reason": "x"}), ("pause", {}), ("resume", {}),
-                       ("rewind", {"to_seq": 2, "reason": "x"})]:
+    for kind, body in [
+        ("adjust", {"seat": 0, "points": 5, "reason": "x"}),
+        ("pause", {}),
+        ("resume", {}),
+        ("rewind", {"to_seq": 2, "reason": "x"}),
+    ]:
         assert client.post(g.url(f"/referee/{kind}"), json=body, headers=headers).status_code == 409, kind
-    assert client.post(g.url("/referee/correct"), json={"adjustments": [{"seat": 0, "points": 5}], "reason": "x"},
-                       headers=g.seat(0)).status_code == 403
-    r = client.post(g.url("/referee/correct"), json={"adjustments": [{"seat": 0, "points": 5}], "reason": "scoring"},
-                    headers=headers)
+    assert (
+        client.post(
+            g.url("/referee/correct"),
+            json={"adjustments": [{"seat": 0, "points": 5}], "reason": "x"},
+            headers=g.seat(0),
+        ).status_code
+        == 403
+    )
+    r = client.post(
+        g.url("/referee/correct"),
+        json={"adjustments": [{"seat": 0, "points": 5}], "reason": "scoring"},
+        headers=headers,
+    )
     assert r.status_code == 201 and r.json["receipt"]["seq"] == r.json["seq"]
     entry = g.events()[-1]
     assert entry["type"] == "referee.correction" and entry["payload"]["attestation"]["result"] == g.meta()["result"]
@@ -79,8 +95,9 @@ def test_after_the_end_only_a_signed_correction_is_appended(client):
 def test_a_tournament_picks_up_a_correction_and_its_bundle_agrees(client):
     import random
 
-    created = client.post("/api/tournaments", json={"game": "toy", "name": "Cup",
-                                                    "options": {"table_size": 2, "rounds": 1}}).get_json()
+    created = client.post(
+        "/api/tournaments", json={"game": "toy", "name": "Cup", "options": {"table_size": 2, "rounds": 1}}
+    ).get_json()
     tid, director = created["id"], created["director_token"]
     for name in ("Ann", "Bob"):
         client.post(f"/api/tournaments/{tid}/players", json={"name": name})
@@ -89,8 +106,11 @@ def test_a_tournament_picks_up_a_correction_and_its_bundle_agrees(client):
     table = pairing["tables"][0]
     before = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
     loser = max(range(2), key=lambda s: client.get(f"/api/games/{table['game_id']}").json["result"]["ranking"][s])
-    r = client.post(f"/api/games/{table['game_id']}/referee/correct", headers=auth(table["referee_token"]),
-                    json={"adjustments": [{"seat": loser, "points": 1000}], "reason": "miscount"})
+    r = client.post(
+        f"/api/games/{table['game_id']}/referee/correct",
+        headers=auth(table["referee_token"]),
+        json={"adjustments": [{"seat": loser, "points": 1000}], "reason": "miscount"},
+    )
     assert r.status_code == 201
     after = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
     assert after != before
@@ -118,8 +138,9 @@ def test_a_referee_fork_of_a_live_game_keeps_the_source_secret_until_it_ends(cli
     events = client.get(f"{fork_game}/events").json["events"]
     assert events[0]["payload"]["fork"]["state"] == {"hidden": True}
     assert "deck_order" not in client.get(f"{fork_game}/view").json["view"]
-    assert "hidden" not in client.get(f"{fork_game}/export").get_data(as_text=True).split("\n")[0] or \
-        '"state":{"hidden":true}' in client.get(f"{fork_game}/export").get_data(as_text=True)
+    assert "hidden" not in client.get(f"{fork_game}/export").get_data(as_text=True).split("\n")[
+        0
+    ] or '"state":{"hidden":true}' in client.get(f"{fork_game}/export").get_data(as_text=True)
     while source.meta()["status"] == "active":
         source.act(source.meta()["to_act"][0], "roll")
     events = client.get(f"{fork_game}/events").json["events"]

@@ -1,5 +1,6 @@
 """One rule decides who sees a game's hidden state: its referee, or anyone once the game
 and every game it was forked from have ended. Views, events, forks and analysis all ask it."""
+
 from __future__ import annotations
 
 from tests.platform.helpers import GameHandle, auth
@@ -10,8 +11,12 @@ def finished_fork_of_live_game(client):
     source.act(0, "roll")
     fork = client.post(source.url("/fork"), json={"at_seq": 2}, headers=source.ref()).json
     url = f"/api/games/{fork['id']}"
-    assert client.post(f"{url}/referee/forfeit", json={"seat": 0, "reason": "x"},
-                       headers=auth(fork["referee_token"])).status_code == 201
+    assert (
+        client.post(
+            f"{url}/referee/forfeit", json={"seat": 0, "reason": "x"}, headers=auth(fork["referee_token"])
+        ).status_code
+        == 201
+    )
     assert client.get(url).json["status"] == "finished"
     return source, fork, url
 

@@ -1,6 +1,7 @@
 """Forged tournament bundles: everything a forger can recompute (game chains with the
 revealed seeds, the manifest, the standings) is recomputed; only the server's signature
 over the whole bundle tells, and a receipt or a correction's signature cannot stand in."""
+
 from __future__ import annotations
 
 import copy
@@ -13,8 +14,9 @@ from tests.trust.test_verdicts import rechain, server_keys
 
 
 def finished_bundle(client):
-    created = client.post("/api/tournaments", json={"game": "toy", "name": "Cup",
-                                                    "options": {"table_size": 2, "rounds": 1}}).get_json()
+    created = client.post(
+        "/api/tournaments", json={"game": "toy", "name": "Cup", "options": {"table_size": 2, "rounds": 1}}
+    ).get_json()
     tid, director = created["id"], created["director_token"]
     for name in ("Ann", "Bob"):
         client.post(f"/api/tournaments/{tid}/players", json={"name": name})

@@ -1,5 +1,6 @@
 """Forgeries an adversary can build from public material (after the end the seed is in
 the log): the server's own /api/verify and the offline verifier refuse each."""
+
 from __future__ import annotations
 
 from events.envelope import entry_hash
@@ -103,8 +104,11 @@ def corrected_game(client):
     g = GameHandle(client, options={"rounds": 1})
     finishing = client.post(g.url("/referee/forfeit"), json={"seat": 0, "reason": "x"}, headers=g.ref()).json
     before = g.export()
-    r = client.post(g.url("/referee/correct"), json={"adjustments": [{"seat": 0, "points": 50}], "reason": "miscount"},
-                    headers=g.ref())
+    r = client.post(
+        g.url("/referee/correct"),
+        json={"adjustments": [{"seat": 0, "points": 50}], "reason": "miscount"},
+        headers=g.ref(),
+    )
     assert r.status_code == 201
     return g, finishing["receipt"], before
 

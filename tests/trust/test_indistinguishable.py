@@ -12,6 +12,7 @@ byte-identical /events, /export, /stream data and meta, hashes included; the toy
 game's test also asserts the views.
 On a chain hashing payloads in clear this fails at once: B's hashes differ.
 """
+
 from __future__ import annotations
 
 import json
@@ -84,8 +85,11 @@ def served(client, platform, gid, token, n):
                 break
     return {
         "events": client.get(f"/api/games/{gid}/events", headers=headers).get_data(),
-        "export": [line for line in client.get(f"/api/games/{gid}/export", headers=headers).get_data(as_text=True)
-                   .splitlines() if "head_signature" not in line],
+        "export": [
+            line
+            for line in client.get(f"/api/games/{gid}/export", headers=headers).get_data(as_text=True).splitlines()
+            if "head_signature" not in line
+        ],
         "stream": stream,
         "meta": meta,
     }
@@ -117,14 +121,18 @@ def check_indistinguishable(client, platform, game_name, data):
     original = fold.game_event(log[n - 1], game_name)
     short_type = original["type"]
     seen = game.redact(original, viewer)
-    others = [a for a in game.legal_actions(before, original["seat"]) + EXTRA_CHOICES.get(game_name, [])
-              if a["type"] == short_type and a["payload"] != original["payload"]
-              and game.redact({**original, "payload": a["payload"]}, viewer) == seen]
+    others = [
+        a
+        for a in game.legal_actions(before, original["seat"]) + EXTRA_CHOICES.get(game_name, [])
+        if a["type"] == short_type
+        and a["payload"] != original["payload"]
+        and game.redact({**original, "payload": a["payload"]}, viewer) == seen
+    ]
     if not others:
         return False
     other = data.draw(st.sampled_from(others), label="other choice")
     a_entries = log[:n]
-    b_entries = rechain([*log[:n - 1], {**log[n - 1], "payload": other["payload"]}])
+    b_entries = rechain([*log[: n - 1], {**log[n - 1], "payload": other["payload"]}])
     a_id, a_tokens = store_copy(platform, g.id, a_entries)
     b_id, b_tokens = store_copy(platform, g.id, b_entries)
     token_a = None if viewer is None else a_tokens[viewer]

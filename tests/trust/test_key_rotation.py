@@ -1,5 +1,6 @@
 """Key rotation takes effect without a restart; a revoked key (a leak) no longer
 vouches for anything at this server, while a retired one (routine rotation) does."""
+
 from __future__ import annotations
 
 import json
@@ -40,6 +41,7 @@ def test_the_current_key_is_not_revoked_without_a_rotation(app):
     env = {**os.environ, "DATA_DIR": app.config["DATA_DIR"]}
     env.pop("SIGNING_KEY", None)
     current = run_key(app)["current"]
-    done = subprocess.run([sys.executable, "-m", "service", "key", "--revoke", current], capture_output=True,
-                          text=True, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "service", "key", "--revoke", current], capture_output=True, text=True, env=env
+    )
     assert done.returncode == 2 and "rotate" in done.stderr

@@ -2,6 +2,7 @@
 the general property: while the window is open, a spectator and every seat but the
 one answering get byte-identical /events, /export, /stream data, meta and views
 whichever answer was sealed (the salted digest is all they see of it)."""
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,6 @@
 """Undo costs linear time: folding a log with U undos applies each entry a bounded
 number of times, offline (verify) and live (the projector answering ?at=)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """Verify says ok only for what it checked; exports, receipts, corrections and
 tournament bundles carry the server's Ed25519 signature."""
+
 from __future__ import annotations
 
 import json
@@ -153,10 +154,22 @@ def test_the_cli_checks_a_key_and_receipts(client, tmp_path):
     export.write_text(g.export())
     key.write_text(json.dumps(client.get("/api/keys").json))
     (tmp_path / "receipts.jsonl").write_text(dump(receipts))
-    code = ("import sys; from tests.conftest import TOY; from service.__main__ import main; "
-            "sys.exit(main(sys.argv[1:]))")
-    ok = subprocess.run([sys.executable, "-c", code, "verify", str(export), "--key", str(key), "--receipts",
-                         str(tmp_path / "receipts.jsonl")], capture_output=True, text=True)
+    code = "import sys; from tests.conftest import TOY; from service.__main__ import main; sys.exit(main(sys.argv[1:]))"
+    ok = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "verify",
+            str(export),
+            "--key",
+            str(key),
+            "--receipts",
+            str(tmp_path / "receipts.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     report = json.loads(ok.stdout)
     assert ok.returncode == 0 and report["checks"]["signature"] == "ok" and report["checks"]["receipts"] == "ok"
     bare = subprocess.run([sys.executable, "-c", code, "verify", str(export)], capture_output=True, text=True)

@@ -1,5 +1,6 @@
 """POST /api/verify is open to anyone: its time budget covers all its work (parsing and
 the chain too, not only the refold), and a worker verifies one export at a time."""
+
 from __future__ import annotations
 
 import threading
@@ -40,8 +41,10 @@ def test_a_worker_verifies_one_export_at_a_time(client, app):
     answers = []
     try:
         app.config.update(VERIFY_SECONDS=60, VERIFY_MAX_EVENTS=10_000)
-        threads = [threading.Thread(target=lambda: answers.append(app.test_client().post("/api/verify", data=body)))
-                   for _ in range(3)]
+        threads = [
+            threading.Thread(target=lambda: answers.append(app.test_client().post("/api/verify", data=body)))
+            for _ in range(3)
+        ]
         for t in threads:
             t.start()
         for t in threads:

@@ -2,6 +2,7 @@
 cards when a trigger comes, uses its bonus tokens and rarely wastes a turn on free actions.
 It also posts the standing interrupt (the religious medal's exchange) out of turn now and then.
 """
+
 from __future__ import annotations
 
 import random
@@ -31,8 +32,12 @@ def weight(action: dict, offered: list[dict]) -> float:
 def interrupts(game: Game, state: dict, asked: list[int]) -> list[tuple[int, dict]]:
     """What seats not asked now may post anyway: the standing interrupts (rules version 2:
     the religious medal's exchange at any time)."""
-    return [(seat, action) for seat in range(state["seats"]) if seat not in asked
-            for action in game.legal_actions(state, seat)]
+    return [
+        (seat, action)
+        for seat in range(state["seats"])
+        if seat not in asked
+        for action in game.legal_actions(state, seat)
+    ]
 
 
 def choose(game: Game, state: dict, rand: random.Random):

@@ -1,4 +1,5 @@
 """Commerce cards: trigger windows, the hand limit and the own-turn free actions (digest §8.8, §8.13)."""
+
 from __future__ import annotations
 
 from itertools import combinations

@@ -1,4 +1,5 @@
 """Event conditions (digest §7.1, metric vocabulary): who has the most or the fewest."""
+
 from __future__ import annotations
 
 from . import solo
@@ -48,5 +49,3 @@ def qualifiers(state: dict, card: dict) -> list[int]:
         pool.append(metric(state, solo.RIVAL, name))
     best = max(pool) if compare == "most" else min(pool)
     return [seat for seat in state["turn_order"] if values[seat] == best]
-
-

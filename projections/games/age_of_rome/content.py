@@ -3,6 +3,7 @@
 Everything a card or a board prints lives in the JSON files so a reconstructed value
 can be replaced card by card without touching the rules code.
 """
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """Re-dealing what a seat cannot see, for search bots: the other seats' hand cards (their
 anchors are public) and secret missions, and the order of every deck. Each pool is
 sorted before it is shuffled, so the re-deal depends on what the seat knows only."""
+
 from __future__ import annotations
 
 import json

@@ -3,6 +3,7 @@
 They mutate the working copy that ``apply`` made; nothing here decides who acts.
 The solo rival is owner ``RIVAL`` (seat 1 of a one-seat game) wherever pieces have owners.
 """
+
 from __future__ import annotations
 
 from .content import BOARD, CHARACTERS, HAND_LIMIT, TIERS, TRACK

@@ -5,6 +5,7 @@ resolves it (returning the steps that replace it, possibly none) or returns ``WA
 then the game waits for the decision the step stands for (a seat's action, or the
 solo rival's system move). Actions resolve the waiting step and call ``run`` again.
 """
+
 from __future__ import annotations
 
 from . import solo

@@ -1,4 +1,5 @@
 """Age of Rome as a ``base.Game``: the protocol methods delegate to the rules modules."""
+
 from __future__ import annotations
 
 from projections.games.base import Game, refuse

@@ -6,6 +6,7 @@ code for each refusal the rules name, and finally refuses anything that is not o
 the offers, so what is listed and what is accepted never disagree. ``resolve.py``
 then applies the action.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -65,8 +66,12 @@ def exchange_at_any_time(state: dict, seat) -> bool:
     """Rules version 2: the religious medal's exchange is a standing interrupt of any seat
     (its holder, the checks decide), not a free action of one's own turn; ``to_act`` is
     untouched, as for every interrupt."""
-    return (versions.version(state) >= versions.EXCHANGE_AT_ANY_TIME
-            and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["seats"])
+    return (
+        versions.version(state) >= versions.EXCHANGE_AT_ANY_TIME
+        and isinstance(seat, int)
+        and not isinstance(seat, bool)
+        and 0 <= seat < state["seats"]
+    )
 
 
 def free_kinds(state: dict) -> tuple[str, ...]:
@@ -234,7 +239,10 @@ def _check_tax(state, seat, payload):
 
 def _check_free(state, seat, kind, payload):
     player = state["players"][seat]
-    if kind in ("sell_card", "discard_card", ):
+    if kind in (
+        "sell_card",
+        "discard_card",
+    ):
         card = payload.get("card")
         if card not in player["hand"]:
             refuse("card_not_in_hand", f"{card!r} is not in your hand")

@@ -1,4 +1,5 @@
 """Game options: every open question of the digest (§15) with the digest's default."""
+
 from __future__ import annotations
 
 DEFAULTS = {

@@ -1,4 +1,5 @@
 """Plots: which markers can be launched, against whom, and what each plot action does (digest §8.4)."""
+
 from __future__ import annotations
 
 from .content import AREAS, CHARACTERS, HAND_LIMIT, RING, SOLO, TRACK, is_anchor

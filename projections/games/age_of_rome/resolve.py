@@ -2,6 +2,7 @@
 
 ``legal.check`` has already refused anything illegal, so nothing here validates.
 """
+
 from __future__ import annotations
 
 from . import cards, plots, solo

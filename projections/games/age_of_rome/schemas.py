@@ -1,4 +1,5 @@
 """Marshmallow schemas: the game options and one schema per action type."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
@@ -12,14 +13,22 @@ AREA = validate.OneOf(AREAS)
 class OptionsSchema(Schema):
     """Every open question of the digest (§15) is an option with the digest's default."""
 
-    plot_launch_order = fields.String(load_default=DEFAULTS["plot_launch_order"], validate=validate.OneOf(CHOICES["plot_launch_order"]))
-    plot_action_target = fields.String(load_default=DEFAULTS["plot_action_target"], validate=validate.OneOf(CHOICES["plot_action_target"]))
+    plot_launch_order = fields.String(
+        load_default=DEFAULTS["plot_launch_order"], validate=validate.OneOf(CHOICES["plot_launch_order"])
+    )
+    plot_action_target = fields.String(
+        load_default=DEFAULTS["plot_action_target"], validate=validate.OneOf(CHOICES["plot_action_target"])
+    )
     optional_characters = fields.Boolean(load_default=DEFAULTS["optional_characters"])
-    solo_difficulty = fields.String(load_default=DEFAULTS["solo_difficulty"], validate=validate.OneOf(CHOICES["solo_difficulty"]))
+    solo_difficulty = fields.String(
+        load_default=DEFAULTS["solo_difficulty"], validate=validate.OneOf(CHOICES["solo_difficulty"])
+    )
     colosseum_counts_new_follower = fields.Boolean(load_default=DEFAULTS["colosseum_counts_new_follower"])
     new_follower_same_phase = fields.Boolean(load_default=DEFAULTS["new_follower_same_phase"])
     lure_max_legions = fields.Integer(load_default=DEFAULTS["lure_max_legions"], validate=validate.Range(1, 2))
-    battle_ranking = fields.String(load_default=DEFAULTS["battle_ranking"], validate=validate.OneOf(CHOICES["battle_ranking"]))
+    battle_ranking = fields.String(
+        load_default=DEFAULTS["battle_ranking"], validate=validate.OneOf(CHOICES["battle_ranking"])
+    )
     anchors_stealable = fields.Boolean(load_default=DEFAULTS["anchors_stealable"])
 
 
@@ -54,7 +63,10 @@ class PlaceFollower(Schema):
 # "from" is a Python keyword, so these two are built from dicts: the loaded payload keeps
 # the key "from" (a data_key would load it as another attribute name)
 LegionMove = Schema.from_dict(
-    {"from": fields.String(required=True, validate=validate.OneOf(["supply", *AREAS])), "to": fields.String(required=True, validate=AREA)},
+    {
+        "from": fields.String(required=True, validate=validate.OneOf(["supply", *AREAS])),
+        "to": fields.String(required=True, validate=AREA),
+    },
     name="LegionMove",
 )
 AreaMove = Schema.from_dict(

@@ -1,4 +1,5 @@
 """Final scoring (digest §9): track glory, battle areas, Senate, sets, Pantheon, missions, denarii."""
+
 from __future__ import annotations
 
 from projections.games.base import ranking_from
@@ -129,7 +130,11 @@ def breakdown(state: dict) -> dict:
         who = holder(state, o)
         line = {"track": who["glory"], "areas": areas.get(o, 0), "senate": senate.get(o, 0)}
         if o < state["seats"]:
-            rate = BOARD["denarii_per_glory_religious_medal"] if state["medals"]["religious"] == o else BOARD["denarii_per_glory"]
+            rate = (
+                BOARD["denarii_per_glory_religious_medal"]
+                if state["medals"]["religious"] == o
+                else BOARD["denarii_per_glory"]
+            )
             line["sets"] = sum(BOARD["commerce_set_glory"][s["type"]] for s in who["sets"])
             line["pantheon"] = pantheon_points(who)
             line["missions"] = {m: mission_glory(state, o, m, firsts) for m in who["missions"]}

@@ -3,6 +3,7 @@
 It is owner 1 of a one-seat game, sits at table seat 2 and moves only through
 system events (``rival_card``), one per card of its deck.
 """
+
 from __future__ import annotations
 
 from .content import AREAS, BOARD, RIVAL_CARDS, SOLO

@@ -1,4 +1,5 @@
 """The initial state: boards dealt, decks shuffled, missions dealt (setup steps of the digest §5)."""
+
 from __future__ import annotations
 
 from .content import ANCHORS, AREAS, BOARD, CHARACTERS, COMMERCE, EVENTS, MISSIONS, RING, SOLO, TIERS, TYPES
@@ -67,7 +68,12 @@ def setup(options: dict, seats: int, rng) -> dict:
         "unused_anchors": anchors,
         "removed_cards": [],
         "provinces": {
-            p: {"levels": {t: 0 for t in TYPES}, "population": 1, "followers": {t: [] for t in TYPES}, "plots": [None] * BOARD["plot_spaces"]}
+            p: {
+                "levels": {t: 0 for t in TYPES},
+                "population": 1,
+                "followers": {t: [] for t in TYPES},
+                "plots": [None] * BOARD["plot_spaces"],
+            }
             for p in RING
         },
         "tiles": {t: list(BOARD["tiles_per_type"][key]) for t in TYPES},
@@ -117,8 +123,19 @@ def _copy_player(p: dict) -> dict:
     return new
 
 
-_LISTS = ("table", "turn_order", "unused_anchors", "removed_cards", "senate", "colosseum", "event_deck",
-          "events_done", "commerce_deck", "commerce_discard", "mission_deck")
+_LISTS = (
+    "table",
+    "turn_order",
+    "unused_anchors",
+    "removed_cards",
+    "senate",
+    "colosseum",
+    "event_deck",
+    "events_done",
+    "commerce_deck",
+    "commerce_discard",
+    "mission_deck",
+)
 
 
 def copy_state(state: dict) -> dict:

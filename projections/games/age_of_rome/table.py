@@ -3,6 +3,7 @@
 Only ``orientation`` and the start marker's province are stored; which province a
 seat faces, who starts and the turn order are always derived from them.
 """
+
 from __future__ import annotations
 
 from .content import RING

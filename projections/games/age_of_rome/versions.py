@@ -6,6 +6,7 @@ A game folds forever under the version recorded in its ``game.created``:
 2. it is a standing interrupt: the holder may exchange at any time (the seed: 隨時),
    whoever the game is waiting for, without entering ``to_act``.
 """
+
 from __future__ import annotations
 
 from projections.games.base import played_version

@@ -3,6 +3,7 @@
 Hidden: kept and dealt missions (owner only), hand contents (owner only; the count is
 public), the order of every deck and the next event card.
 """
+
 from __future__ import annotations
 
 from projections.games.base import REFEREE
@@ -63,7 +64,11 @@ def _effect_words(effects: list) -> str:
     words = []
     for e in effects:
         n = e.get("amount", 1)
-        words.append(e["effect"].replace("_", " ") + (f" {n}" if "amount" in e else "") + (f" ({e['area']})" if "area" in e else ""))
+        words.append(
+            e["effect"].replace("_", " ")
+            + (f" {n}" if "amount" in e else "")
+            + (f" ({e['area']})" if "area" in e else "")
+        )
     return ", ".join(words)
 
 
@@ -71,16 +76,56 @@ def _catalogue() -> dict:
     """Names and texts of every card and board, so a client can label ids."""
     return {
         "commerce": {
-            c: {"name": d["name"], "type": d["type"], "trigger": d["trigger"], "filter": d["filter"], "text": _effect_words(d["effect"]), "starred": d["starred"]}
+            c: {
+                "name": d["name"],
+                "type": d["type"],
+                "trigger": d["trigger"],
+                "filter": d["filter"],
+                "text": _effect_words(d["effect"]),
+                "starred": d["starred"],
+            }
             for c, d in COMMERCE.items()
         }
-        | {a: {"name": "Anchor", "type": "anchor", "trigger": None, "filter": {}, "text": "fills a hand slot", "starred": False} for a in ANCHORS},
-        "missions": {m: {"name": d["name"], "kind": d["kind"], "text": d["text"], "glory": d.get("glory"), "per_unit": d.get("per_unit"), "max": d.get("max")} for m, d in MISSIONS.items()},
-        "events": {e: {"name": d["name"], "condition": f"{d['condition']['compare']} {d['condition']['metric'].replace('_', ' ')}", "bonus": _effect_words(d["bonus"]), "fallback": _effect_words(d["fallback"]), "direction": d["direction"], "steps": d["steps"]} for e, d in EVENTS.items()},
+        | {
+            a: {
+                "name": "Anchor",
+                "type": "anchor",
+                "trigger": None,
+                "filter": {},
+                "text": "fills a hand slot",
+                "starred": False,
+            }
+            for a in ANCHORS
+        },
+        "missions": {
+            m: {
+                "name": d["name"],
+                "kind": d["kind"],
+                "text": d["text"],
+                "glory": d.get("glory"),
+                "per_unit": d.get("per_unit"),
+                "max": d.get("max"),
+            }
+            for m, d in MISSIONS.items()
+        },
+        "events": {
+            e: {
+                "name": d["name"],
+                "condition": f"{d['condition']['compare']} {d['condition']['metric'].replace('_', ' ')}",
+                "bonus": _effect_words(d["bonus"]),
+                "fallback": _effect_words(d["fallback"]),
+                "direction": d["direction"],
+                "steps": d["steps"],
+            }
+            for e, d in EVENTS.items()
+        },
         "plot_actions": {a: {"name": d["name"], "text": d["effect"]} for a, d in PLOT_ACTIONS.items()},
         "provinces": {p: {"name": d["name"], "slots": d["slots"]} for p, d in PROVINCES.items()},
         "upper_tiles": BOARD["upper_tiles"],
-        "areas": {a: {"name": d["name"], "minimum": d["minimum"], "first": d["first"], "second": d["second"]} for a, d in AREA.items()},
+        "areas": {
+            a: {"name": d["name"], "minimum": d["minimum"], "first": d["first"], "second": d["second"]}
+            for a, d in AREA.items()
+        },
         "senate_points": BOARD["senate_points_top_to_bottom"],
         "agriculture": BOARD["agriculture_income_by_round"],
         "double_tax_penalty": BOARD["double_tax_penalty"],
@@ -132,7 +177,9 @@ def view(state: dict, viewer) -> dict:
     rival = state["rival"]
     out = {
         "summary": summary(state),
-        "scores": [p["glory"] for p in state["players"]] if state["result"] is None else list(state["result"]["scores"]),
+        "scores": [p["glory"] for p in state["players"]]
+        if state["result"] is None
+        else list(state["result"]["scores"]),
         "round": state["round"],
         "phase": state["phase"],
         "seats": state["seats"],

@@ -1,4 +1,5 @@
 """Carcassonne: The Castle (Knizia & Wrede, 2003) for two players, as a pure fold."""
+
 from .game import GAME
 
 __all__ = ["GAME"]

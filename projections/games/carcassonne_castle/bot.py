@@ -1,6 +1,7 @@
 """A bot a little keener than uniform: it places followers on paths, towers and houses
 (which come back when scored), keeps merchants for later, and uses wall tiles when it
 may, and prefers snug cells, where features close. It still chooses only among ``legal_actions``."""
+
 from __future__ import annotations
 
 import random

@@ -4,6 +4,7 @@ The JSON under ``data/`` is the source; this module only indexes it: interior ce
 start spaces by the cell side they face, corner towers by track number, and every
 castle tile's ports at each rotation (so placement never rotates at run time).
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,7 @@ START_SPACES = {s["id"]: s for s in BOARD["start_spaces"]}
 START_AT = {(cell_key(*s["faces_cell"]), s["side"]): s for s in BOARD["start_spaces"]}
 # for each start space, port index on the facing cell -> the start space's feature index
 START_PORT_FEATURE = {
-    s["id"]: {PORT_INDEX[p]: f["index"] for f in s["features"] for p in f["cell_ports"]}
-    for s in BOARD["start_spaces"]
+    s["id"]: {PORT_INDEX[p]: f["index"] for f in s["features"] for p in f["cell_ports"]} for s in BOARD["start_spaces"]
 }
 
 # -- corner towers ---------------------------------------------------------------
@@ -94,9 +94,7 @@ def _rotated(tile: dict, rotation: int) -> dict:
         "feature_at": feature_at,
         "type_at": types,
         "path_side": [types[side * 3 + 1] == "path" for side in range(4)],
-        "ports_of": [
-            [p for p in range(12) if feature_at[p] == index] for index in range(len(tile["features"]))
-        ],
+        "ports_of": [[p for p in range(12) if feature_at[p] == index] for index in range(len(tile["features"]))],
     }
 
 

@@ -1,6 +1,7 @@
 """Re-dealing what a seat cannot see, for search bots: the draw pile's order, and which
 wall tiles lie face down on the frame or set aside. Both are hidden from every seat
 alike, so the re-deal starts from a sorted pool and ignores the true order."""
+
 from __future__ import annotations
 
 import json
@@ -15,5 +16,5 @@ def deal(state: dict, seat: int, rand) -> dict:
         rand.shuffle(kinds)
         for corner, kind in zip(corners, kinds):
             out["frame"][corner] = kind
-        out["set_aside"] = sorted(kinds[len(corners):])
+        out["set_aside"] = sorted(kinds[len(corners) :])
     return out

@@ -5,6 +5,7 @@ Facing segments of the same type join their features; a feature is open while an
 of its segments faces an empty interior cell. Rebuilt from the board on demand:
 with at most 60 tiles this is cheap and has no incremental state to get wrong.
 """
+
 from __future__ import annotations
 
 from .components import (
@@ -48,8 +49,11 @@ class Features:
                 node = start_node(space["id"], feature["index"])
                 self.parent[node] = node
                 self.info[node] = {
-                    "type": feature["type"], "piece": space["id"], "open": empty,
-                    "well": bool(feature.get("well")), "markets": feature.get("markets", 0),
+                    "type": feature["type"],
+                    "piece": space["id"],
+                    "open": empty,
+                    "well": bool(feature.get("well")),
+                    "markets": feature.get("markets", 0),
                 }
 
     def _add_tile(self, key: str, tid: str, rot: int) -> None:
@@ -57,8 +61,11 @@ class Features:
             node = f"{key},{index}"
             self.parent[node] = node
             self.info[node] = {
-                "type": feature["type"], "piece": key, "open": False,
-                "well": bool(feature.get("well")), "markets": feature.get("markets", 0),
+                "type": feature["type"],
+                "piece": key,
+                "open": False,
+                "well": bool(feature.get("well")),
+                "markets": feature.get("markets", 0),
             }
 
     def _join_tile(self, key: str, tid: str, rot: int) -> None:
@@ -99,10 +106,17 @@ class Features:
         groups: dict[str, dict] = {}
         for node, facts in self.info.items():
             root = self.find(node)
-            group = groups.setdefault(root, {
-                "type": facts["type"], "nodes": [], "pieces": set(), "open": False,
-                "well": False, "markets": 0,
-            })
+            group = groups.setdefault(
+                root,
+                {
+                    "type": facts["type"],
+                    "nodes": [],
+                    "pieces": set(),
+                    "open": False,
+                    "well": False,
+                    "markets": 0,
+                },
+            )
             group["nodes"].append(node)
             group["pieces"].add(facts["piece"])
             group["open"] = group["open"] or facts["open"]

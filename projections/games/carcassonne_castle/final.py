@@ -1,6 +1,7 @@
 """The end of the game (digest 8): the holders of wall tiles 4-7 name their targets,
 then keep bonus, unfinished features, courts and the 5-point tiles are scored.
 """
+
 from __future__ import annotations
 
 from .components import (

@@ -3,6 +3,7 @@
 Each function takes the working copy of the state and carries it forward until a
 seat has a real decision to make; steps with no choice are taken here, at once.
 """
+
 from __future__ import annotations
 
 from .components import EXTRA_TURN, ROLES, TILE_TYPES
@@ -50,8 +51,7 @@ def free_features(state: dict) -> list[int]:
     feats = features_of(state["board"])
     occupied = {feats.find(f["node"]) for f in state["followers"]}
     return [
-        index for index in range(len(TILE_TYPES[tid]["features"]))
-        if feats.find(tile_node(x, y, index)) not in occupied
+        index for index in range(len(TILE_TYPES[tid]["features"])) if feats.find(tile_node(x, y, index)) not in occupied
     ]
 
 

@@ -4,6 +4,7 @@ The protocol methods are thin: ``rules`` checks and applies events, ``flow`` run
 turn, ``scoring``/``final`` pay features, ``legal`` enumerates actions, ``view``
 hides the draw order and the face-down wall tiles.
 """
+
 from __future__ import annotations
 
 from projections.games.base import Game, ranking_from
@@ -28,6 +29,7 @@ class CarcassonneCastle(Game):
 
     def setup(self, options, seats, rng):
         from .flow import begin_turn
+
         state = initial_state(options, seats, rng)
         begin_turn(state)
         return state

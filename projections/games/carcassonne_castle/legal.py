@@ -1,4 +1,5 @@
 """Who acts, and every action they may post now (complete ``{type, payload}`` dicts)."""
+
 from __future__ import annotations
 
 from .final import target_options

@@ -4,6 +4,7 @@ A cell is legal when it is an empty interior cell with at least one side against
 placed tile or a start space, and on every such side both middles agree on being a
 path. Houses, towers and courts may face anything; walls constrain nothing.
 """
+
 from __future__ import annotations
 
 from .components import INTERIOR, INTERIOR_KEYS, OFFSETS, ROTATED, ROTATIONS, SIDES, START_AT, cell_key
@@ -74,13 +75,14 @@ def placement_problem(board: dict, tile_id: str, x: int, y: int, rotation: int) 
 def legal_placements(board: dict, tile_id: str) -> list[tuple[int, int, int]]:
     """Every (x, y, rotation) where the tile may go, in board order."""
     return [
-        (x, y, rotation) for x, y in frontier(board) for rotation in ROTATIONS
+        (x, y, rotation)
+        for x, y in frontier(board)
+        for rotation in ROTATIONS
         if placement_problem(board, tile_id, x, y, rotation) is None
     ]
 
 
 def has_placement(board: dict, tile_id: str) -> bool:
     return any(
-        placement_problem(board, tile_id, x, y, rotation) is None
-        for x, y in frontier(board) for rotation in ROTATIONS
+        placement_problem(board, tile_id, x, y, rotation) is None for x, y in frontier(board) for rotation in ROTATIONS
     )

@@ -3,6 +3,7 @@
 Every check runs on the untouched input; the effects change the copy and ``flow``
 carries it forward to the next real decision.
 """
+
 from __future__ import annotations
 
 from projections.games.base import IllegalAction

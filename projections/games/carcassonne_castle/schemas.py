@@ -1,4 +1,5 @@
 """Marshmallow schemas: the game's options and one schema per action type."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate

@@ -5,6 +5,7 @@ cell; the seat with strictly more followers on it scores all its points (a tie p
 nobody); the marker moves once, may land on a corner and take its wall tile; a scored
 house may carry the keep; every follower on it goes home.
 """
+
 from __future__ import annotations
 
 from .components import CORNER_OF_SPACE, DOUBLE_FOR, POINTS, TILE_TYPES
@@ -48,10 +49,16 @@ def completed_events(state: dict, x: int, y: int) -> list[dict]:
         on_it = feats.followers_on(group, state["followers"])
         if not on_it:
             continue
-        events.append({
-            "node": canonical_node(group), "type": group["type"], "size": group["size"], "well": group["well"],
-            "nodes": list(group["nodes"]), "scorer": majority(count_by_seat(on_it, state["seats"])),
-        })
+        events.append(
+            {
+                "node": canonical_node(group),
+                "type": group["type"],
+                "size": group["size"],
+                "well": group["well"],
+                "nodes": list(group["nodes"]),
+                "scorer": majority(count_by_seat(on_it, state["seats"])),
+            }
+        )
     return sorted(events, key=lambda e: node_order(e["node"]))
 
 
@@ -92,8 +99,16 @@ def resolve_event(state: dict, event: dict, use_wall_tile: bool) -> None:
     if use_wall_tile:
         eligible_wall_tiles(state, seat, DOUBLE_FOR[event["type"]])[0]["used"] = True
     points = feature_points(event["type"], event["size"], event["well"], use_wall_tile)
-    note(state, "feature_scored", seat=seat, type=event["type"], size=event["size"], points=points,
-         doubled=use_wall_tile, node=event["node"])
+    note(
+        state,
+        "feature_scored",
+        seat=seat,
+        type=event["type"],
+        size=event["size"],
+        points=points,
+        doubled=use_wall_tile,
+        node=event["node"],
+    )
     move_marker(state, seat, points)
     if event["type"] == "house":
         keep = state["keep"][seat]

@@ -4,6 +4,7 @@ The state is a plain JSON dict. Hidden parts: ``pile`` (the shuffled draw order)
 ``frame`` (which wall tile lies face down on each corner tower) and ``set_aside``
 (the five wall tiles out of the game unseen). Everything else is public.
 """
+
 from __future__ import annotations
 
 import json

@@ -4,6 +4,7 @@ Hidden from every seat alike (digest 12): the order of the draw pile, the kind o
 wall tile face down on the frame, and the five set aside. A referee sees them; once
 the game is over everyone does.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -47,13 +48,22 @@ GEOMETRY = {(tid, r): _geometry(tid, r) for tid in TILE_TYPES for r in ROTATIONS
 CASTLE = {
     "cells": INTERIOR,
     "start_spaces": [
-        {"id": s["id"], "label": s["label"], "numbers": s["numbers"], "ring_cell": s["ring_cell"],
-         "faces_cell": s["faces_cell"], "side": s["side"], "segments": s["segments"],
-         "features": s["features"]}
+        {
+            "id": s["id"],
+            "label": s["label"],
+            "numbers": s["numbers"],
+            "ring_cell": s["ring_cell"],
+            "faces_cell": s["faces_cell"],
+            "side": s["side"],
+            "segments": s["segments"],
+            "features": s["features"],
+        }
         for s in START_SPACES.values()
     ],
-    "corners": [{"id": c["id"], "numbers": c["numbers"], "ring_cell": c["ring_cell"], "diagonal": c["diagonal"]}
-                for c in CORNERS],
+    "corners": [
+        {"id": c["id"], "numbers": c["numbers"], "ring_cell": c["ring_cell"], "diagonal": c["diagonal"]}
+        for c in CORNERS
+    ],
     "track": [space["ring_cell"] for space in sorted(BOARD["track"], key=lambda s: s["n"])],
 }
 
@@ -96,9 +106,7 @@ def view(state: dict, viewer) -> dict:
         "pile_count": len(state["pile"]),
         "remaining": dict(sorted(Counter(state["pile"]).items())),
         "removed": list(state["removed"]),
-        "board": [
-            {"x": x, "y": y, **tile_view(*state["board"][f"{x},{y}"])} for x, y in state["placed"]
-        ],
+        "board": [{"x": x, "y": y, **tile_view(*state["board"][f"{x},{y}"])} for x, y in state["placed"]],
         "last_placed": state["placed"][-1] if state["placed"] else None,
         "followers": [{"seat": f["seat"], "role": f["role"], **_where(f["node"])} for f in state["followers"]],
         "supply": list(state["supply"]),
@@ -108,13 +116,20 @@ def view(state: dict, viewer) -> dict:
             for corner, kind in state["frame"].items()
         },
         "held": [
-            [{"kind": t["kind"], "key": WALL_KINDS[t["kind"]]["key"], "turn": t["turn"], "used": t["used"],
-              "corner": t["corner"]} for t in held]
+            [
+                {
+                    "kind": t["kind"],
+                    "key": WALL_KINDS[t["kind"]]["key"],
+                    "turn": t["turn"],
+                    "used": t["used"],
+                    "corner": t["corner"],
+                }
+                for t in held
+            ]
             for held in state["held"]
         ],
         "usable_now": [
-            sorted({t["kind"] for t in held if t in _eligible(state, seat)})
-            for seat, held in enumerate(state["held"])
+            sorted({t["kind"] for t in held if t in _eligible(state, seat)}) for seat, held in enumerate(state["held"])
         ],
         "set_aside": list(state["set_aside"]) if omniscient else len(state["set_aside"]),
         "pending": [

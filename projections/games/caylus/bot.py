@@ -5,13 +5,23 @@ declining, batches over leaving the castle, favours in high columns), so test ga
 reach the later parts of the game: castle overflow, high favour columns, prestige
 buildings. Bots are players, not rules: this module may use ``random``.
 """
+
 from __future__ import annotations
 
 import random
 
 WEIGHTS = {
-    "place_worker": 6, "pass": 1, "build": 8, "convert": 4, "build_prestige": 12, "trade": 4, "decline": 1,
-    "give_batch": 8, "castle_done": 1, "gate_move": 3, "gate_recall": 1,
+    "place_worker": 6,
+    "pass": 1,
+    "build": 8,
+    "convert": 4,
+    "build_prestige": 12,
+    "trade": 4,
+    "decline": 1,
+    "give_batch": 8,
+    "castle_done": 1,
+    "gate_move": 3,
+    "gate_recall": 1,
 }
 
 

@@ -1,4 +1,5 @@
 """Phase 6, building the castle, and the scoring of its sections in phase 7 (§5.6, §6)."""
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -27,8 +28,11 @@ def batch_cost(pair: list) -> dict:
 
 def check_batch(state: dict, seat: int, cubes) -> dict:
     valid = isinstance(cubes, list) and all(isinstance(c, str) for c in cubes)
-    require(valid and sorted(cubes) in [sorted(p) for p in BATCH_PAIRS], "bad_batch",
-            "a batch is 1 food and 2 different cubes of wood, stone, cloth or gold")
+    require(
+        valid and sorted(cubes) in [sorted(p) for p in BATCH_PAIRS],
+        "bad_batch",
+        "a batch is 1 food and 2 different cubes of wood, stone, cloth or gold",
+    )
     require(current_section(state) is not None, "castle_full", "the castle has no free place left")
     require(house_available(state, seat), "no_house_left", "you have no house left")
     cost = batch_cost(cubes)

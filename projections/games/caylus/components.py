@@ -3,6 +3,7 @@
 Every figure of the game (buildings, road, castle, favour table, constants) lives in
 the JSON; this module only loads it and offers a few derived look-ups.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,7 +44,8 @@ def name(building: str) -> str:
 def supply_tiles(options: dict) -> list[str]:
     """The wood, stone and prestige tiles in the supply at setup, per the edition options."""
     return [
-        bid for bid, b in BUILDINGS.items()
+        bid
+        for bid, b in BUILDINGS.items()
         if b["colour"] in CONSTRUCTIBLE and (not b.get("option") or options.get(b["option"]))
     ]
 

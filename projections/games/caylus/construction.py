@@ -1,6 +1,7 @@
 """Building on the road: Carpenter/Mason construction, the Lawyer's conversion to a
 residence and the Architect's prestige buildings, shared by the road buildings and the
 fourth row of the favour table (which only changes what is paid)."""
+
 from __future__ import annotations
 
 from .components import BUILDINGS, CONST, CUBES, ROAD_LENGTH
@@ -43,8 +44,11 @@ def construction_cost(building: str, discount: dict, any_cube: str | None) -> di
 def check_construct(state: dict, seat: int, colour: str, building, any_cube, discount: dict) -> dict:
     """Validate a construction; returns the cubes it costs."""
     require(isinstance(building, str) and building in BUILDINGS, "unknown_building", f"no building {building!r}")
-    require(BUILDINGS[building]["colour"] == colour, "wrong_building_colour",
-            f"this builds only {colour} buildings, not {BUILDINGS[building]['name']}")
+    require(
+        BUILDINGS[building]["colour"] == colour,
+        "wrong_building_colour",
+        f"this builds only {colour} buildings, not {BUILDINGS[building]['name']}",
+    )
     require(building in state["supply"], "not_in_supply", f"{BUILDINGS[building]['name']} is not in the supply")
     require(empty_lot(state) is not None, "no_empty_lot", "no empty lot is left on the road")
     require(house_available(state, seat), "no_house_left", "you have no house left")
@@ -165,10 +169,17 @@ def convert_options(state: dict, seat: int, cost: dict) -> list[dict]:
 def check_prestige(state: dict, seat: int, number, building) -> dict:
     require(is_space(number), "no_such_space", "there is no such road space")
     sp = space(state, number)
-    require(sp["building"] == "residence" and sp["owner"] == seat, "not_your_residence",
-            "a prestige building goes on one of your own residences")
+    require(
+        sp["building"] == "residence" and sp["owner"] == seat,
+        "not_your_residence",
+        "a prestige building goes on one of your own residences",
+    )
     require(isinstance(building, str) and building in BUILDINGS, "unknown_building", f"no building {building!r}")
-    require(BUILDINGS[building]["colour"] == "prestige", "wrong_building_colour", "the Architect builds only prestige buildings")
+    require(
+        BUILDINGS[building]["colour"] == "prestige",
+        "wrong_building_colour",
+        "the Architect builds only prestige buildings",
+    )
     require(building in state["supply"], "not_in_supply", f"{BUILDINGS[building]['name']} is not in the supply")
     cost = BUILDINGS[building]["cost"]
     require(has(state, seat, cost), "not_enough_resources", f"{BUILDINGS[building]['name']} costs {cost}")
@@ -184,11 +195,16 @@ def build_prestige(state: dict, seat: int, number: int, building: str) -> None:
 
 
 def prestige_options(state: dict, seat: int) -> list[dict]:
-    homes = [n for n in range(1, ROAD_LENGTH + 1)
-             if state["road"][n - 1]["building"] == "residence" and state["road"][n - 1]["owner"] == seat]
+    homes = [
+        n
+        for n in range(1, ROAD_LENGTH + 1)
+        if state["road"][n - 1]["building"] == "residence" and state["road"][n - 1]["owner"] == seat
+    ]
     if not homes:
         return []
-    tiles = [b for b in state["supply"] if BUILDINGS[b]["colour"] == "prestige" and has(state, seat, BUILDINGS[b]["cost"])]
+    tiles = [
+        b for b in state["supply"] if BUILDINGS[b]["colour"] == "prestige" and has(state, seat, BUILDINGS[b]["cost"])
+    ]
     return [{"space": n, "building": b} for n in homes for b in tiles]
 
 

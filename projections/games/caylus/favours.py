@@ -5,6 +5,7 @@ sub-choices of that column (which cube, which building, which space), so the eve
 complete and ``legal_actions`` stays enumerable. Rows 1 and 2 always pay the highest
 usable column (a lower one is never better), a documented engine simplification.
 """
+
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
@@ -54,7 +55,11 @@ def open_rows(state: dict, seat: int) -> list[str]:
 
 
 def _as_cubes(value, allowed, length) -> list | None:
-    if not isinstance(value, list) or len(value) != length or any(not isinstance(c, str) or c not in allowed for c in value):
+    if (
+        not isinstance(value, list)
+        or len(value) != length
+        or any(not isinstance(c, str) or c not in allowed for c in value)
+    ):
         return None
     return value
 
@@ -63,13 +68,19 @@ def check_favour(state: dict, seat: int, payload: dict) -> None:
     """Raise IllegalAction unless ``payload`` is a favour this seat may take now."""
     row = payload.get("row")
     require(row in FAVOUR_ROWS, "unknown_row", f"no favour row {row!r}")
-    require(row not in state["favour_rows_used"][seat], "row_used_this_phase",
-            "each favour of one phase must go to a different row")
+    require(
+        row not in state["favour_rows_used"][seat],
+        "row_used_this_phase",
+        "each favour of one phase must go to a different row",
+    )
     r = FAVOUR_ROWS.index(row)
     top = usable_top(state, seat, r)
     column = payload.get("column")
-    require(isinstance(column, int) and not isinstance(column, bool) and 1 <= column <= top, "column_not_reached",
-            f"columns 1..{top} of this row are open to you")
+    require(
+        isinstance(column, int) and not isinstance(column, bool) and 1 <= column <= top,
+        "column_not_reached",
+        f"columns 1..{top} of this row are open to you",
+    )
     if row in ("prestige", "deniers"):
         require(column == top, "column_not_reached", "rows 1 and 2 pay the highest column open to you")
     extras = set(payload) - {"row", "column"}
@@ -83,13 +94,19 @@ def check_favour(state: dict, seat: int, payload: dict) -> None:
 
 def _check_resources(state, seat, column, payload, extras):
     if column == 2:
-        require(extras == {"gain"} and _as_cubes(payload["gain"], ("wood", "stone"), 1) is not None,
-                "bad_payload", "column 2 of the resources row gives 1 wood or 1 stone: say which in 'gain'")
+        require(
+            extras == {"gain"} and _as_cubes(payload["gain"], ("wood", "stone"), 1) is not None,
+            "bad_payload",
+            "column 2 of the resources row gives 1 wood or 1 stone: say which in 'gain'",
+        )
     elif column == 4:
         require(extras == {"gain", "pay"}, "bad_payload", "column 4 needs 'pay' (1 cube) and 'gain' (2 non-gold cubes)")
         paid = _as_cubes(payload["pay"], CUBES, 1)
-        require(paid is not None and _as_cubes(payload["gain"], NON_GOLD, 2) is not None, "bad_payload",
-                "pay 1 cube of any type, gain 2 non-gold cubes")
+        require(
+            paid is not None and _as_cubes(payload["gain"], NON_GOLD, 2) is not None,
+            "bad_payload",
+            "pay 1 cube of any type, gain 2 non-gold cubes",
+        )
         require(has(state, seat, count_cubes(paid)), "not_enough_resources", "you do not have that cube")
     else:
         require(not extras, "bad_payload", "this favour takes no further choice")
@@ -133,7 +150,9 @@ def apply_favour(state: dict, seat: int, payload: dict) -> None:
         effect = FAVOURS["buildings"][column - 1]
         kind = effect["kind"]
         if kind == "construct":
-            cost = check_construct(state, seat, effect["colour"], payload["building"], payload.get("any"), effect["discount"])
+            cost = check_construct(
+                state, seat, effect["colour"], payload["building"], payload.get("any"), effect["discount"]
+            )
             construct(state, seat, payload["building"], cost)
         elif kind == "lawyer":
             convert(state, seat, payload["space"], lawyer_pay(state, effect))

@@ -1,4 +1,5 @@
 """The Caylus game object: the protocol of ``base.Game`` over the package's modules."""
+
 from __future__ import annotations
 
 from ..base import REFEREE, Game

@@ -1,4 +1,5 @@
 """Every action the awaited seat may post now, each a complete ``{type, payload}``."""
+
 from __future__ import annotations
 
 from .castle import batch_options
@@ -34,7 +35,9 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
         return [_act("inn_keep", {"keep": True}), _act("inn_keep", {"keep": False})]
     if kind == "provost":
         money = state["players"][seat]["deniers"]
-        return [_act("move_provost", {"delta": d}) for d in _deltas(state, CONST["provost_max_move"]) if abs(d) <= money]
+        return [
+            _act("move_provost", {"delta": d}) for d in _deltas(state, CONST["provost_max_move"]) if abs(d) <= money
+        ]
     if kind == "produce":
         options = BUILDINGS[state["road"][decision["space"] - 1]["building"]]["effect"]["options"]
         return [_act("produce", {"option": i}) for i in range(len(options))]

@@ -3,6 +3,7 @@
 The Gate (phase 3) moves a worker to any target legal here, for free, so the target
 rules are shared with it.
 """
+
 from __future__ import annotations
 
 from .components import BUILDINGS, CONST, PRODUCTION_COLOURS, ROAD_LENGTH, SPECIAL_NAMES
@@ -104,8 +105,11 @@ def place_options(state: dict, seat: int) -> list[dict]:
     p = state["players"][seat]
     if p["workers"] <= 0 or p["deniers"] <= 0:
         return []
-    return [{"target": t} for t in TARGETS
-            if target_problem(state, seat, t) is None and p["deniers"] >= placement_cost(state, seat, t)]
+    return [
+        {"target": t}
+        for t in TARGETS
+        if target_problem(state, seat, t) is None and p["deniers"] >= placement_cost(state, seat, t)
+    ]
 
 
 def gate_options(state: dict, seat: int) -> list[dict]:

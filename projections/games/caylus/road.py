@@ -3,6 +3,7 @@
 Production is mandatory (a choice is asked only where the tile offers two outputs);
 every other effect is optional and asked only when at least one way to use it exists.
 """
+
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
@@ -47,8 +48,7 @@ def owner_bonus_due(state: dict, number: int) -> int | None:
 # -- production ---------------------------------------------------------------------
 def check_produce(state: dict, number: int, option) -> dict:
     options = BUILDINGS[state["road"][number - 1]["building"]]["effect"]["options"]
-    require(is_index(option, len(options)), "unknown_option",
-            f"choose an output 0..{len(options) - 1}")
+    require(is_index(option, len(options)), "unknown_option", f"choose an output 0..{len(options) - 1}")
     return options[option]
 
 
@@ -62,14 +62,16 @@ def check_trade(state: dict, seat: int, building: str, payload: dict) -> tuple[d
     """Validate one exchange; returns (what is paid, what is gained)."""
     options = effect(state, building)["options"]
     index = payload.get("option")
-    require(is_index(index, len(options)), "unknown_option",
-            f"choose an exchange 0..{len(options) - 1}")
+    require(is_index(index, len(options)), "unknown_option", f"choose an exchange 0..{len(options) - 1}")
     option = options[index]
     cubes = payload.get("cubes", [])
     paid, got = dict(option["pay"]), dict(option["gain"])
     n_any = option.get("pay_any", 0) or option.get("gain_any", 0)
-    require(isinstance(cubes, list) and len(cubes) == n_any and all(c in option.get("any_types", ()) for c in cubes),
-            "bad_cubes", f"name exactly {n_any} cubes of {option.get('any_types', [])}")
+    require(
+        isinstance(cubes, list) and len(cubes) == n_any and all(c in option.get("any_types", ()) for c in cubes),
+        "bad_cubes",
+        f"name exactly {n_any} cubes of {option.get('any_types', [])}",
+    )
     chosen = count_cubes(cubes)
     target = paid if option.get("pay_any") else got
     for k, v in chosen.items():
@@ -82,7 +84,9 @@ def trade_options(state: dict, seat: int, building: str) -> list[dict]:
     out = []
     for index, option in enumerate(effect(state, building)["options"]):
         n_any = option.get("pay_any", 0) or option.get("gain_any", 0)
-        picks = [sorted(c) for c in combinations_with_replacement(option.get("any_types", CUBES), n_any)] if n_any else [[]]
+        picks = (
+            [sorted(c) for c in combinations_with_replacement(option.get("any_types", CUBES), n_any)] if n_any else [[]]
+        )
         for cubes in picks:
             paid = dict(option["pay"])
             if option.get("pay_any"):

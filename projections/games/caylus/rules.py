@@ -4,6 +4,7 @@ A handler lists the decision kinds it answers (``awaits``), its ``check`` on the
 state and its ``apply`` on the copy; ``base.Game.apply`` runs them in that order and then
 ``turn.advance``, which runs the steps that need no decision.
 """
+
 from __future__ import annotations
 
 from .castle import check_batch, give_batch, no_batch_penalty
@@ -17,10 +18,16 @@ from .turn import current_decision, next_placer, return_worker
 
 
 def _provost_delta(state: dict, delta, limit: int) -> None:
-    require(isinstance(delta, int) and not isinstance(delta, bool) and -limit <= delta <= limit, "bad_delta",
-            f"the provost moves at most {limit} spaces")
-    require(1 <= state["provost"] + delta <= ROAD_LENGTH, "provost_off_road",
-            f"the provost must stay on road spaces 1..{ROAD_LENGTH}")
+    require(
+        isinstance(delta, int) and not isinstance(delta, bool) and -limit <= delta <= limit,
+        "bad_delta",
+        f"the provost moves at most {limit} spaces",
+    )
+    require(
+        1 <= state["provost"] + delta <= ROAD_LENGTH,
+        "provost_off_road",
+        f"the provost must stay on road spaces 1..{ROAD_LENGTH}",
+    )
 
 
 def _bool(value, name: str) -> None:
@@ -107,8 +114,11 @@ def apply_inn(state, seat, payload, decision):
 def check_move_provost(state, seat, payload, decision):
     delta = payload.get("delta")
     _provost_delta(state, delta, CONST["provost_max_move"])
-    require(state["players"][seat]["deniers"] >= abs(delta), "not_enough_money",
-            f"moving the provost {abs(delta)} spaces costs {abs(delta)} deniers")
+    require(
+        state["players"][seat]["deniers"] >= abs(delta),
+        "not_enough_money",
+        f"moving the provost {abs(delta)} spaces costs {abs(delta)} deniers",
+    )
 
 
 def apply_move_provost(state, seat, payload, decision):
@@ -145,6 +155,7 @@ def activation(action_type):
     def apply(state, seat, payload, decision):
         activate(state, seat, decision["space"], action_type, payload)
         state["cursor"]["stage"] = "bonus"
+
     return check, apply
 
 

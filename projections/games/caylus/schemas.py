@@ -1,4 +1,5 @@
 """Marshmallow schemas: the game options and one schema per action type."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
@@ -67,8 +68,11 @@ class TradeSchema(Schema):
 
 
 class BatchSchema(Schema):
-    cubes = fields.List(fields.String(validate=validate.OneOf(["wood", "stone", "cloth", "gold"])),
-                        required=True, validate=validate.Length(equal=2))
+    cubes = fields.List(
+        fields.String(validate=validate.OneOf(["wood", "stone", "cloth", "gold"])),
+        required=True,
+        validate=validate.Length(equal=2),
+    )
 
 
 class FavourSchema(Schema):

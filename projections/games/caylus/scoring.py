@@ -1,4 +1,5 @@
 """The end of the game: final conversion of gold, cubes and deniers, and the result (§9)."""
+
 from __future__ import annotations
 
 from ..base import ranking_from

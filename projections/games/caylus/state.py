@@ -4,6 +4,7 @@ The state is one JSON-serialisable dict. ``road`` is a list of 28 spaces (index 
 road space 1); ``decision`` is the choice the game waits for, and ``favours`` a queue of
 seats owed a royal favour, resolved before anything else goes on.
 """
+
 from __future__ import annotations
 
 from ..base import IllegalAction
@@ -67,8 +68,15 @@ def setup_state(options: dict, seats: int, rng) -> dict:
         "castle_workers": [],
         "castle_placed": [0] * seats,
         "road": road,
-        "special": {"gate": None, "trading_post": None, "merchants_guild": None, "joust_field": None,
-                    "stables": [], "inn_left": None, "inn_right": None},
+        "special": {
+            "gate": None,
+            "trading_post": None,
+            "merchants_guild": None,
+            "joust_field": None,
+            "stables": [],
+            "inn_left": None,
+            "inn_right": None,
+        },
         "supply": supply_tiles(options),
         "discarded": [],
         "provost": ROAD["start"],

@@ -5,6 +5,7 @@ an owed favour first (they are resolved at once), else ``state["decision"]``. Ea
 phase keeps its place in ``state["cursor"]``; the handlers of ``actions.py`` record a
 decision's effect and move the cursor on.
 """
+
 from __future__ import annotations
 
 from .castle import batch_options, best_builder, current_section, no_batch_penalty, score_section, section_due

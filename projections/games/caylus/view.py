@@ -1,21 +1,33 @@
 """What a viewer sees. Caylus hides nothing (§12): every seat, the spectator and the
 referee get the same board, drawn from the state in a shape documented in the doc."""
+
 from __future__ import annotations
 
 from .components import BUILDINGS, SECTIONS, SPECIAL_NAMES
 from .turn import current_decision
 
 PHASE_NAMES = {
-    "setup": "Setup", "place": "Phase 2: placing workers", "special": "Phase 3: special buildings",
-    "provost": "Phase 4: moving the provost", "road": "Phase 5: road buildings",
-    "castle": "Phase 6: the castle", "end": "Phase 7: end of turn", "over": "Game over",
+    "setup": "Setup",
+    "place": "Phase 2: placing workers",
+    "special": "Phase 3: special buildings",
+    "provost": "Phase 4: moving the provost",
+    "road": "Phase 5: road buildings",
+    "castle": "Phase 6: the castle",
+    "end": "Phase 7: end of turn",
+    "over": "Game over",
 }
 
 AWAITED = {
-    "place": "to place a worker or pass", "gate": "to move the Gate's worker", "guild": "to move the provost (Guild)",
-    "joust": "whether to joust", "inn": "whether to stay in the Inn", "provost": "to move the provost",
-    "produce": "which goods to produce", "owner_bonus": "which cube to take as owner",
-    "activate": "whether to use a building", "castle": "to give batches to the castle",
+    "place": "to place a worker or pass",
+    "gate": "to move the Gate's worker",
+    "guild": "to move the provost (Guild)",
+    "joust": "whether to joust",
+    "inn": "whether to stay in the Inn",
+    "provost": "to move the provost",
+    "produce": "which goods to produce",
+    "owner_bonus": "which cube to take as owner",
+    "activate": "whether to use a building",
+    "castle": "to give batches to the castle",
     "favour": "to choose a royal favour",
 }
 
@@ -39,11 +51,17 @@ def road_view(state: dict) -> list[dict]:
     out = []
     for number, sp in enumerate(state["road"], start=1):
         b = sp["building"]
-        out.append({
-            "space": number, "building": b, "name": BUILDINGS[b]["name"] if b else None,
-            "colour": BUILDINGS[b]["colour"] if b else "empty",
-            "owner": sp["owner"], "worker": sp["worker"], "convert_to": sp["convert_to"],
-        })
+        out.append(
+            {
+                "space": number,
+                "building": b,
+                "name": BUILDINGS[b]["name"] if b else None,
+                "colour": BUILDINGS[b]["colour"] if b else "empty",
+                "owner": sp["owner"],
+                "worker": sp["worker"],
+                "convert_to": sp["convert_to"],
+            }
+        )
     return out
 
 
@@ -62,9 +80,17 @@ def make_view(state: dict, viewer) -> dict:
         "special": {k: (list(v) if isinstance(v, list) else v) for k, v in state["special"].items()},
         "special_names": SPECIAL_NAMES,
         "castle": {
-            "sections": [{"id": sec["id"], "places": sec["places"], "pp_per_house": sec["pp_per_house"],
-                          "trigger": sec["trigger"], "houses": list(state["castle"][i]),
-                          "scored": i < state["sections_scored"]} for i, sec in enumerate(SECTIONS)],
+            "sections": [
+                {
+                    "id": sec["id"],
+                    "places": sec["places"],
+                    "pp_per_house": sec["pp_per_house"],
+                    "trigger": sec["trigger"],
+                    "houses": list(state["castle"][i]),
+                    "scored": i < state["sections_scored"],
+                }
+                for i, sec in enumerate(SECTIONS)
+            ],
             "workers": list(state["castle_workers"]),
             "placed_this_turn": list(state["castle_placed"]),
         },

@@ -7,6 +7,7 @@ A noble is ``{"owner", "couple", "age"}``; a knight on an aristocrat space is
 ``{"owner", "knight": true}``; a castle holds a seat number; a city space holds a
 seat number or ``"empire"``.
 """
+
 from __future__ import annotations
 
 from .components import ELECTORATE_ORDER, ELECTORATES
@@ -28,8 +29,8 @@ def parse(loc: str) -> tuple[str, str, int]:
     if rest == "elector":
         return electorate, "elector", 0
     for kind in ("city", "castle", "a"):
-        if rest.startswith(kind) and rest[len(kind):].isdigit():
-            return electorate, kind, int(rest[len(kind):])
+        if rest.startswith(kind) and rest[len(kind) :].isdigit():
+            return electorate, kind, int(rest[len(kind) :])
     raise ValueError(loc)
 
 
@@ -160,7 +161,7 @@ def board_nobles(state: dict) -> list[tuple[str, dict]]:
 def nobles_on_spaces(state: dict, seat: int, electorate: str | None = None) -> list[str]:
     """Locations of ``seat``'s nobles on aristocrat spaces (never electors or the emperor)."""
     out = []
-    for e in ([electorate] if electorate else in_play(state)):
+    for e in [electorate] if electorate else in_play(state):
         for i, slot in enumerate(state["electorates"][e]["nobles"]):
             if is_noble(slot) and slot["owner"] == seat:
                 out.append(f"{e}/a{i}")
@@ -171,7 +172,9 @@ def knights_on_board(state: dict, seat: int) -> list[str]:
     out = []
     for electorate in in_play(state):
         area = state["electorates"][electorate]
-        out.extend(f"{electorate}/a{i}" for i, slot in enumerate(area["nobles"]) if is_knight(slot) and slot["owner"] == seat)
+        out.extend(
+            f"{electorate}/a{i}" for i, slot in enumerate(area["nobles"]) if is_knight(slot) and slot["owner"] == seat
+        )
         out.extend(f"{electorate}/castle{i}" for i, slot in enumerate(area["castles"]) if slot == seat)
     return out
 

@@ -4,6 +4,7 @@ A uniform choice over ``legal_actions`` works too (projections/games/bot.py), bu
 phase-IV turn offers dozens of knight placements for one pass; choosing the type first
 keeps random games closer to how people play. Bots are players, so ``random`` is fine here.
 """
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """Component data (board, cards, emperor track), loaded once from data/components.json."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """Every decision outside a phase-IV turn: setup placements, the phase II-III choices,
 phase V and VI choices (including the secret vote) and the phase VII empire city."""
+
 from __future__ import annotations
 
 from . import board, flow, legal

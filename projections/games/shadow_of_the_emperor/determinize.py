@@ -4,6 +4,7 @@ and the votes they have committed but not yet shown.
 A seat's view shows no other seat's points, so the bot supposes each is level with its
 own (its best public guess, and the same whatever the true totals are); a hidden vote
 is drawn at random."""
+
 from __future__ import annotations
 
 from .state import clone

@@ -1,4 +1,5 @@
 """Thalers and victory points: every gain passes through here so the cap is applied once."""
+
 from __future__ import annotations
 
 from . import board

@@ -3,6 +3,7 @@
 A choice is ``{"target", "space", "side"}`` (unused keys None), the same keys a
 ``take_card`` or ``use_privilege`` payload carries, so legality is a membership test.
 """
+
 from __future__ import annotations
 
 from . import board
@@ -18,11 +19,7 @@ def choice(target=None, space=None, side=None) -> dict:
 
 def doctor_targets(state: dict, seat: int) -> list[str]:
     """Own nobles that can grow younger (not 15), or any opponent's noble on the board."""
-    return [
-        loc
-        for loc, piece in board.board_nobles(state)
-        if piece["owner"] != seat or piece["age"] > AGES[0]
-    ]
+    return [loc for loc, piece in board.board_nobles(state) if piece["owner"] != seat or piece["age"] > AGES[0]]
 
 
 def choices(state: dict, seat: int, card: str) -> list[dict]:
@@ -63,6 +60,7 @@ def pfalz_choices(state: dict, seat: int) -> list[dict]:
 
 
 # -- carrying out -------------------------------------------------------------------
+
 
 def enter_noble(state: dict, loc: str, piece: dict) -> None:
     """Put a noble on an aristocrat space, pushing out the knight standing there if any."""

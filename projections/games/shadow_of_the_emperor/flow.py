@@ -4,6 +4,7 @@
 Interruptions come first: an empty throne is refilled by the emperor's owner, and a
 noble in limbo (a displaced elector or emperor) is placed by its owner.
 """
+
 from __future__ import annotations
 
 from . import board, legal
@@ -38,6 +39,7 @@ def wait(state: dict, kind: str, seat: int, **context) -> None:
 
 
 # -- interruptions --------------------------------------------------------------------
+
 
 def _refill_throne(state: dict) -> None:
     """The emperor's owner moves one of his nobles from an aristocrat space to the throne
@@ -77,6 +79,7 @@ def place_limbo(state: dict, loc: str) -> None:
 
 # -- setup ------------------------------------------------------------------------------
 
+
 def _setup(state: dict) -> None:
     if not state["queue"]:
         _start_actions(state)
@@ -91,6 +94,7 @@ def _setup(state: dict) -> None:
 
 
 # -- rounds 2-5: phases I-III -----------------------------------------------------------
+
 
 def start_round(state: dict) -> None:
     for area in state["electorates"].values():
@@ -121,7 +125,7 @@ def _age(state: dict) -> None:
 
 
 def child_of(state: dict, seat: int) -> str | None:
-    """"son" on a blue majority, "daughter" on a tie or pink majority, None with no cards."""
+    """ "son" on a blue majority, "daughter" on a tie or pink majority, None with no cards."""
     colours = [CARDS[card]["color"] for card in state["players"][seat]["display"]]
     blue, pink = colours.count("blue"), colours.count("pink")
     if blue + pink == 0:
@@ -149,6 +153,7 @@ def _descendants(state: dict) -> None:
 
 # -- phase IV -----------------------------------------------------------------------------
 
+
 def _start_actions(state: dict) -> None:
     state["phase"] = "actions"
     for player in state["players"]:
@@ -173,6 +178,7 @@ def next_turn(state: dict) -> None:
 
 
 # -- phase V ------------------------------------------------------------------------------
+
 
 def _start_new_electors(state: dict) -> None:
     state["phase"] = "new_electors"
@@ -251,6 +257,7 @@ def _next_electorate(state: dict) -> None:
 
 # -- phase VI -----------------------------------------------------------------------------
 
+
 def _start_election(state: dict) -> None:
     state["phase"] = "elect_emperor"
     state["targets"] = {"church_influence": None, "excommunication": None}
@@ -301,8 +308,14 @@ def resolve_election(state: dict) -> None:
             gain_vp(state, seat, VP["voted_for_winner"])
     crowned = winner == "rival" and legal.can_be_crowned(state, rival)
     state["election"] = {
-        "round": state["round"], "rival": rival, "emperor": emperor, "counts": counts,
-        "choices": chosen, "totals": totals, "winner": winner, "crowned": crowned,
+        "round": state["round"],
+        "rival": rival,
+        "emperor": emperor,
+        "counts": counts,
+        "choices": chosen,
+        "totals": totals,
+        "winner": winner,
+        "crowned": crowned,
     }
     state["votes"] = {}
     state["await"] = None
@@ -314,6 +327,7 @@ def resolve_election(state: dict) -> None:
 
 
 # -- phases VII and VIII -------------------------------------------------------------------
+
 
 def _start_emperor_actions(state: dict) -> None:
     state["phase"] = "emperor_actions"

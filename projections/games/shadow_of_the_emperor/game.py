@@ -1,4 +1,5 @@
 """In the Shadow of the Emperor as a base.Game: the protocol methods, delegating to the rules."""
+
 from __future__ import annotations
 
 from projections.games.base import Game, ranking_from, refuse
@@ -45,7 +46,11 @@ class ShadowOfTheEmperor(Game):
 
     def reveals(self, before, event, after):
         """The last secret vote reveals every committed vote at once."""
-        return event.get("type") == "vote" and after["election"] is not before["election"] and after["election"] != before["election"]
+        return (
+            event.get("type") == "vote"
+            and after["election"] is not before["election"]
+            and after["election"] != before["election"]
+        )
 
     determinize = staticmethod(determinize.deal)
 

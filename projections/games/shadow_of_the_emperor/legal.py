@@ -1,4 +1,5 @@
 """The open choices of every decision outside a phase-IV turn (lists of locations/values)."""
+
 from __future__ import annotations
 
 from . import board

@@ -3,6 +3,7 @@
 Legality itself is a membership test against the enumerated choices; these helpers only
 name the reason, so a refused event says *which* rule it broke.
 """
+
 from __future__ import annotations
 
 from projections.games.base import refuse
@@ -14,7 +15,11 @@ from .components import AGES, ELECTORATES
 def arrival_problem(state: dict, loc) -> tuple[str, str] | None:
     """Why a noble may not enter ``loc`` (an aristocrat space, pushing only when full)."""
     if not board.valid(state, loc):
-        if isinstance(loc, str) and loc.split("/")[0] in ELECTORATES and not state["electorates"][loc.split("/")[0]]["in_play"]:
+        if (
+            isinstance(loc, str)
+            and loc.split("/")[0] in ELECTORATES
+            and not state["electorates"][loc.split("/")[0]]["in_play"]
+        ):
             return "electorate_out_of_play", "that electorate is not in play"
         return "invalid_space", f"{loc!r} is not a space on the board"
     electorate, kind, _ = board.parse(loc)

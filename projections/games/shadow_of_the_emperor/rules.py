@@ -1,4 +1,5 @@
 """Who may act now, what they may post, and what each answer does (``base.Game.apply`` runs it)."""
+
 from __future__ import annotations
 
 from . import decisions, legal, turn, versions
@@ -89,15 +90,22 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     pending = state["await"]
     kind = pending["kind"]
     if kind == "setup":
-        return [{"type": "place_start_piece", "payload": {"space": loc}} for loc in legal.setup_spaces(state, pending["piece"])]
+        return [
+            {"type": "place_start_piece", "payload": {"space": loc}}
+            for loc in legal.setup_spaces(state, pending["piece"])
+        ]
     if kind == "enthrone":
         return [{"type": "enthrone", "payload": {"space": loc}} for loc in legal.enthrone_options(state, seat)]
     if kind == "son":
         spaces = legal.son_spaces(state, seat)
-        return [{"type": "place_son", "payload": {"space": loc}} for loc in spaces] + [{"type": "decline_son", "payload": {}}]
+        return [{"type": "place_son", "payload": {"space": loc}} for loc in spaces] + [
+            {"type": "decline_son", "payload": {}}
+        ]
     if kind == "daughter":
         targets = legal.marriage_targets(state, seat)
-        return [{"type": "propose_marriage", "payload": {"target": loc}} for loc in targets] + [{"type": "send_to_convent", "payload": {}}]
+        return [{"type": "propose_marriage", "payload": {"target": loc}} for loc in targets] + [
+            {"type": "send_to_convent", "payload": {}}
+        ]
     if kind == "answer_marriage":
         return [{"type": "answer_marriage", "payload": {"accept": answer}} for answer in (True, False)]
     if kind == "turn":
@@ -113,7 +121,9 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if kind == "place_displaced":
         return [{"type": "place_displaced", "payload": {"space": loc}} for loc in legal.limbo_options(state)]
     if kind == "name_target":
-        named = [{"type": "name_target", "payload": {"electorate": e}} for e in legal.target_options(state, pending["card"])]
+        named = [
+            {"type": "name_target", "payload": {"electorate": e}} for e in legal.target_options(state, pending["card"])
+        ]
         return named + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "vote":
         return [{"type": "vote", "payload": {"side": side}} for side in ("emperor", "rival")]

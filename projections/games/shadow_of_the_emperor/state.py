@@ -1,4 +1,5 @@
 """The initial state: board for the player count, card stacks, supplies, setup queue."""
+
 from __future__ import annotations
 
 from .components import (
@@ -64,9 +65,14 @@ def initial_state(options: dict, seats: int, rng) -> dict:
     }
     players = [
         {
-            "thalers": STARTING_THALERS, "chip": STARTING_THALERS, "vp": 0,
-            "nobles": PIECES["nobles"], "knights": PIECES["knights"], "cities": PIECES["cities"],
-            "display": [], "passed": False,
+            "thalers": STARTING_THALERS,
+            "chip": STARTING_THALERS,
+            "vp": 0,
+            "nobles": PIECES["nobles"],
+            "knights": PIECES["knights"],
+            "cities": PIECES["cities"],
+            "display": [],
+            "passed": False,
         }
         for _ in range(seats)
     ]

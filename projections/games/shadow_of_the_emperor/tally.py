@@ -1,4 +1,5 @@
 """Counting strength: influence in an electorate (phase V) and votes (phase VI)."""
+
 from __future__ import annotations
 
 from . import board

@@ -1,4 +1,5 @@
 """Phase IV: one action per turn -- take a card, use a privilege, the knight action, or pass."""
+
 from __future__ import annotations
 
 from . import board, effects, legal
@@ -30,7 +31,10 @@ def _card_payload(card: str, picked: dict, decline: bool = False) -> dict:
 
 
 def _privilege_payload(electorate: str, card=None, picked=None) -> dict:
-    return {"type": "use_privilege", "payload": {"electorate": electorate, "card": card, **(picked or effects.NO_CHOICE)}}
+    return {
+        "type": "use_privilege",
+        "payload": {"electorate": electorate, "card": card, **(picked or effects.NO_CHOICE)},
+    }
 
 
 def may_decline(state: dict, card: str) -> bool:
@@ -76,8 +80,7 @@ def turn_actions(state: dict, seat: int) -> list[dict]:
 
 def usable_privileges(state: dict, seat: int) -> list[str]:
     return [
-        e for e in PRIVILEGE_ACTIONS
-        if board.elector_owner(state, e) == seat and not state["electorates"][e]["used"]
+        e for e in PRIVILEGE_ACTIONS if board.elector_owner(state, e) == seat and not state["electorates"][e]["used"]
     ]
 
 
@@ -94,11 +97,18 @@ def privilege_actions(state: dict, seat: int) -> list[dict]:
                         if money >= card_cost(card, picked["side"])
                     ]
         elif electorate == "koeln":
-            out += [_privilege_payload("koeln", picked=effects.choice(target=loc)) for loc in effects.doctor_targets(state, seat)]
+            out += [
+                _privilege_payload("koeln", picked=effects.choice(target=loc))
+                for loc in effects.doctor_targets(state, seat)
+            ]
         elif electorate == "pfalz":
             out += [_privilege_payload("pfalz", picked=picked) for picked in effects.pfalz_choices(state, seat)]
         elif electorate == "brandenburg":
-            if state["stacks"]["gray_eminence"] and state["players"][seat]["nobles"] and money >= gray_eminence_cost(state):
+            if (
+                state["stacks"]["gray_eminence"]
+                and state["players"][seat]["nobles"]
+                and money >= gray_eminence_cost(state)
+            ):
                 out.append(_privilege_payload("brandenburg"))
     return out
 
@@ -167,7 +177,9 @@ def use_privilege(state: dict, seat: int, payload: dict) -> None:
     if not area["in_play"]:
         refuse("electorate_out_of_play", "that electorate is not in play")
     if board.elector_owner(state, electorate) != seat:
-        refuse("not_your_elector", f"only the owner of the {ELECTORATES[electorate]['name']} elector may use its privilege")
+        refuse(
+            "not_your_elector", f"only the owner of the {ELECTORATES[electorate]['name']} elector may use its privilege"
+        )
     if area["used"]:
         refuse("privilege_used", "each privilege is used at most once per round")
     picked = _picked(payload)

@@ -4,6 +4,7 @@
 2. their holders may decline to name one (the seed: 可選擇), and the Gray Eminence's holder
    may decline to place the 45 baron (the seed: 可).
 """
+
 from __future__ import annotations
 
 from projections.games.base import played_version

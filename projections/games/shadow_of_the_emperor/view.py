@@ -1,5 +1,6 @@
 """What a viewer may see: everything except other seats' victory points and the votes
 committed before every voter has voted. A spectator sees only public information."""
+
 from __future__ import annotations
 
 from projections.games.base import REFEREE
@@ -7,17 +8,31 @@ from projections.games.base import REFEREE
 from .components import CARD_ORDER, CARDS, ELECTORATE_ORDER, ELECTORATES, PIECES, card_cost
 
 PHASE_NAMES = {
-    "setup": "Setup", "income": "I Income", "aging": "II Aging", "actions": "IV Actions", "descendants": "III Descendants", "new_electors": "V New Electors",
-    "elect_emperor": "VI Elect Emperor", "emperor_actions": "VII Emperor Actions", "finished": "Game over",
+    "setup": "Setup",
+    "income": "I Income",
+    "aging": "II Aging",
+    "actions": "IV Actions",
+    "descendants": "III Descendants",
+    "new_electors": "V New Electors",
+    "elect_emperor": "VI Elect Emperor",
+    "emperor_actions": "VII Emperor Actions",
+    "finished": "Game over",
 }
 
 AWAIT_TEXT = {
-    "setup": "starting placement", "enthrone": "a noble for the throne", "son": "placing a son",
-    "daughter": "a daughter's marriage", "answer_marriage": "an answer to a marriage offer",
-    "turn": "an action", "place_gray_eminence": "placing the gray eminence",
-    "break_tie": "the emperor breaking a tie", "choose_elector": "choosing an elector",
-    "place_displaced": "placing a displaced noble", "name_target": "naming a target",
-    "vote": "secret votes", "empire_city": "the emperor's empire city",
+    "setup": "starting placement",
+    "enthrone": "a noble for the throne",
+    "son": "placing a son",
+    "daughter": "a daughter's marriage",
+    "answer_marriage": "an answer to a marriage offer",
+    "turn": "an action",
+    "place_gray_eminence": "placing the gray eminence",
+    "break_tie": "the emperor breaking a tie",
+    "choose_elector": "choosing an elector",
+    "place_displaced": "placing a displaced noble",
+    "name_target": "naming a target",
+    "vote": "secret votes",
+    "empire_city": "the emperor's empire city",
 }
 
 
@@ -39,9 +54,16 @@ def _electorate(state: dict, eid: str) -> dict:
     area = state["electorates"][eid]
     data = ELECTORATES[eid]
     return {
-        "id": eid, "name": data["name"], "archdiocese": data["archdiocese"], "votes": data["votes"],
-        "privilege": data["privilege"], "in_play": area["in_play"], "elector": area["elector"],
-        "privilege_used": area["used"], "aristocrat_spaces": area["nobles"], "city_spaces": area["cities"],
+        "id": eid,
+        "name": data["name"],
+        "archdiocese": data["archdiocese"],
+        "votes": data["votes"],
+        "privilege": data["privilege"],
+        "in_play": area["in_play"],
+        "elector": area["elector"],
+        "privilege_used": area["used"],
+        "aristocrat_spaces": area["nobles"],
+        "city_spaces": area["cities"],
         "castle_spaces": area["castles"],
         "gray_eminences": [g["owner"] for g in state["gray_eminences"] if g["electorate"] == eid],
     }
@@ -55,8 +77,11 @@ def _voting(state: dict, viewer, everything: bool) -> dict | None:
     committed = sorted(int(s) for s in state["votes"])
     own = state["votes"].get(str(viewer)) if isinstance(viewer, int) else None
     return {
-        "rival": sub["rival"], "emperor": state["emperor"], "counts": sub["counts"],
-        "voters": sub["voters"], "committed": committed,
+        "rival": sub["rival"],
+        "emperor": state["emperor"],
+        "counts": sub["counts"],
+        "voters": sub["voters"],
+        "committed": committed,
         "own_vote": own,
         "votes": dict(state["votes"]) if everything else None,
     }
@@ -77,16 +102,18 @@ def view(state: dict, viewer) -> dict:
     players = []
     for seat, player in enumerate(state["players"]):
         shown = everything or viewer == seat
-        players.append({
-            "seat": seat,
-            "thalers": player["thalers"],
-            "chip": player["chip"],
-            "vp": player["vp"] if shown else None,
-            "supply": {"nobles": player["nobles"], "knights": player["knights"], "cities": player["cities"]},
-            "cities_placed": PIECES["cities"] - player["cities"],
-            "display": list(player["display"]),
-            "passed": player["passed"],
-        })
+        players.append(
+            {
+                "seat": seat,
+                "thalers": player["thalers"],
+                "chip": player["chip"],
+                "vp": player["vp"] if shown else None,
+                "supply": {"nobles": player["nobles"], "knights": player["knights"], "cities": player["cities"]},
+                "cities_placed": PIECES["cities"] - player["cities"],
+                "display": list(player["display"]),
+                "passed": player["passed"],
+            }
+        )
     return {
         "summary": summary(state),
         "scores": [p["vp"] for p in players],
@@ -100,8 +127,14 @@ def view(state: dict, viewer) -> dict:
         "removed_electorates": list(state["removed"]),
         "players": players,
         "cards": [
-            {"id": c, "name": CARDS[c]["name"], "color": CARDS[c]["color"], "phase": CARDS[c]["phase"],
-             "cost": card_cost(c) if c != "permit" else CARDS[c]["cost"], "left": state["stacks"][c]}
+            {
+                "id": c,
+                "name": CARDS[c]["name"],
+                "color": CARDS[c]["color"],
+                "phase": CARDS[c]["phase"],
+                "cost": card_cost(c) if c != "permit" else CARDS[c]["cost"],
+                "left": state["stacks"][c],
+            }
             for c in CARD_ORDER
         ],
         "empire_cities_in_box": state["empire_in_box"],
@@ -118,4 +151,3 @@ def redact(event: dict, viewer) -> dict:
     if event.get("type") == "vote" and viewer != REFEREE and viewer != event.get("seat"):
         return {**event, "payload": {"hidden": True}}
     return event
-

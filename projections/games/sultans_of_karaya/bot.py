@@ -6,6 +6,7 @@ The platform's uniform bot only moves seats in ``to_act``; an interrupt is never
 so this one lets any seat post one now and then, always through that seat's own
 ``legal_actions``.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,8 +16,11 @@ CLAIM_CHANCE = 0.02
 
 def interrupts(game, state: dict, seat: int, asked: list[int]) -> list[dict]:
     """The interrupts ``seat`` may post now: a claim, or a revolt called while not awaited."""
-    return [a for a in game.legal_actions(state, seat)
-            if a["type"] == "royal_claim" or (a["type"] == "call_revolt" and seat not in asked)]
+    return [
+        a
+        for a in game.legal_actions(state, seat)
+        if a["type"] == "royal_claim" or (a["type"] == "call_revolt" and seat not in asked)
+    ]
 
 
 def choose(game, state: dict, rand: random.Random):

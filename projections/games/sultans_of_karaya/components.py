@@ -1,4 +1,5 @@
 """Component data, loaded once from data/components.json."""
+
 from __future__ import annotations
 
 import json

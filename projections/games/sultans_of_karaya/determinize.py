@@ -3,6 +3,7 @@ holds no note on, and the spare card, shuffled among those places; the drawn neu
 possibly traded for set-aside ones (nobody knows which neutrals were drawn). The round's
 public composition is kept, and the re-deal starts from a sorted pool, so it depends on
 what the seat knows only."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,11 @@ def unseen(state: dict, seat: int) -> list:
     """Where ``seat`` cannot know the card: hidden living seats it holds no note on, and the spare."""
     rd = state["round_state"]
     notes = rd["known"][seat]
-    spots: list = [s for s in range(state["seats"])
-                   if rd["alive"][s] and not rd["revealed"][s] and s != seat and str(s) not in notes]
+    spots: list = [
+        s
+        for s in range(state["seats"])
+        if rd["alive"][s] and not rd["revealed"][s] and s != seat and str(s) not in notes
+    ]
     if "spare" not in notes:
         spots.append("spare")
     return spots

@@ -5,6 +5,7 @@ rng of that event; rules call it to change the table. Steps with no decision
 (serving a detention, skipping a captive, crown checks, scoring, the next deal)
 all happen here, right after the decision that leads to them.
 """
+
 from __future__ import annotations
 
 import json
@@ -176,15 +177,17 @@ class Engine:
         st, rd = self.st, self.rd
         points = round_points(rd, winner)
         st["totals"] = [t + p for t, p in zip(st["totals"], points)]
-        st["history"].append({
-            "round": st["round"],
-            "winner": winner,
-            "points": points,
-            "ender": ender,
-            "cards": list(rd["cards"]),
-            "spare": rd["spare"],
-            "set_aside": list(rd["set_aside"]),
-        })
+        st["history"].append(
+            {
+                "round": st["round"],
+                "winner": winner,
+                "points": points,
+                "ender": ender,
+                "cards": list(rd["cards"]),
+                "spare": rd["spare"],
+                "set_aside": list(rd["set_aside"]),
+            }
+        )
         self.note("round_over", round=st["round"], winner=winner, points=points)
         rd["pending"] = None
         rd["stack"] = []

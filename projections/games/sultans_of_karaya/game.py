@@ -1,4 +1,5 @@
 """The Sultans of Karaya game object: the protocol of base.Game over the modules of this package."""
+
 from __future__ import annotations
 
 from projections.games.base import Game, refuse

@@ -8,6 +8,7 @@ tracked aid never tells a seat more than it could work out itself (digest 15.4).
 ``seen[o]`` keeps the raw observations in order, kept only for the ``raw`` aid.
 A seat's own card is never stored here: it is always known (G1).
 """
+
 from __future__ import annotations
 
 

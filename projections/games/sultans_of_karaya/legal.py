@@ -1,4 +1,5 @@
 """Who is asked (public) and what each seat may post now (private), from the same checks as apply."""
+
 from __future__ import annotations
 
 from projections.games.base import IllegalAction, refuse
@@ -23,8 +24,11 @@ def interrupts(state: dict, seat, kind) -> bool:
     variant's out-of-turn revolt. Interrupts skip the turn order; their checks say who may."""
     if kind == "royal_claim":
         return True
-    return (kind == "call_revolt" and state["options"]["slave_call_any_time"]
-            and not own_action_step(state["round_state"], seat))
+    return (
+        kind == "call_revolt"
+        and state["options"]["slave_call_any_time"]
+        and not own_action_step(state["round_state"], seat)
+    )
 
 
 def may_act(state: dict, seat, kind) -> bool:
@@ -36,8 +40,11 @@ def may_act(state: dict, seat, kind) -> bool:
 
 
 def awaits(state: dict, seat, kind: str) -> bool:
-    return (kind == "window_timeout" or interrupts(state, seat, kind)
-            or kind in awaited_types(state["round_state"]["pending"]))
+    return (
+        kind == "window_timeout"
+        or interrupts(state, seat, kind)
+        or kind in awaited_types(state["round_state"]["pending"])
+    )
 
 
 def check(state: dict, seat, kind: str, payload: dict) -> None:

@@ -4,6 +4,7 @@
 ``EFFECTS[type](engine, seat, payload)`` changes the (copied) state. ``legal.py``
 enumerates actions by running the same checks, so offered == accepted.
 """
+
 from __future__ import annotations
 
 from projections.games.base import refuse
@@ -13,10 +14,29 @@ from .components import SCORING, SIDES
 from .flow import Engine
 from .table import beside_active_dancer, hidden_living, supply
 
-MAIN_ACTIONS = ("investigate", "swap", "hide", "execute", "detain", "assassinate",
-                "call_revolt", "capture", "dance", "manipulate", "foretell")
-ABILITY_OF = {"execute": "sultan", "detain": "guard", "assassinate": "assassin", "call_revolt": "slave",
-              "capture": "slaver", "dance": "dancer", "manipulate": "vizier", "foretell": "oracle"}
+MAIN_ACTIONS = (
+    "investigate",
+    "swap",
+    "hide",
+    "execute",
+    "detain",
+    "assassinate",
+    "call_revolt",
+    "capture",
+    "dance",
+    "manipulate",
+    "foretell",
+)
+ABILITY_OF = {
+    "execute": "sultan",
+    "detain": "guard",
+    "assassinate": "assassin",
+    "call_revolt": "slave",
+    "capture": "slaver",
+    "dance": "dancer",
+    "manipulate": "vizier",
+    "foretell": "oracle",
+}
 FORCEABLE = ("execute", "detain", "assassinate", "capture")
 
 
@@ -401,17 +421,38 @@ def do_royal_claim(eng, seat, payload):
 
 
 CHECKS = {
-    "investigate": check_investigate, "swap": check_swap, "hide": check_hide, "execute": check_execute,
-    "detain": check_detain, "assassinate": check_assassinate, "call_revolt": check_call_revolt,
-    "capture": check_capture, "dance": check_dance, "manipulate": check_manipulate, "foretell": check_foretell,
-    "look": check_look, "predict": check_predict, "respond": check_respond,
+    "investigate": check_investigate,
+    "swap": check_swap,
+    "hide": check_hide,
+    "execute": check_execute,
+    "detain": check_detain,
+    "assassinate": check_assassinate,
+    "call_revolt": check_call_revolt,
+    "capture": check_capture,
+    "dance": check_dance,
+    "manipulate": check_manipulate,
+    "foretell": check_foretell,
+    "look": check_look,
+    "predict": check_predict,
+    "respond": check_respond,
 }
 EFFECTS = {
-    "investigate": do_investigate, "swap": do_swap, "hide": do_hide, "execute": do_execute,
-    "detain": do_detain, "assassinate": do_assassinate, "call_revolt": do_call_revolt,
-    "capture": do_capture, "dance": do_dance, "manipulate": do_manipulate, "foretell": do_foretell,
-    "look": do_look, "predict": do_predict, "respond": do_respond,
-    "window_timeout": do_window_timeout, "royal_claim": do_royal_claim,
+    "investigate": do_investigate,
+    "swap": do_swap,
+    "hide": do_hide,
+    "execute": do_execute,
+    "detain": do_detain,
+    "assassinate": do_assassinate,
+    "call_revolt": do_call_revolt,
+    "capture": do_capture,
+    "dance": do_dance,
+    "manipulate": do_manipulate,
+    "foretell": do_foretell,
+    "look": do_look,
+    "predict": do_predict,
+    "respond": do_respond,
+    "window_timeout": do_window_timeout,
+    "royal_claim": do_royal_claim,
 }
 
 

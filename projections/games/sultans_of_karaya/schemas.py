@@ -1,4 +1,5 @@
 """Marshmallow schemas: the options and one schema per action type."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -25,12 +26,15 @@ class OptionsSchema(Schema):
     detained_guard_may_block = fields.Boolean(load_default=False)
     detained_may_join = fields.Boolean(load_default=True)
     fatigue_scope = fields.String(load_default="abilities", validate=validate.OneOf(["abilities", "whole_turn"]))
-    swap_back_rule = fields.String(load_default="incoming_open_only",
-                                   validate=validate.OneOf(["incoming_open_only", "both_directions_open"]))
+    swap_back_rule = fields.String(
+        load_default="incoming_open_only", validate=validate.OneOf(["incoming_open_only", "both_directions_open"])
+    )
     enforce_status_card_limits = fields.Boolean(load_default=True)
     forced_slaver_gets_bonus = fields.Boolean(load_default=True)
     round_turn_limit = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
-    tiebreak_lookback = fields.String(load_default="any_round", validate=validate.OneOf(["any_round", "last_round_only"]))
+    tiebreak_lookback = fields.String(
+        load_default="any_round", validate=validate.OneOf(["any_round", "last_round_only"])
+    )
     knowledge_aid = fields.String(load_default="tracked", validate=validate.OneOf(["tracked", "raw"]))
     end_when_all_known_one_team = fields.Boolean(load_default=False)
 
@@ -70,8 +74,20 @@ class WindowTimeoutSchema(Schema):
 
 
 ACTION_SCHEMAS = {
-    "investigate": Target, "swap": SwapSchema, "hide": HideSchema, "execute": Target, "detain": Target,
-    "assassinate": Target, "call_revolt": Empty, "capture": Target, "dance": Empty,
-    "manipulate": ManipulateSchema, "foretell": Empty, "look": Target, "predict": PredictSchema,
-    "respond": RespondSchema, "royal_claim": Empty, "window_timeout": WindowTimeoutSchema,
+    "investigate": Target,
+    "swap": SwapSchema,
+    "hide": HideSchema,
+    "execute": Target,
+    "detain": Target,
+    "assassinate": Target,
+    "call_revolt": Empty,
+    "capture": Target,
+    "dance": Empty,
+    "manipulate": ManipulateSchema,
+    "foretell": Empty,
+    "look": Target,
+    "predict": PredictSchema,
+    "respond": RespondSchema,
+    "royal_claim": Empty,
+    "window_timeout": WindowTimeoutSchema,
 }

@@ -1,4 +1,5 @@
 """Who has won a round (digest 11), round scoring (12.1) and the game's result (12.2)."""
+
 from __future__ import annotations
 
 from projections.games.base import ranking_from

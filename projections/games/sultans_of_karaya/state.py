@@ -1,4 +1,5 @@
 """Building states: the game record and the deal of each round (digest 4)."""
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,7 @@ def deal_round(seats: int, rng, raw_aid: bool = False) -> dict:
     return {
         "cards": deck[:seats],
         "spare": deck[seats],
-        "set_aside": sorted(neutrals[len(drawn):]),
+        "set_aside": sorted(neutrals[len(drawn) :]),
         "composition": in_play_counts(seats),
         "revealed": [False] * seats,
         "alive": [True] * seats,
@@ -58,8 +59,19 @@ def deal_round(seats: int, rng, raw_aid: bool = False) -> dict:
     }
 
 
-ROUND_LISTS = ("cards", "set_aside", "revealed", "alive", "prison", "fatigue", "captured", "faction",
-               "must_hide", "incoming", "stack")
+ROUND_LISTS = (
+    "cards",
+    "set_aside",
+    "revealed",
+    "alive",
+    "prison",
+    "fatigue",
+    "captured",
+    "faction",
+    "must_hide",
+    "incoming",
+    "stack",
+)
 
 
 def copy_state(state: dict) -> dict:

@@ -3,6 +3,7 @@
 ``rd`` is the per-round dict of the state (``state["round_state"]``). Nothing here
 changes it; everything a rule needs to know about the table is asked here.
 """
+
 from __future__ import annotations
 
 from .components import ROLES, STATUS_CARDS

@@ -4,6 +4,7 @@ A game folds forever under the version recorded in its ``game.created``:
 1. investigate names only a face-down seat;
 2. investigate names any other living seat, face up or down (the seed's 調查身分).
 """
+
 from __future__ import annotations
 
 from projections.games.base import played_version

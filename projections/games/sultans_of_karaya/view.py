@@ -1,4 +1,5 @@
 """What a viewer may see of the state and of each logged event (digest 15)."""
+
 from __future__ import annotations
 
 from projections.games.base import REFEREE
@@ -55,8 +56,12 @@ def summary(state: dict, rd: dict, asked: set[int]) -> str:
     if pending["kind"] == "window":
         return f"{head}: {pending['window']} window open, waiting for seats {sorted(asked)}"
     modes = {"normal": "an action", "bonus": "a bonus action", "forced_hide": "the forced hide"}
-    what = {"action": modes.get(pending.get("mode")), "forced": f"forced {pending.get('ability')}",
-            "looks": "the Oracle's looks", "prediction": "the Oracle's prediction"}[pending["kind"]]
+    what = {
+        "action": modes.get(pending.get("mode")),
+        "forced": f"forced {pending.get('ability')}",
+        "looks": "the Oracle's looks",
+        "prediction": "the Oracle's prediction",
+    }[pending["kind"]]
     return f"{head}: waiting for seat {pending['seat']} ({what})"
 
 
@@ -73,8 +78,10 @@ def view(state: dict, viewer) -> dict:
         "finished": state["finished"],
         "result": state["result"],
         "viewer": viewer,
-        "seats": [seat_row(rd, s, omniscient or s == seat or rd["revealed"][s] or not rd["alive"][s])
-                  for s in range(state["seats"])],
+        "seats": [
+            seat_row(rd, s, omniscient or s == seat or rd["revealed"][s] or not rd["alive"][s])
+            for s in range(state["seats"])
+        ],
         "turn_owner": rd["owner"],
         "crown": rd["crown"],
         "composition": dict(rd["composition"]),

@@ -4,6 +4,7 @@ Eligibility is computed from public facts only and frozen when the window opens,
 ``to_act`` is the same whatever the hidden cards are; a seat whose real card cannot
 use the window is offered only the default answer.
 """
+
 from __future__ import annotations
 
 from .table import adjacent, beside_active_dancer, hidden_living, living, unaccounted

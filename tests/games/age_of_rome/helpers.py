@@ -1,4 +1,5 @@
 """Shared test helpers: start a game, post an event, and put a state at a chosen step."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -50,7 +51,16 @@ def check_invariants(state: dict) -> None:
         assert p["votes"] + p["vote_reserve"] + state["senate"].count(seat) == BOARD["colour_pieces"]["votes"]
         on_board = sum(1 for prov in state["provinces"].values() for m in prov["plots"] if m and m["owner"] == seat)
         assert p["plot_markers"] + on_board == BOARD["plot_markers"]
-        for key in ("denarii", "legions", "legion_reserve", "votes", "vote_reserve", "vendetta", "plot_markers", "placed"):
+        for key in (
+            "denarii",
+            "legions",
+            "legion_reserve",
+            "votes",
+            "vote_reserve",
+            "vendetta",
+            "plot_markers",
+            "placed",
+        ):
             assert p[key] >= 0, key
         assert p["glory"] >= 1
         assert 1 <= p["followers"] <= 5 and p["placed"] + p["fresh"] <= p["followers"]
@@ -66,7 +76,9 @@ def check_invariants(state: dict) -> None:
     vendetta = sum(p["vendetta"] for p in state["players"]) + (state["rival"]["vendetta"] if solo else 0)
     assert vendetta + state["vendetta_pool"] == BOARD["vendetta_markers_total"]
     every_commerce, every_mission = _every_card(seats)
-    held = [c for p in state["players"] for c in p["hand"]] + [c for p in state["players"] for s in p["sets"] for c in s["cards"]]
+    held = [c for p in state["players"] for c in p["hand"]] + [
+        c for p in state["players"] for s in p["sets"] for c in s["cards"]
+    ]
     every = state["commerce_deck"] + state["commerce_discard"] + state["removed_cards"] + held + state["unused_anchors"]
     assert sorted(every) == every_commerce
     dealt = [m for p in state["players"] for m in p["dealt"] + p["missions"]]

@@ -1,5 +1,6 @@
 """The package's own bot finishes games at every player count, and exercises the card paths
 the uniform random games rarely reach (it plays cards whenever a trigger comes)."""
+
 from __future__ import annotations
 
 import random

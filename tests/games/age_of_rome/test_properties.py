@@ -1,4 +1,5 @@
 """Hypothesis properties: determinism, replay at N, views blind to what is hidden, conservation."""
+
 from __future__ import annotations
 
 import json

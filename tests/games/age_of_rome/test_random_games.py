@@ -1,4 +1,5 @@
 """At least 50 complete random games per player count, invariants checked after every event."""
+
 from __future__ import annotations
 
 import pytest
@@ -43,6 +44,13 @@ def test_random_game_ends_with_a_valid_result(seats, game_no):
 def test_rules_version_1_games_finish(seats):
     """Games recorded under rules version 1 (the exchange only on one's own steps) still play out."""
     for game_no in range(3):
-        out = play(GAME, seats, f"aor-v1-{seats}-{game_no}", options={"rules_version": 1},
-                   check=check_invariants, check_views=game_no == 0, check_schemas=game_no == 0)
+        out = play(
+            GAME,
+            seats,
+            f"aor-v1-{seats}-{game_no}",
+            options={"rules_version": 1},
+            check=check_invariants,
+            check_views=game_no == 0,
+            check_schemas=game_no == 0,
+        )
         assert out.final["phase"] == "over" and GAME.version(out.final) == 1

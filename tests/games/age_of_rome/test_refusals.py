@@ -1,4 +1,5 @@
 """Every illegal action the rules name is refused with a specific code, the state untouched."""
+
 from __future__ import annotations
 
 import pytest
@@ -92,7 +93,12 @@ def test_card_uses_the_rules_forbid():
     assert_refused(GAME, tax, ev(0, "form_set", cards=["T01", "W01", "C01"], as_type="tool"), "not_a_set")
     assert_refused(GAME, tax, ev(0, "exchange", count=1), "no_religious_medal")
     state["players"][0]["sets"] = [{"type": "tool", "cards": []}] * 3
-    assert_refused(GAME, at(state, {"op": "tax", "seat": 0}), ev(0, "form_set", cards=["T01", "W01", "C01"], as_type="tool"), "too_many_sets")
+    assert_refused(
+        GAME,
+        at(state, {"op": "tax", "seat": 0}),
+        ev(0, "form_set", cards=["T01", "W01", "C01"], as_type="tool"),
+        "too_many_sets",
+    )
     window = at(state, {"op": "window", "seat": 0, "trigger": "on_tax", "filter": {"mode": "normal"}})
     assert_refused(GAME, window, ev(0, "play_card", card="W01"), "wrong_trigger")
     reaction = at(state, {"op": "window", "seat": 0, "trigger": "on_targeted_by_plot", "filter": {}})

@@ -4,6 +4,7 @@ The seed, 建築勳章 (the building medals), 宗教: 「於遊戲過程中,你�
 -- during the game the holder may exchange 3 denarii for 1 glory *at any time* (隨時). Rules
 version 1 allowed it only as a free action of the holder's own decision steps.
 """
+
 from __future__ import annotations
 
 from projections.games.age_of_rome import GAME

@@ -1,5 +1,6 @@
 """The platform loads every payload through its schema before apply: loading an offered
 action must give back exactly the payload offered (no renamed keys, no lost fields)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The solo automaton (digest §11, reconstructed): system events through ``automatic``."""
+
 from __future__ import annotations
 
 from events.rng import SeededRng
@@ -61,7 +62,13 @@ def test_rival_gains_its_round_glory_and_the_board_still_turns():
     state["event_deck"] = ["E05"]
     state = at(state, {"op": "round_end"}, {"op": "round_start"})
     state["event"] = "E01"
-    state = act(dict(state, queue=[{"op": "place", "seat": 0}, {"op": "round_end"}, {"op": "round_start"}]), 0, "place_follower", location="colosseum", use_token=False)
+    state = act(
+        dict(state, queue=[{"op": "place", "seat": 0}, {"op": "round_end"}, {"op": "round_start"}]),
+        0,
+        "place_follower",
+        location="colosseum",
+        use_token=False,
+    )
     assert state["rival"]["glory"] == 1 + 3 and state["orientation"] == 1 and state["round"] == 2
 
 
@@ -93,7 +100,13 @@ def test_events_compare_the_rival_but_never_pay_it():
     state["players"][0]["legions"] -= 1
     state["rival"]["legions"] -= 3
     state["event_deck"] = ["E10"]
-    state = act(dict(state, queue=[{"op": "place", "seat": 0}, {"op": "round_start"}]), 0, "place_follower", location="colosseum", use_token=False)
+    state = act(
+        dict(state, queue=[{"op": "place", "seat": 0}, {"op": "round_start"}]),
+        0,
+        "place_follower",
+        location="colosseum",
+        use_token=False,
+    )
     assert state["players"][0]["glory"] == 2 + 1 and state["rival"]["glory"] == 1
 
 

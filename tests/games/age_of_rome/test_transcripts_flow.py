@@ -1,4 +1,5 @@
 """Scripted transcripts of the round flow, worked out by hand from the digest (section cited)."""
+
 from __future__ import annotations
 
 from projections.games.age_of_rome import GAME
@@ -15,7 +16,10 @@ def test_two_player_setup_applies_the_removals():
     assert len(state["commerce_deck"]) == 28 and not any(COMMERCE[c]["starred"] for c in state["commerce_deck"])
     assert len(state["mission_deck"]) == 16 - 6
     assert not any(MISSIONS[m]["starred"] for m in state["mission_deck"] + state["players"][0]["dealt"])
-    assert state["pantheon_supply"] == {"foundation": {"gold": 1, "silver": 1, "bronze": 0}, "building": {"gold": 1, "silver": 1, "bronze": 0}}
+    assert state["pantheon_supply"] == {
+        "foundation": {"gold": 1, "silver": 1, "bronze": 0},
+        "building": {"gold": 1, "silver": 1, "bronze": 0},
+    }
 
 
 def test_three_and_four_player_supplies():

@@ -1,4 +1,5 @@
 """One transcript per rule: given a board, when an event, then the state worked out by hand."""
+
 from __future__ import annotations
 
 from projections.games.age_of_rome import GAME
@@ -139,7 +140,15 @@ def test_sabotage_takes_an_own_piece_from_the_unfinished_tier():
     state = board(4, "marcus_antonius", "caius_octavius", "fulvia", "aemilius_lepidus")
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1]["pantheon"]["foundation"]["own"] = 2
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="sabotage", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="sabotage",
+        victim=1,
+    )
     assert state["players"][1]["pantheon"]["foundation"] == {"own": 1, "metal": None}
 
 
@@ -148,7 +157,15 @@ def test_defect_replaces_a_target_legion_with_ones_own():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["areas"]["thrace"] = [0, 2, 0, 0]
     state["players"][1]["legions"] -= 2
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="defect", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="defect",
+        victim=1,
+    )
     state = act(state, 0, "defect", area="thrace", mode="replace")
     assert state["areas"]["thrace"] == [1, 1, 0, 0] and state["players"][1]["legions"] == 4
     assert state["players"][0]["legions"] == 7
@@ -159,7 +176,9 @@ def test_lure_moves_up_to_two_target_legions():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["areas"]["thrace"] = [0, 2, 0, 0]
     state["players"][1]["legions"] -= 2
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="lure", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="lure", victim=1
+    )
     state = act(state, 0, "lure_move", **{"from": "thrace", "to": "epirus"})
     state = act(state, 0, "lure_move", **{"from": "thrace", "to": "macedonia"})
     assert [state["areas"][a][1] for a in ("epirus", "macedonia", "thrace")] == [1, 1, 0]
@@ -171,7 +190,15 @@ def test_revote_removes_a_target_vote_and_places_ones_own_on_top():
     state["senate"] = [0, 1, 0]
     state["players"][1]["votes"] -= 1
     state["players"][0]["votes"] -= 2
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="revote", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="revote",
+        victim=1,
+    )
     state = act(state, 0, "pick_vote", position=1)
     assert state["senate"] == [0, 0, 0] and state["players"][0]["glory"] == 1 + 2  # a placement: majority
 
@@ -181,10 +208,22 @@ def test_sell_off_can_hit_an_anchor_which_leaves_the_game():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1]["hand"] = ["A2"]
     state["unused_anchors"] = ["A1", "A3"]
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="sell_off", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="sell_off",
+        victim=1,
+    )
     assert state["queue"][0]["trigger"] == "on_targeted_by_plot"  # she holds a card: she may react
     state = act(state, 1, "pass")
-    assert state["players"][1]["hand"] == [] and state["removed_cards"] == ["A2"] and state["players"][0]["denarii"] == 8 + 2
+    assert (
+        state["players"][1]["hand"] == []
+        and state["removed_cards"] == ["A2"]
+        and state["players"][0]["denarii"] == 8 + 2
+    )
 
 
 def test_tariff_takes_a_random_card_into_the_launchers_hand():
@@ -192,7 +231,15 @@ def test_tariff_takes_a_random_card_into_the_launchers_hand():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1]["hand"] = ["T01"]
     state["commerce_deck"].remove("T01")
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="tariff", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="tariff",
+        victim=1,
+    )
     state = act(state, 1, "pass")
     assert state["players"][0]["hand"] == ["T01"] and state["players"][1]["hand"] == []
 
@@ -203,7 +250,15 @@ def test_hidden_blade_cancels_the_plot_action_but_not_the_marker():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1].update(glory=3, hand=["W08"])
     state["commerce_deck"].remove("W08")
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="disrupt", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="disrupt",
+        victim=1,
+    )
     assert GAME.to_act(state) == {1}
     state = act(state, 1, "play_card", card="W08")
     assert state["players"][1]["glory"] == 3 and state["players"][1]["vendetta"] == 3
@@ -215,7 +270,15 @@ def test_silver_mirror_draws_after_the_plot_resolves():
     state["players"][1].update(glory=3, hand=["J06"])
     state["commerce_deck"].remove("J06")
     top = state["commerce_deck"][0]
-    state = act(at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="disrupt", victim=1)
+    state = act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action="disrupt",
+        victim=1,
+    )
     state = act(state, 1, "play_card", card="J06")
     assert state["players"][1]["glory"] == 2 and state["players"][1]["hand"] == [top]
 
@@ -248,7 +311,10 @@ def test_pantheon_tiers_take_the_best_metal_left():
         place_pantheon_piece(state, 0)
     for _ in range(3):
         place_pantheon_piece(state, 1)
-    assert state["players"][0]["pantheon"] == {"foundation": {"own": 2, "metal": "gold"}, "building": {"own": 3, "metal": "gold"}}
+    assert state["players"][0]["pantheon"] == {
+        "foundation": {"own": 2, "metal": "gold"},
+        "building": {"own": 3, "metal": "gold"},
+    }
     assert state["players"][1]["pantheon"]["foundation"] == {"own": 2, "metal": "silver"}
     assert not place_pantheon_piece(state, 0)  # a finished Pantheon takes nothing more
     lines = final_result(dict(state, phase="over"))["breakdown"]
@@ -319,7 +385,12 @@ def test_event_ties_all_qualify_and_impossible_bonuses_fall_back():
     state["players"][1]["legion_reserve"] = 10
     state = at(state, {"op": "round_start"})
     state["event"] = None
-    state = act(dict(state, queue=[{"op": "keep_missions", "waiting": [0]}, {"op": "round_start"}]), 0, "keep_missions", keep=state["players"][0]["dealt"][:2])
+    state = act(
+        dict(state, queue=[{"op": "keep_missions", "waiting": [0]}, {"op": "round_start"}]),
+        0,
+        "keep_missions",
+        keep=state["players"][0]["dealt"][:2],
+    )
     # E02 is counter-clockwise; Italia's seat 0 starts; Fulvia chooses the area, Antonius is paid
     assert GAME.to_act(state) == {0} and state["queue"][0]["op"] == "deploy"
     state = act(state, 0, "deploy_legion", area="epirus")
@@ -378,7 +449,13 @@ def test_event_votes_can_make_a_majority():
     state["players"][0]["votes"] -= 2
     state["players"][1]["votes"] -= 3
     state["event_deck"] = ["E03"]
-    state = act(at(state, {"op": "place", "seat": 1}, {"op": "round_start"}), 1, "place_follower", location="colosseum", use_token=False)
+    state = act(
+        at(state, {"op": "place", "seat": 1}, {"op": "round_start"}),
+        1,
+        "place_follower",
+        location="colosseum",
+        use_token=False,
+    )
     assert state["senate"] == [0, 0, 0, 1, 1] and state["players"][0]["glory"] == 2 + 2
 
 
@@ -390,7 +467,13 @@ def test_pact_of_brundisium_gives_nothing_to_players_without_markers():
     state["vendetta_pool"] = 20
     state["event_deck"] = ["E05"]
     before = [dict(p) for p in state["players"]]
-    state = act(at(state, {"op": "place", "seat": 1}, {"op": "round_start"}), 1, "place_follower", location="colosseum", use_token=False)
+    state = act(
+        at(state, {"op": "place", "seat": 1}, {"op": "round_start"}),
+        1,
+        "place_follower",
+        location="colosseum",
+        use_token=False,
+    )
     assert [p["vendetta"] for p in state["players"]] == [0, 0] and state["vendetta_pool"] == 20
     assert state["players"][0]["denarii"] == before[0]["denarii"]
 
@@ -414,24 +497,34 @@ def test_followers_gained_mid_phase_wait_with_the_option_off():
     state["colosseum"] = [1]
     state["turn_order"] = [0, 1]
     state["players"][1]["placed"] = 1
-    state = act(at(state, PLACE, {"op": "action_next", "index": 1}), 0, "place_follower", location="colosseum", use_token=False)
+    state = act(
+        at(state, PLACE, {"op": "action_next", "index": 1}), 0, "place_follower", location="colosseum", use_token=False
+    )
     assert state["players"][0]["followers"] == 2 and state["queue"] == []  # 4 + 2 = 6 passed 5; the phase ended
     state = board(2, "fulvia", "marcus_antonius")
     state["players"][0]["glory"] = 4
     state["colosseum"] = [1]
     state["turn_order"] = [0, 1]
     state["players"][1]["placed"] = 1
-    state = act(at(state, PLACE, {"op": "action_next", "index": 1}), 0, "place_follower", location="colosseum", use_token=False)
+    state = act(
+        at(state, PLACE, {"op": "action_next", "index": 1}), 0, "place_follower", location="colosseum", use_token=False
+    )
     assert state["queue"][0] == {"op": "place", "seat": 0}
 
 
 def test_any_opponent_option_lets_the_plot_action_hit_another_player():
     # §15 G1: the marker still goes to the plot's target; the action may hit any opponent
-    state = board(4, "marcus_antonius", "caius_octavius", "fulvia", "aemilius_lepidus", plot_action_target="any_opponent")
+    state = board(
+        4, "marcus_antonius", "caius_octavius", "fulvia", "aemilius_lepidus", plot_action_target="any_opponent"
+    )
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][3]["glory"] = 4
     state = at(state, {"op": "plot_turn", "seat": 0})
-    hits = {(o["payload"]["action"], o["payload"]["victim"]) for o in GAME.legal_actions(state, 0) if o["type"] == "launch_plot"}
+    hits = {
+        (o["payload"]["action"], o["payload"]["victim"])
+        for o in GAME.legal_actions(state, 0)
+        if o["type"] == "launch_plot"
+    }
     assert ("disrupt", 3) in hits and ("disrupt", 1) not in hits  # Octavius has 1 glory
     state = act(state, 0, "launch_plot", province="gallia", space=0, action="disrupt", victim=3)
     assert state["players"][1]["vendetta"] == 3 and state["players"][3]["glory"] == 3

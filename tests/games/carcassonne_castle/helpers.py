@@ -1,5 +1,6 @@
 """Building hand-made positions: a state from setup, then the board, followers, pile
 and wall tiles the test names. Tests then play real events on it through ``apply``."""
+
 from __future__ import annotations
 
 from events.rng import SeededRng
@@ -9,8 +10,20 @@ from tests.games.harness import load_options
 FILLER = "CT31"  # the plain court with one market: fits anywhere without a path
 
 
-def given(board=None, followers=(), tile="CT31", pile=None, score=(0, 0), active=0, turn=5,
-          held=((), ()), frame=None, keep=(None, None), options=None, supply=None):
+def given(
+    board=None,
+    followers=(),
+    tile="CT31",
+    pile=None,
+    score=(0, 0),
+    active=0,
+    turn=5,
+    held=((), ()),
+    frame=None,
+    keep=(None, None),
+    options=None,
+    supply=None,
+):
     """A state in the place phase with exactly the named position.
 
     ``board`` maps (x, y) -> (tile id, rotation); ``followers`` are (seat, "x,y,i", role).

@@ -1,4 +1,5 @@
 """Invariants checked after every event of a random game (digest 14)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -19,8 +20,11 @@ def castle_tiles(state) -> Counter:
 
 
 def wall_tiles(state) -> Counter:
-    return (Counter(k for k in state["frame"].values() if k is not None) + Counter(state["set_aside"])
-            + Counter(t["kind"] for held in state["held"] for t in held))
+    return (
+        Counter(k for k in state["frame"].values() if k is not None)
+        + Counter(state["set_aside"])
+        + Counter(t["kind"] for held in state["held"] for t in held)
+    )
 
 
 class Invariants:
@@ -69,9 +73,10 @@ class Invariants:
     def _placements(self, state):
         """Every new tile shares a side with an earlier tile or a start space (digest 14)."""
         placed = state["placed"]
-        for x, y in placed[self.placed:]:
-            earlier = {f"{a},{b}" for a, b in placed[:placed.index([x, y])]}
+        for x, y in placed[self.placed :]:
+            earlier = {f"{a},{b}" for a, b in placed[: placed.index([x, y])]}
             sides = [side_neighbour(state["board"], x, y, side) for side in range(4)]
-            assert any(kind == "start" or (kind == "tile" and what in earlier) for kind, what in sides), \
+            assert any(kind == "start" or (kind == "tile" and what in earlier) for kind, what in sides), (
                 f"tile on ({x},{y}) touches nothing placed before it"
+            )
         self.placed = len(placed)

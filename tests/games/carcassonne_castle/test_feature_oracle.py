@@ -8,6 +8,7 @@ the pieces each covers, open or not), and the features the turn scored or tied m
 exactly the closed ones the oracle finds with followers, with the same scorer and points.
 At the end, the final-scoring breakdown (8.2-8.5) is recomputed from the oracle too.
 """
+
 from __future__ import annotations
 
 import random
@@ -36,8 +37,10 @@ def across(port: str) -> str:
 
 
 def oracle(board: dict) -> list:
-    return sorted(((t, pieces, is_open) for t, pieces, is_open, *_ in port_groups(board)),
-                  key=lambda g: (g[0], sorted(g[1]), g[2]))
+    return sorted(
+        ((t, pieces, is_open) for t, pieces, is_open, *_ in port_groups(board)),
+        key=lambda g: (g[0], sorted(g[1]), g[2]),
+    )
 
 
 def port_groups(board: dict) -> list:
@@ -102,16 +105,24 @@ def port_groups(board: dict) -> list:
             for other in links[port] - seen:
                 seen.add(other)
                 stack.append(other)
-        groups.append((kind[start], frozenset(piece for piece, _ in members),
-                       any(m in open_ports for m in members), frozenset(members),
-                       any(m in wells for m in members), sum(markets.get(m, 0) for m in members)))
+        groups.append(
+            (
+                kind[start],
+                frozenset(piece for piece, _ in members),
+                any(m in open_ports for m in members),
+                frozenset(members),
+                any(m in wells for m in members),
+                sum(markets.get(m, 0) for m in members),
+            )
+        )
     return groups
 
 
 def engine(board: dict) -> list:
     groups = features_of(board).groups.values()
-    return sorted(((g["type"], frozenset(g["pieces"]), g["open"]) for g in groups),
-                  key=lambda g: (g[0], sorted(g[1]), g[2]))
+    return sorted(
+        ((g["type"], frozenset(g["pieces"]), g["open"]) for g in groups), key=lambda g: (g[0], sorted(g[1]), g[2])
+    )
 
 
 RATE = {"path": 1, "tower": 2, "house": 1}
@@ -168,8 +179,10 @@ def largest_empty_area(board: dict) -> int:
 def expected_final(final: dict, chooser_followers: list) -> dict:
     """8.2-8.5 from the oracle: keep bonus, tiles 4-6, courts (tile 7), tile 9."""
     board, parts = final["board"], {k: [0, 0] for k in ("keep", "unfinished", "courts", "five_points")}
-    values = [None if k is None else k["size"] + 2 * sum(t["kind"] == 8 for t in held)
-              for k, held in zip(final["keep"], final["held"])]
+    values = [
+        None if k is None else k["size"] + 2 * sum(t["kind"] == 8 for t in held)
+        for k, held in zip(final["keep"], final["held"])
+    ]
     area = largest_empty_area(board)
     ranked = [-1 if v is None else v for v in values]
     if ranked[0] != ranked[1]:
@@ -247,8 +260,10 @@ def check_turn(before: dict, notes: list, after: dict) -> bool:
             got.append((n["type"], n["size"], n["seat"], n["points"] // 2 if n["doubled"] else n["points"]))
         elif n["what"] == "feature_tied":
             got.append((n["type"], n["size"], None, None))
-    want = [(t, size, scorer, None if scorer is None else points)
-            for t, size, scorer, points in expected_scoring(before, board, followers)]
+    want = [
+        (t, size, scorer, None if scorer is None else points)
+        for t, size, scorer, points in expected_scoring(before, board, followers)
+    ]
     assert sorted(got, key=repr) == sorted(want, key=repr)
     check_marker_and_keep(before, notes)
     return True

@@ -1,5 +1,6 @@
 """Final scoring (digest section 8), worked by hand. Each position is played to its end
 by placing the last tile of the pile on (1,9), before start space SS1, with no follower."""
+
 from __future__ import annotations
 
 from projections.games.carcassonne_castle import GAME
@@ -102,8 +103,14 @@ def test_unfinished_feature_needs_the_majority_under_the_option():
     # 8.3 / G9, option unfinished_needs_majority=true (the default of games created before the
     # seed's reading became the default; their game.created names it): seat 0 holds tile 5 but
     # the only open tower is seat 1's: no target, no choice.
-    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], []),
-                             options={"unfinished_needs_majority": True}))
+    state = finish(
+        last_turn(
+            board=OPEN_TOWER,
+            followers=[(1, "3,0,0", "knight")],
+            held=([(5, 1)], []),
+            options={"unfinished_needs_majority": True},
+        )
+    )
     assert state["phase"] == "over" and state["score"] == [0, 0]
     assert state["final_choices"][0] == [{"kind": 5, "target": None}]
 
@@ -160,8 +167,9 @@ def test_two_tiles_of_one_kind_score_two_different_features():
     followers = [(0, "3,0,0", "knight"), (0, "5,5,0", "knight")]
     state = finish(last_turn(board=board, followers=followers, held=([(5, 1), (5, 2)], [])))
     state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
-    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0}),
-                   "target_taken")
+    assert_refused(
+        GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0}), "target_taken"
+    )
     state = act(state, 0, "final_target", wall_tile=5, target={"x": 5, "y": 5, "feature": 0})
     # (3,0)+SS3 = 2 tiles x 2 = 4; (5,5) alone = 1 tile x 2 = 2
     assert state["score"] == [6, 0]
@@ -174,13 +182,12 @@ def test_final_target_refusals():
     assert GAME.to_act(state) == {0, 1}
     assert_refused(GAME, state, ev(0, "final_target", wall_tile=6, target=None), "not_held")
     # a court is no tower
-    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 1, "y": 9, "feature": 0}),
-                   "bad_target")
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 1, "y": 9, "feature": 0}), "bad_target")
     # a path without seat 0's majority
-    assert_refused(GAME, state, ev(1, "final_target", wall_tile=4, target={"x": 3, "y": 0, "feature": 0}),
-                   "bad_target")
-    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 7, "y": 7, "feature": 0}),
-                   "unknown_feature")
+    assert_refused(GAME, state, ev(1, "final_target", wall_tile=4, target={"x": 3, "y": 0, "feature": 0}), "bad_target")
+    assert_refused(
+        GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 7, "y": 7, "feature": 0}), "unknown_feature"
+    )
 
 
 def test_five_point_tiles_and_shared_first_place():
@@ -213,15 +220,13 @@ def test_a_finished_feature_is_no_target_for_an_unfinished_tile():
     # 8.3: tiles 4/5/6 score an *unfinished* feature. Even without the majority rule, the
     # closed tower (3,0)+SS3 (courts on (4,0) and (3,1)) is not offered; the open tower on
     # (5,5) is: 1 tile x 2 = 2.
-    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (3, 1): ("CT31", 0), (5, 5): ("CT30", 0),
-             (4, 5): ("CT31", 0)}
+    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (3, 1): ("CT31", 0), (5, 5): ("CT30", 0), (4, 5): ("CT31", 0)}
     state = finish(last_turn(board=board, held=([(5, 1)], []), options={"unfinished_needs_majority": False}))
     assert GAME.legal_actions(state, 0) == [
         {"type": "final_target", "payload": {"wall_tile": 5, "target": {"x": 5, "y": 5, "feature": 0}}},
         {"type": "final_target", "payload": {"wall_tile": 5, "target": None}},
     ]
-    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0}),
-                   "bad_target")
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0}), "bad_target")
     state = act(state, 0, "final_target", wall_tile=5, target={"x": 5, "y": 5, "feature": 0})
     assert state["breakdown"]["unfinished"] == [2, 0]
 
@@ -235,13 +240,11 @@ def test_court_four_only_on_a_court_the_holder_wins():
     followers = [(1, "1,8,0", "merchant"), (0, "3,5,0", "merchant")]
     state = finish(last_turn(board=board, followers=followers, held=([(7, 1)], [])))
     assert [a["payload"]["target"] for a in GAME.legal_actions(state, 0)] == [{"x": 3, "y": 5, "feature": 0}, None]
-    assert_refused(GAME, state, ev(0, "final_target", wall_tile=7, target={"x": 1, "y": 8, "feature": 0}),
-                   "bad_target")
+    assert_refused(GAME, state, ev(0, "final_target", wall_tile=7, target={"x": 1, "y": 8, "feature": 0}), "bad_target")
     state = act(state, 0, "final_target", wall_tile=7, target={"x": 3, "y": 5, "feature": 0})
     # seat 0: 1 market x 4 = 4; seat 1: 3 markets x 3 = 9
     assert state["breakdown"]["courts"] == [4, 9]
-    alone = finish(last_turn(board={(1, 8): ("CT31", 0)}, followers=[(1, "1,8,0", "merchant")],
-                             held=([(7, 1)], [])))
+    alone = finish(last_turn(board={(1, 8): ("CT31", 0)}, followers=[(1, "1,8,0", "merchant")], held=([(7, 1)], [])))
     assert alone["phase"] == "over" and alone["final_choices"][0] == [{"kind": 7, "target": None}]
     assert alone["score"] == [0, 9]
 
@@ -265,8 +268,14 @@ def test_without_the_majority_rule_both_players_may_name_one_feature():
     # engine flag unfinished_needs_majority=false; the digest is silent on two holders
     # naming one feature, so each tile acts on its own: both score the open tower
     # (3,0)+SS3 = 2 tiles x 2 = 4, whoever's knight stands on it.
-    state = finish(last_turn(board=OPEN_TOWER, followers=[(1, "3,0,0", "knight")], held=([(5, 1)], [(5, 1)]),
-                             options={"unfinished_needs_majority": False}))
+    state = finish(
+        last_turn(
+            board=OPEN_TOWER,
+            followers=[(1, "3,0,0", "knight")],
+            held=([(5, 1)], [(5, 1)]),
+            options={"unfinished_needs_majority": False},
+        )
+    )
     assert GAME.to_act(state) == {0, 1}
     state = act(state, 1, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})
     state = act(state, 0, "final_target", wall_tile=5, target={"x": 3, "y": 0, "feature": 0})

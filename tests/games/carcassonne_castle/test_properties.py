@@ -1,4 +1,5 @@
 """Property tests: determinism, replay at N, views blind to hidden changes, conservation."""
+
 from __future__ import annotations
 
 import random
@@ -16,9 +17,14 @@ from .invariants import Invariants
 
 SETTINGS = settings(deadline=None, max_examples=8, derandomize=True)
 seeds = st.integers(min_value=0, max_value=10_000)
-variants = st.sampled_from([
-    {}, {"first_player": "random"}, {"unplaceable_tile": "auto"}, {"unfinished_needs_majority": True},
-])
+variants = st.sampled_from(
+    [
+        {},
+        {"first_player": "random"},
+        {"unplaceable_tile": "auto"},
+        {"unfinished_needs_majority": True},
+    ]
+)
 
 
 def bot_game(seed: int, options=None, stop_at: int | None = None, check=None):
@@ -72,13 +78,12 @@ def hide_differently(state: dict, rand: random.Random) -> dict:
     rand.shuffle(kinds)
     for corner, kind in zip(slots, kinds):
         other["frame"][corner] = kind
-    other["set_aside"] = sorted(kinds[len(slots):])
+    other["set_aside"] = sorted(kinds[len(slots) :])
     return other
 
 
 @SETTINGS
-@given(seed=seeds, cut=st.integers(min_value=0, max_value=150), shuffle_seed=st.integers(0, 1000),
-       options=variants)
+@given(seed=seeds, cut=st.integers(min_value=0, max_value=150), shuffle_seed=st.integers(0, 1000), options=variants)
 def test_views_blind_to_hidden_changes(seed, cut, shuffle_seed, options):
     log, states, _ = bot_game(seed, options, stop_at=cut)
     state = states[-1]
@@ -141,6 +146,7 @@ def test_offered_actions_are_accepted_and_unlisted_placements_refused():
     # every cell and rotation not listed is refused (STYLE principle 14).
     from projections.games.base import IllegalAction
     from projections.games.carcassonne_castle.components import INTERIOR
+
     log, states, _ = bot_game(11)
     for state in states[::9]:
         for seat in sorted(GAME.to_act(state)):
@@ -165,6 +171,8 @@ def test_offered_actions_are_accepted_and_unlisted_placements_refused():
 def test_first_player_option():
     # §6.5 / G11: seat 0 by default; with first_player=random the rng picks the starter.
     default = {GAME.setup(harness.load_options(GAME, {}), 2, SeededRng(f"f{i}", 0))["active"] for i in range(12)}
-    chosen = {GAME.setup(harness.load_options(GAME, {"first_player": "random"}), 2, SeededRng(f"f{i}", 0))["active"]
-              for i in range(12)}
+    chosen = {
+        GAME.setup(harness.load_options(GAME, {"first_player": "random"}), 2, SeededRng(f"f{i}", 0))["active"]
+        for i in range(12)
+    }
     assert default == {0} and chosen == {0, 1}

@@ -1,4 +1,5 @@
 """Complete random games through the shared harness, invariants after every event."""
+
 from __future__ import annotations
 
 import pytest

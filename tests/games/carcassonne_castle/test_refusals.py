@@ -1,4 +1,5 @@
 """Every illegal action the rules name is refused with its own code, state unchanged."""
+
 from __future__ import annotations
 
 from projections.games.carcassonne_castle import GAME
@@ -46,8 +47,7 @@ def test_follower_refusals():
 def test_scoring_refusals():
     # the tower (seat 0's knight) and seat 1's house close together; seat 0 holds tower x2,
     # so seat 0 chooses. Seat 1's house may not go first, nor be doubled by seat 0.
-    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (4, 1): ("CT25", 0), (5, 1): ("CT31", 0),
-             (4, 2): ("CT31", 0)}
+    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (4, 1): ("CT25", 0), (5, 1): ("CT31", 0), (4, 2): ("CT31", 0)}
     followers = [(0, "3,0,0", "knight"), (1, "4,1,0", "squire")]
     state = given(board=board, followers=followers, tile="CT22", held=([(2, 1)], []))
     state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")
@@ -64,8 +64,7 @@ def test_scoring_refusals():
 
 def test_doubling_someone_elses_feature_is_refused():
     # 7.6: wall tiles are used on one's own scoring only.
-    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (4, 1): ("CT25", 0), (5, 1): ("CT31", 0),
-             (4, 2): ("CT31", 0)}
+    board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (4, 1): ("CT25", 0), (5, 1): ("CT31", 0), (4, 2): ("CT31", 0)}
     followers = [(0, "3,0,0", "knight"), (1, "4,1,0", "squire")]
     state = given(board=board, followers=followers, tile="CT22", held=([(2, 1), (3, 1)], []))
     state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")

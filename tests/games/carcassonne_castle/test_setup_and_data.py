@@ -1,5 +1,6 @@
 """Setup (digest 6) and the component data (digest 3, 4, 10, 11), checked against the
 numbers the digest prints."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -41,9 +42,36 @@ def test_castle_has_76_cells_seven_start_spaces_and_26_wall_tile_spaces():
     # (7,7) (3,11); the 26 track spaces that win a wall tile.
     assert len(INTERIOR) == 76
     assert sorted(tuple(s["faces_cell"]) for s in START_SPACES.values()) == sorted(
-        [(1, 9), (3, 5), (3, 0), (6, 0), (8, 2), (7, 7), (3, 11)])
-    assert sorted(CORNER_OF_SPACE) == [12, 13, 16, 17, 20, 21, 26, 27, 32, 33, 38, 39, 42, 43, 56, 57,
-                                       64, 65, 66, 67, 82, 83, 88, 89, 90, 91]
+        [(1, 9), (3, 5), (3, 0), (6, 0), (8, 2), (7, 7), (3, 11)]
+    )
+    assert sorted(CORNER_OF_SPACE) == [
+        12,
+        13,
+        16,
+        17,
+        20,
+        21,
+        26,
+        27,
+        32,
+        33,
+        38,
+        39,
+        42,
+        43,
+        56,
+        57,
+        64,
+        65,
+        66,
+        67,
+        82,
+        83,
+        88,
+        89,
+        90,
+        91,
+    ]
     assert len(BOARD["track"]) == 100
 
 

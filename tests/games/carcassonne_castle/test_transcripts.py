@@ -1,5 +1,6 @@
 """Hand-worked positions, each citing the digest rule it shows (section numbers of
 carcassonne-the-castle.md). Expected numbers are worked out in the comments."""
+
 from __future__ import annotations
 
 from projections.games.carcassonne_castle import GAME
@@ -34,14 +35,24 @@ def test_worked_example_one_path_closed_by_start_space_and_square():
     assert state["score"] == [3, 0]
     assert state["supply"] == [6, 6] and state["followers"] == []
     scored = happened(state, "feature_scored")
-    assert scored == [{"what": "feature_scored", "seat": 0, "type": "path", "size": 3, "points": 3,
-                       "doubled": False, "node": "3,10,1"}]
+    assert scored == [
+        {
+            "what": "feature_scored",
+            "seat": 0,
+            "type": "path",
+            "size": 3,
+            "points": 3,
+            "doubled": False,
+            "node": "3,10,1",
+        }
+    ]
 
 
 def test_path_must_meet_path_at_a_start_space():
     from tests.games.harness import assert_refused
 
     from .helpers import ev
+
     state = given(tile="CT22")
     assert_refused(GAME, state, ev(0, "place_tile", x=3, y=11, rotation=0), "path_mismatch")
     state = given(tile="CT14")
@@ -135,17 +146,23 @@ def test_using_a_wall_tile_taken_this_turn_is_refused():
     from tests.games.harness import assert_refused
 
     from .helpers import ev
+
     state = _two_features((0, 0), {})
     state["held"][0] = [{"kind": 2, "turn": 5, "used": False, "corner": "K12"}]
     assert all(a["payload"]["use_wall_tile"] is False for a in GAME.legal_actions(state, 0))
-    assert_refused(GAME, state, ev(0, "score_feature", x=3, y=0, feature=0, use_wall_tile=True),
-                   "wall_tile_not_ready")
+    assert_refused(GAME, state, ev(0, "score_feature", x=3, y=0, feature=0, use_wall_tile=True), "wall_tile_not_ready")
 
 
 # A tower row: (0,2), (2,2) and (1,3) are whole towers, closed all round by courts and the
 # wall; the tile on (1,2) joins them into one tower of 4 tiles (8 points).
-TOWER_ROW = {(0, 2): ("CT30", 0), (2, 2): ("CT30", 0), (1, 3): ("CT30", 0), (3, 2): ("CT31", 0),
-             (0, 3): ("CT31", 0), (2, 3): ("CT31", 0)}
+TOWER_ROW = {
+    (0, 2): ("CT30", 0),
+    (2, 2): ("CT30", 0),
+    (1, 3): ("CT30", 0),
+    (3, 2): ("CT31", 0),
+    (0, 3): ("CT31", 0),
+    (2, 3): ("CT31", 0),
+}
 
 
 def test_majority_scores_all_even_on_the_opponents_turn():
@@ -344,8 +361,7 @@ def test_path_ending_at_a_house_door_is_closed():
 
 def test_one_wall_tile_per_feature():
     # G5: two tower x2 tiles held, one tower scored: only one is spent, 2 tiles x 4 = 8.
-    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31",
-                  held=([(2, 1), (2, 2)], []))
+    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31", held=([(2, 1), (2, 2)], []))
     state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")
     state = act(state, 0, "score_feature", x=3, y=0, feature=0, use_wall_tile=True)
     assert state["score"] == [8, 0] and [t["used"] for t in state["held"][0]] == [True, False]
@@ -353,8 +369,7 @@ def test_one_wall_tile_per_feature():
 
 def test_marker_laps_and_still_collects_a_corner():
     # G12: from 108 a 4-point tower ends on 112, space 12: K12's tile is still there.
-    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31",
-                  score=(108, 0), frame={"K12": 9})
+    state = given(board=TOWER_CORNER, followers=[(0, "3,0,0", "knight")], tile="CT31", score=(108, 0), frame={"K12": 9})
     state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")
     assert state["score"] == [112, 0] and [t["kind"] for t in state["held"][0]] == [9]
 
@@ -386,6 +401,7 @@ def test_paths_separate_courts():
 def test_tiles_touching_at_a_corner_do_not_join():
     # 11.3 example 2: the courts of CT31 on (4,0) and on (3,1) touch only diagonally.
     from projections.games.carcassonne_castle.features import features_of
+
     state = given(board=TOWER_CORNER, tile="CT31")
     state = act(state, 0, "place_tile", x=3, y=1, rotation=0)
     feats = features_of(state["board"])

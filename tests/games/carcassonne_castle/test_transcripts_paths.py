@@ -3,6 +3,7 @@
 Each test cites the digest section it shows; the expected numbers are worked out in
 the comments from the tile catalogue (digest 11.2) and the board map (4.3-4.7).
 """
+
 from __future__ import annotations
 
 from projections.games.carcassonne_castle import GAME
@@ -69,8 +70,9 @@ def test_a_square_cuts_a_crossroads_into_four_paths():
     # SS7 and the square: SS7 + (3,11) = 2 tiles = 2 points. The other three stay open.
     state = given(tile="CT16")
     state = act(state, 0, "place_tile", x=3, y=11, rotation=0)
-    assert [a["payload"]["feature"] for a in GAME.legal_actions(state, 0) if a["type"] == "place_follower"] == \
-        list(range(8))
+    assert [a["payload"]["feature"] for a in GAME.legal_actions(state, 0) if a["type"] == "place_follower"] == list(
+        range(8)
+    )
     state = act(state, 0, "place_follower", feature=2)
     assert scored(state) == [(0, "path", 2, 2)]
     feats = features_of(state["board"])
@@ -106,4 +108,3 @@ def test_house_beside_a_tower_does_not_join_it():
     assert feats.group_of("SS3:0")["type"] == "tower" and feats.group_of("SS3:0")["open"] is False
     state = act(state, 0, "place_follower", feature=0)
     assert scored(state) == [(0, "house", 1, 1)]
-

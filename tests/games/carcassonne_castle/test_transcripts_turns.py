@@ -1,5 +1,6 @@
 """Hand-worked turns: who orders scoring, when wall tiles become usable, the keep on a
 tie, and corners that give nothing (digest 7.5, 7.6, 13, 16 G7/G12)."""
+
 from __future__ import annotations
 
 from projections.games.carcassonne_castle import GAME
@@ -10,8 +11,14 @@ from .helpers import act, ev, given, happened
 # Seat 1 holds a knight on the tower (3,0)+SS3 (closed on the east by a court on (4,0))
 # and a squire on the one-tile house CT25 on (3,2) (closed all round by courts and the
 # wall but for its north side). Seat 0's court on (3,1) closes both at once.
-OPPONENT_PAIR = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0), (3, 2): ("CT25", 0), (4, 2): ("CT31", 0),
-                 (3, 3): ("CT31", 0), (2, 2): ("CT31", 0)}
+OPPONENT_PAIR = {
+    (3, 0): ("CT30", 0),
+    (4, 0): ("CT31", 0),
+    (3, 2): ("CT25", 0),
+    (4, 2): ("CT31", 0),
+    (3, 3): ("CT31", 0),
+    (2, 2): ("CT31", 0),
+}
 OPPONENT_FOLLOWERS = [(1, "3,0,0", "knight"), (1, "3,2,0", "squire")]
 
 
@@ -81,13 +88,19 @@ def test_tied_house_gives_nobody_the_keep():
     # 7.5 keep: "A tied house gives nobody a keep." CT25 on (3,5) joins SS2's house, seat 1's
     # squire house on (3,6) and seat 0's on (4,5): 4 tiles, one squire each: nobody scores,
     # no keep moves, both squires go home.
-    board = {(3, 4): ("CT31", 0), (3, 6): ("CT25", 0), (3, 7): ("CT31", 0), (4, 6): ("CT31", 0),
-             (4, 5): ("CT25", 0), (4, 4): ("CT31", 0), (5, 5): ("CT31", 0)}
+    board = {
+        (3, 4): ("CT31", 0),
+        (3, 6): ("CT25", 0),
+        (3, 7): ("CT31", 0),
+        (4, 6): ("CT31", 0),
+        (4, 5): ("CT25", 0),
+        (4, 4): ("CT31", 0),
+        (5, 5): ("CT31", 0),
+    }
     followers = [(1, "3,6,0", "squire"), (0, "4,5,0", "squire")]
     state = given(board=board, followers=followers, tile="CT25")
     state = act(state, 0, "place_tile", x=3, y=5, rotation=0)  # the house is taken: no follower step
-    assert happened(state, "feature_tied") == [
-        {"what": "feature_tied", "type": "house", "size": 4, "node": "3,5,0"}]
+    assert happened(state, "feature_tied") == [{"what": "feature_tied", "type": "house", "size": 4, "node": "3,5,0"}]
     assert state["score"] == [0, 0] and state["keep"] == [None, None] and state["supply"] == [6, 6]
 
 
@@ -100,7 +113,9 @@ def test_tie_resolves_before_the_scored_events_and_the_rest_follow():
     state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "place_follower", feature=0)
     # tower (3,0)+(4,0)+SS3: closed by the wall, (5,0), (4,1) and CT22's house on (3,1)
     assert [r["what"] for r in state["recent"] if r["what"] in ("feature_tied", "feature_scored")] == [
-        "feature_tied", "feature_scored"]
+        "feature_tied",
+        "feature_scored",
+    ]
     assert state["score"] == [1, 0] and state["followers"] == [] and state["supply"] == [6, 6]
 
 
@@ -109,8 +124,15 @@ def test_a_tile_taken_just_before_an_extra_turn_is_usable_in_it():
     # from 8 to 12 and takes K12's tower x2; it waits in turn 5 but is offered in the
     # extra turn 6 that seat 0's older extra-turn tile opens.
     board = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0)}
-    state = given(board=board, followers=[(0, "3,0,0", "knight")], tile="CT31", score=(8, 0),
-                  held=([(1, 2)], []), frame={"K12": 2}, pile=["CT30", "CT31"])
+    state = given(
+        board=board,
+        followers=[(0, "3,0,0", "knight")],
+        tile="CT31",
+        score=(8, 0),
+        held=([(1, 2)], []),
+        frame={"K12": 2},
+        pile=["CT30", "CT31"],
+    )
     state = act(act(state, 0, "place_tile", x=3, y=1, rotation=0), 0, "skip_follower")
     assert state["score"] == [12, 0] and state["phase"] == "post"
     assert GAME.view(state, 0)["usable_now"][0] == [1]  # tower x2 taken this turn: not yet

@@ -5,6 +5,7 @@ layout), and ``at_phase`` jumps to the start of a phase the way a FEN sets up a 
 position: the rest of the state is edited in place by the test, then ``advance`` runs
 the automatic steps up to the first decision.
 """
+
 from __future__ import annotations
 
 from events.rng import SeededRng
@@ -58,8 +59,13 @@ def worker(state: dict, number: int, seat: int) -> dict:
 
 def at_phase(state: dict, phase: str, passed: list | None = None) -> dict:
     """Jump to the start of ``phase`` (everyone passed in ``passed`` order) and advance."""
-    cursors = {"special": 0, "provost": 0, "road": {"space": 1, "stage": "effect"},
-               "castle": {"index": 0, "gave": 0}, "end": "bailiff"}
+    cursors = {
+        "special": 0,
+        "provost": 0,
+        "road": {"space": 1, "stage": "effect"},
+        "castle": {"index": 0, "gave": 0},
+        "end": "bailiff",
+    }
     state["passed"] = list(passed if passed is not None else state["order"])
     state["phase"] = phase
     state["cursor"] = cursors[phase]
@@ -75,5 +81,6 @@ def act(state: dict, seat: int, kind: str, **payload) -> dict:
 def asked(state: dict) -> tuple:
     """(seat, decision kind) the game waits for."""
     from projections.games.caylus.turn import current_decision
+
     d = current_decision(state)
     return (d["seat"], d["kind"]) if d else None

@@ -1,4 +1,5 @@
 """Invariants of every Caylus state: components conserved, no negative stock, sane turn order."""
+
 from __future__ import annotations
 
 from projections.games.caylus.components import BUILDINGS, neutral_tiles, supply_tiles

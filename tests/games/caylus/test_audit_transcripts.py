@@ -5,6 +5,7 @@ come from ``helpers.position``: turn 1, phase 2, turn order 0..n-1, income paid,
 3 players the deniers are 7 / 8 / 8, every seat holds 2 food + 1 wood, 0 PP, 6 workers;
 neutral tiles 1 Farm, 2 Forest, 3 Sawmill, 4 Quarry, 5 Marketplace, 6 Carpenter.
 """
+
 from projections.games.caylus import GAME
 from tests.games.harness import assert_refused
 
@@ -29,8 +30,8 @@ def test_towers_filled_during_phase_six_finish_the_phase_then_score_and_end():
     state["sections_scored"], state["columns_open"] = 2, 5
     state["castle"] = [[0, 0, 0, 1, 1, 1], [0] * 5 + [1] * 5, [2] * 13]
     state["bailiff"] = state["provost"] = 15
-    give(state, 0, stone=1)                       # food 2, wood 1, stone 1: one batch
-    give(state, 1, cloth=1, pp=5)                 # food 2, wood 1, cloth 1: could give one batch too
+    give(state, 0, stone=1)  # food 2, wood 1, stone 1: one batch
+    give(state, 1, cloth=1, pp=5)  # food 2, wood 1, cloth 1: could give one batch too
     state["castle_workers"] = [0, 1]
     for seat in (0, 1):
         state["players"][seat]["workers"] -= 1
@@ -43,23 +44,25 @@ def test_towers_filled_during_phase_six_finish_the_phase_then_score_and_end():
     assert state["castle"][2] == [2] * 13 + [0] and state["players"][0]["pp"] == 3
     assert state["players"][1]["pp"] == 5 and state["players"][1]["cloth"] == 1
     assert asked(state) == (0, "favour") and state["phase"] == "castle"
-    assert state["result"] is None                # the game does not end at once
-    state = act(state, 0, "choose_favour", row="prestige", column=1)    # marker 0 -> 1: +1 PP
+    assert state["result"] is None  # the game does not end at once
+    state = act(state, 0, "choose_favour", row="prestige", column=1)  # marker 0 -> 1: +1 PP
     # Phase 7: the provost is on the bailiff, so the bailiff moves 1 (15 -> 16), far from 24;
     # the full Towers are scored anyway (§5.7). Turn order 0, 1, 2: seat 0 one house (nothing),
     # seat 1 none (-4 PP: 5 -> 1), seat 2 thirteen (3 favours, resolved in distinct rows).
     assert state["bailiff"] == state["provost"] == 16 and state["sections_scored"] == 3
     assert state["players"][1]["pp"] == 1 and state["favours"] == [2, 2, 2]
-    state = act(state, 2, "choose_favour", row="prestige", column=1)     # +1 PP
-    state = act(state, 2, "choose_favour", row="deniers", column=1)      # +3 deniers
-    state = act(state, 2, "choose_favour", row="resources", column=1)    # +1 food
+    state = act(state, 2, "choose_favour", row="prestige", column=1)  # +1 PP
+    state = act(state, 2, "choose_favour", row="deniers", column=1)  # +3 deniers
+    state = act(state, 2, "choose_favour", row="resources", column=1)  # +1 food
     # §9 final conversion: 3 PP per gold, 1 per 3 other cubes, 1 per 4 deniers.
     # seat 0: 4 PP; food 1 -> 0; 7 deniers -> 1            = 5
     # seat 1: 1 PP; food 2 + wood 1 + cloth 1 = 4 -> 1; 8 -> 2 = 4
     # seat 2: 1 PP; food 3 + wood 1 = 4 -> 1; 11 deniers -> 2   = 4
-    assert state["final"] == [{"before": 4, "gold": 0, "cubes": 0, "deniers": 1},
-                              {"before": 1, "gold": 0, "cubes": 1, "deniers": 2},
-                              {"before": 1, "gold": 0, "cubes": 1, "deniers": 2}]
+    assert state["final"] == [
+        {"before": 4, "gold": 0, "cubes": 0, "deniers": 1},
+        {"before": 1, "gold": 0, "cubes": 1, "deniers": 2},
+        {"before": 1, "gold": 0, "cubes": 1, "deniers": 2},
+    ]
     assert state["result"] == {"scores": [5, 4, 4], "ranking": [1, 2, 2], "tiebreak": None}
     assert GAME.to_act(state) == set()
 
@@ -70,25 +73,25 @@ def test_favour_lawyer_in_phase_three_waits_for_the_targets_activation():
     # where seat 1 has a worker: paid and scored at once, converted only after the Forest is
     # activated in phase 5.
     state = position(3, {"favour_lawyer_payment": "cloth"})
-    state["sections_scored"], state["columns_open"] = 1, 4      # columns 3-4 open
+    state["sections_scored"], state["columns_open"] = 1, 4  # columns 3-4 open
     state["favour_markers"][0][3] = 3
     state["special"]["joust_field"] = 0
     state["players"][0]["workers"] -= 1
     give(state, 0, cloth=2)
     worker(state, 2, 1)
     state = at_phase(state, "special")
-    state = act(state, 0, "joust", pay=True)                       # 1 denier + 1 cloth: 7 -> 6
+    state = act(state, 0, "joust", pay=True)  # 1 denier + 1 cloth: 7 -> 6
     state = act(state, 0, "choose_favour", row="buildings", column=4, space=2)
     p0 = state["players"][0]
     assert (p0["deniers"], p0["cloth"], p0["pp"], p0["houses"]) == (6, 0, 2, 1)
     assert state["favour_markers"][0][3] == 4
     assert state["road"][1] == {"building": "n_forest", "owner": None, "worker": 1, "convert_to": 0}
     state = everyone_leaves_the_provost(state)
-    assert asked(state) == (1, "produce")                           # the Forest still works for seat 1
-    state = act(state, 1, "produce", option=0)                      # 1 wood
+    assert asked(state) == (1, "produce")  # the Forest still works for seat 1
+    state = act(state, 1, "produce", option=0)  # 1 wood
     assert state["players"][1]["wood"] == 2
     assert state["road"][1] == {"building": "residence", "owner": 0, "worker": None, "convert_to": None}
-    assert state["discarded"] == ["n_forest"]                       # a neutral tile leaves the game
+    assert state["discarded"] == ["n_forest"]  # a neutral tile leaves the game
     # No castle worker: phase 6 and 7 pass; turn 2's income pays seat 0 2 + 1 for the residence.
     assert state["turn"] == 2 and state["players"][0]["deniers"] == 6 + 3
     assert state["players"][1]["deniers"] == 8 + 2
@@ -102,7 +105,7 @@ def test_an_inn_worker_entering_sends_home_the_same_players_resident():
     state = at_phase(state, "special")
     assert state["special"]["inn_right"] == 1 and state["special"]["inn_left"] is None
     assert state["players"][1]["workers"] == 5
-    assert asked(state) == (0, "provost")                           # no keep-or-leave question
+    assert asked(state) == (0, "provost")  # no keep-or-leave question
 
 
 def test_gate_to_the_stables_takes_the_next_spot_and_reorders_the_turn():
@@ -150,7 +153,7 @@ def test_two_player_inn_resident_still_pays_one_after_the_opponent_passed():
     state = position(2)
     state["special"]["inn_right"] = 1
     state["players"][1]["workers"] = 5
-    state = act(state, 0, "pass")                                   # first to pass: +1 denier
+    state = act(state, 0, "pass")  # first to pass: +1 denier
     assert state["players"][0]["deniers"] == 8
     state = act(state, 1, "place_worker", target="castle")
     state = act(state, 1, "place_worker", target="road:1")
@@ -168,11 +171,13 @@ def test_beginner_variant_has_no_cap_of_four_favours_per_phase():
     # seat 1: Dungeon 4 (1), Walls 5 (3), Towers 12 (3) = 7 favours = 21 PP
     # seat 2: no house anywhere: -2, -3, -4, floored at 0
     # final: 7 or 8 deniers -> 1 or 2 PP, food 2 + wood 1 -> 1 PP
-    assert state["final"] == [{"before": 15, "gold": 0, "cubes": 1, "deniers": 1},
-                              {"before": 21, "gold": 0, "cubes": 1, "deniers": 2},
-                              {"before": 0, "gold": 0, "cubes": 1, "deniers": 2}]
+    assert state["final"] == [
+        {"before": 15, "gold": 0, "cubes": 1, "deniers": 1},
+        {"before": 21, "gold": 0, "cubes": 1, "deniers": 2},
+        {"before": 0, "gold": 0, "cubes": 1, "deniers": 2},
+    ]
     assert state["result"]["scores"] == [17, 24, 3] and state["result"]["ranking"] == [2, 1, 3]
-    assert state["favour_markers"] == [[0, 0, 0, 0]] * 3           # the table is not used
+    assert state["favour_markers"] == [[0, 0, 0, 0]] * 3  # the table is not used
 
 
 def test_bailiff_is_capped_at_the_last_road_space():
@@ -194,8 +199,9 @@ def test_a_favour_column_that_cannot_be_carried_out_is_not_offered():
     state["favours"] = [0]
     offers = [a["payload"] for a in GAME.legal_actions(state, 0) if a["payload"]["row"] == "buildings"]
     assert offers == [{"row": "buildings", "column": 1}]
-    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=2, building="w_sawmill"),
-                   "not_enough_resources")
+    assert_refused(
+        GAME, state, ev(0, "choose_favour", row="buildings", column=2, building="w_sawmill"), "not_enough_resources"
+    )
     state = act(state, 0, "choose_favour", row="buildings", column=1)
     assert state["favour_markers"][0][3] == 2 and asked(state) == (0, "place")
 
@@ -219,8 +225,11 @@ def test_by_default_the_favour_lawyer_pays_a_denier_as_the_seed_says():
     state["columns_open"] = 4
     state["favour_markers"][0][3] = 3
     state["favours"] = [0]
-    assert [a for a in GAME.legal_actions(state, 0) if a["payload"].get("column") == 4
-            and a["payload"]["row"] == "buildings"] == []
+    assert [
+        a
+        for a in GAME.legal_actions(state, 0)
+        if a["payload"].get("column") == 4 and a["payload"]["row"] == "buildings"
+    ] == []
     assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=4, space=1), "not_enough_resources")
 
 
@@ -234,7 +243,7 @@ def test_by_default_markers_enter_locked_columns_but_pay_only_open_ones_as_the_s
     assert_refused(GAME, state, ev(0, "choose_favour", row="resources", column=3), "column_not_reached")
     state = act(state, 0, "choose_favour", row="resources", column=2, gain=["stone"])
     assert state["favour_markers"][0][2] == 3 and state["players"][0]["stone"] == 1
-    state = act(state, 0, "choose_favour", row="prestige", column=2)    # marker 3, column 2 pays 2
+    state = act(state, 0, "choose_favour", row="prestige", column=2)  # marker 3, column 2 pays 2
     assert state["favour_markers"][0][0] == 3 and state["players"][0]["pp"] == 2
     # once the Dungeon is scored, the marker already on 3 moves to 4 and column 4 pays
     state["columns_open"] = 4
@@ -255,46 +264,48 @@ def test_five_player_opening_bridge_costs_run_to_five():
     # §5.2: the bridge cost is 1 + the number of players who passed, so 1..5 with 5 players.
     # Deniers after turn-1 income: 7, 8, 8, 9, 9 (§4.5 + §5.1).
     state = position(5)
-    state = act(state, 0, "pass")                                    # first to pass: +1 -> 8
-    state = act(state, 1, "place_worker", target="gate")             # cost 2 -> 6
+    state = act(state, 0, "pass")  # first to pass: +1 -> 8
+    state = act(state, 1, "place_worker", target="gate")  # cost 2 -> 6
     state = act(state, 2, "pass")
-    state = act(state, 3, "place_worker", target="road:1")           # cost 3 -> 6
+    state = act(state, 3, "place_worker", target="road:1")  # cost 3 -> 6
     state = act(state, 4, "pass")
     state = act(state, 1, "pass")
-    state = act(state, 3, "place_worker", target="castle")           # four have passed: cost 5 -> 1
+    state = act(state, 3, "place_worker", target="castle")  # four have passed: cost 5 -> 1
     assert [p["deniers"] for p in state["players"]] == [8, 6, 8, 1, 9]
-    assert GAME.legal_actions(state, 3) == [{"type": "pass", "payload": {}}]   # 1 denier, cost 5
+    assert GAME.legal_actions(state, 3) == [{"type": "pass", "payload": {}}]  # 1 denier, cost 5
     state = act(state, 3, "pass")
     assert state["passed"] == [0, 2, 4, 1, 3]
-    assert asked(state) == (1, "gate")                                # phase 3 begins with the Gate
+    assert asked(state) == (1, "gate")  # phase 3 begins with the Gate
     state = act(state, 1, "gate_recall")
-    assert asked(state) == (0, "provost")                             # phase 4 in passing order
+    assert asked(state) == (0, "provost")  # phase 4 in passing order
 
 
 def test_two_player_complete_first_turn():
     # §10 with §5: both start with 5 (+2 income = 7); placements cost 1 until one player passes,
     # then 3; the first to pass takes 1 denier; order swaps at the start of turn 2.
     state = position(2)
-    state = act(state, 0, "place_worker", target="road:1")           # Farm, 1 -> 6
-    state = act(state, 1, "place_worker", target="castle")           # 1 -> 6
-    state = act(state, 0, "pass")                                    # +1 -> 7
-    state = act(state, 1, "place_worker", target="road:2")           # Forest, 3 -> 3
-    state = act(state, 1, "place_worker", target="road:3")           # Sawmill, 3 -> 0
+    state = act(state, 0, "place_worker", target="road:1")  # Farm, 1 -> 6
+    state = act(state, 1, "place_worker", target="castle")  # 1 -> 6
+    state = act(state, 0, "pass")  # +1 -> 7
+    state = act(state, 1, "place_worker", target="road:2")  # Forest, 3 -> 3
+    state = act(state, 1, "place_worker", target="road:3")  # Sawmill, 3 -> 0
     assert GAME.legal_actions(state, 1) == [{"type": "pass", "payload": {}}]
     state = act(state, 1, "pass")
     # phase 3: nobody there. Phase 4: seat 0 decides, seat 1 has no denier and is skipped.
     assert asked(state) == (0, "provost")
     state = act(state, 0, "move_provost", delta=0)
     # phase 5, spaces 1..6: the Farm asks seat 0, the Forest seat 1, the Sawmill gives 1 wood.
-    state = act(state, 0, "produce", option=0)                        # 1 food
-    state = act(state, 1, "produce", option=0)                        # 1 wood
+    state = act(state, 0, "produce", option=0)  # 1 food
+    state = act(state, 1, "produce", option=0)  # 1 wood
     # phase 6: seat 1 holds food and wood only, so no batch: -2 PP, floored at 0.
     # phase 7: provost on the bailiff: bailiff 6 -> 7, provost onto it. Turn 2: order 1, 0; +2 each.
     assert state["turn"] == 2 and state["order"] == [1, 0] and asked(state) == (1, "place")
     assert (state["bailiff"], state["provost"]) == (7, 7)
     players = state["players"]
     assert [(p["deniers"], p["food"], p["wood"], p["pp"], p["workers"]) for p in players] == [
-        (7 + 2, 3, 1, 0, 6), (0 + 2, 2, 3, 0, 6)]
+        (7 + 2, 3, 1, 0, 6),
+        (0 + 2, 2, 3, 0, 6),
+    ]
 
 
 def test_a_pending_residence_takes_no_prestige_building():
@@ -311,12 +322,13 @@ def test_a_pending_residence_takes_no_prestige_building():
     worker(state, 10, 0)
     worker(state, 11, 2)
     state = at_phase(state, "road")
-    state = act(state, 0, "convert", space=11)                # 1 cloth + 1 denier: 7 -> 6, +2 PP
+    state = act(state, 0, "convert", space=11)  # 1 cloth + 1 denier: 7 -> 6, +2 PP
     assert state["road"][10]["convert_to"] == 0 and state["players"][0]["pp"] == 2
     # the Architect: only the finished residence (13) can take the Statue, not the pending one (11)
     assert asked(state) == (0, "activate")
     assert [a["payload"] for a in GAME.legal_actions(state, 0) if a["type"] == "build_prestige"] == [
-        {"space": 13, "building": "p_statue"}]
+        {"space": 13, "building": "p_statue"}
+    ]
     assert_refused(GAME, state, ev(0, "build_prestige", space=11, building="p_statue"), "not_your_residence")
     state = act(state, 0, "decline")
     # the Sawmill gives seat 2 its 2 wood, then becomes seat 0's residence; the tile returns to the supply

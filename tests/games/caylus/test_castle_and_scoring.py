@@ -1,5 +1,6 @@
 """Phase 6, the castle (§5.6), phase 7 and section scoring (§5.7, §6), favours (§7) and the
 end of the game (§9), with the rulebook's examples §16.5-9."""
+
 from projections.games.caylus import GAME
 from tests.games.harness import assert_refused
 
@@ -46,9 +47,9 @@ def test_no_batch_costs_two_prestige_floored_at_zero():
     give(state, 0, pp=1, wood=1, stone=1)
     state["players"][1]["pp"] = 5
     state = castle(state, [0, 1])
-    state = act(state, 0, "castle_done")         # by choice
+    state = act(state, 0, "castle_done")  # by choice
     assert state["players"][0]["pp"] == 0
-    assert state["players"][1]["pp"] == 3         # by inability (only food and wood): automatic
+    assert state["players"][1]["pp"] == 3  # by inability (only food and wood): automatic
 
 
 def test_no_penalty_when_the_castle_is_full():
@@ -67,11 +68,13 @@ def test_batch_refusals():
     state = castle(state, [0])
     for cubes in (["wood", "wood"], ["food", "wood"], ["wood"]):
         assert_refused(GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": cubes}}, "bad_batch")
-    assert_refused(GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": ["gold", "stone"]}},
-                   "not_enough_resources")
-    state["castle"] = [[1] * 6, [1] * 10, [1] * 14]   # not reachable in play: a full castle asks nobody
-    assert_refused(GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": ["wood", "stone"]}},
-                   "castle_full")
+    assert_refused(
+        GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": ["gold", "stone"]}}, "not_enough_resources"
+    )
+    state["castle"] = [[1] * 6, [1] * 10, [1] * 14]  # not reachable in play: a full castle asks nobody
+    assert_refused(
+        GAME, state, {"type": "give_batch", "seat": 0, "payload": {"cubes": ["wood", "stone"]}}, "castle_full"
+    )
 
 
 def test_bailiff_moves_two_when_the_provost_is_ahead_else_one():
@@ -98,8 +101,8 @@ def dungeon_scoring_position():
 def test_rulebook_dungeon_scoring():
     state = dungeon_scoring_position()
     assert state["sections_scored"] == 1 and state["bailiff"] == 12
-    assert state["players"][2]["pp"] == 0                  # -2, floored at 0
-    assert state["favours"] == [0, 1]                      # Red then Blue, in turn order; Green nothing
+    assert state["players"][2]["pp"] == 0  # -2, floored at 0
+    assert state["favours"] == [0, 1]  # Red then Blue, in turn order; Green nothing
     state = act(state, 0, "choose_favour", row="prestige", column=1)
     state = act(state, 1, "choose_favour", row="deniers", column=1)
     assert state["columns_open"] == 4 and state["turn"] == 2
@@ -114,8 +117,12 @@ def test_rulebook_favour_during_the_dungeon_scoring_stays_in_column_two():
     state["bailiff"] = state["provost"] = 11
     state = at_phase(state, "end")
     assert asked(state) == (2, "favour")
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 2, "payload": {"row": "prestige", "column": 3}},
-                   "column_not_reached")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "choose_favour", "seat": 2, "payload": {"row": "prestige", "column": 3}},
+        "column_not_reached",
+    )
     state = act(state, 2, "choose_favour", row="prestige", column=2)
     assert state["players"][2]["pp"] == 2 and state["favour_markers"][2][0] == 2
 
@@ -131,8 +138,12 @@ def test_by_default_the_dungeon_favour_marker_enters_locked_column_three_but_pay
     state["bailiff"] = state["provost"] = 11
     state = at_phase(state, "end")
     assert asked(state) == (2, "favour")
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 2, "payload": {"row": "prestige", "column": 3}},
-                   "column_not_reached")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "choose_favour", "seat": 2, "payload": {"row": "prestige", "column": 3}},
+        "column_not_reached",
+    )
     state = act(state, 2, "choose_favour", row="prestige", column=2)
     assert state["players"][2]["pp"] == 2 and state["favour_markers"][2][0] == 3
     assert state["columns_open"] == 4 and state["turn"] == 2
@@ -186,8 +197,12 @@ def test_favour_rows_must_differ_within_a_phase():
     state = act(state, 0, "build", building="s_church")
     state["favours"] = [0, 0]  # as if the build had earned two
     state = act(state, 0, "choose_favour", row="prestige", column=1)
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 0, "payload": {"row": "prestige", "column": 1}},
-                   "row_used_this_phase")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "choose_favour", "seat": 0, "payload": {"row": "prestige", "column": 1}},
+        "row_used_this_phase",
+    )
     assert all(a["payload"]["row"] != "prestige" for a in GAME.legal_actions(state, 0))
 
 
@@ -201,10 +216,17 @@ def test_favour_resources_exchange_and_lawyer_and_architect_columns():
     state["favours"] = [0, 0, 0]
     state = act(state, 0, "choose_favour", row="resources", column=4, pay=["gold"], gain=["wood", "wood"])
     assert state["players"][0]["gold"] == 0 and state["players"][0]["wood"] == 3
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 0,
-                                 "payload": {"row": "buildings", "column": 5, "space": 9, "building": "p_statue"}},
-                   "not_enough_resources")
-    state = act(state, 0, "choose_favour", row="buildings", column=4, space=1)   # favour Lawyer: 1 cloth only
+    assert_refused(
+        GAME,
+        state,
+        {
+            "type": "choose_favour",
+            "seat": 0,
+            "payload": {"row": "buildings", "column": 5, "space": 9, "building": "p_statue"},
+        },
+        "not_enough_resources",
+    )
+    state = act(state, 0, "choose_favour", row="buildings", column=4, space=1)  # favour Lawyer: 1 cloth only
     assert state["road"][0]["building"] == "residence" and state["players"][0]["deniers"] == 7
     assert state["players"][0]["cloth"] == 0 and state["players"][0]["pp"] == 2
     state = act(state, 0, "choose_favour", row="prestige", column=1)
@@ -235,14 +257,18 @@ def test_full_sections_score_in_one_turn_and_the_game_ends_after_the_towers():
     state["favour_markers"][0][1] = 2
     state["bailiff"] = state["provost"] = 11
     state = at_phase(state, "end")
-    assert state["favours"] == [0, 1]                        # Dungeon: 2 and 4 houses
+    assert state["favours"] == [0, 1]  # Dungeon: 2 and 4 houses
     state = act(state, 0, "choose_favour", row="prestige", column=1)
     state = act(state, 1, "choose_favour", row="prestige", column=1)
-    assert state["favours"] == [0, 0, 0, 1, 1, 1]          # Walls: 5 houses each
-    assert state["players"][2]["pp"] == 0                    # -2 and -3 from nothing, floored
-    state = act(state, 0, "choose_favour", row="deniers", column=3)   # columns 3-4 open after the Dungeon
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 0, "payload": {"row": "deniers", "column": 3}},
-                   "row_used_this_phase")
+    assert state["favours"] == [0, 0, 0, 1, 1, 1]  # Walls: 5 houses each
+    assert state["players"][2]["pp"] == 0  # -2 and -3 from nothing, floored
+    state = act(state, 0, "choose_favour", row="deniers", column=3)  # columns 3-4 open after the Dungeon
+    assert_refused(
+        GAME,
+        state,
+        {"type": "choose_favour", "seat": 0, "payload": {"row": "deniers", "column": 3}},
+        "row_used_this_phase",
+    )
     for row in ("resources", "buildings"):
         state = act(state, 0, "choose_favour", row=row, column=1)
     for row in ("deniers", "resources", "buildings"):
@@ -254,12 +280,13 @@ def test_full_sections_score_in_one_turn_and_the_game_ends_after_the_towers():
 def test_final_conversion_and_shared_win():
     # §9: 3 PP per gold, 1 per 3 other cubes, 1 per 4 deniers; ties for first share the win.
     from projections.games.caylus.scoring import finish_game
+
     state = position(3)
     for seat in range(3):
         state["players"][seat].update(food=0, wood=0, stone=0, cloth=0, gold=0, deniers=0, pp=10)
-    state["players"][0].update(gold=2, food=2, wood=3, cloth=1, deniers=7)   # 6 + 2 + 1
+    state["players"][0].update(gold=2, food=2, wood=3, cloth=1, deniers=7)  # 6 + 2 + 1
     state["players"][1].update(pp=19)
-    state["players"][2].update(stone=2, deniers=3)                           # 0 + 0
+    state["players"][2].update(stone=2, deniers=3)  # 0 + 0
     finish_game(state)
     assert state["result"] == {"scores": [19, 19, 10], "ranking": [1, 1, 3], "tiebreak": None}
     assert state["final"][0] == {"before": 10, "gold": 6, "cubes": 2, "deniers": 1}
@@ -273,7 +300,7 @@ def test_house_limit_option_blocks_construction_and_batches():
     state["players"][0]["houses"] = 20
     give(state, 0, wood=1, stone=1)
     state = castle(state, [0])
-    assert state["players"][0]["pp"] == 0 and state["turn"] == 2   # could not give: penalised, floored
+    assert state["players"][0]["pp"] == 0 and state["turn"] == 2  # could not give: penalised, floored
     state = position(3, {"house_limit": 20})
     state["players"][0]["houses"] = 20
     worker(state, 8, 0)
@@ -307,6 +334,7 @@ def test_batches_after_a_scoring_go_to_the_next_section_and_empty_places_stay_em
 def test_walls_and_towers_reward_tables():
     # §6: Walls 3-4 houses -> 2 favours, 0 -> -3; Towers 4-5 -> 2 favours, 6+ -> 3, 0 -> -4.
     from projections.games.caylus.castle import reward
+
     assert [reward(1, n) for n in (0, 1, 2, 3, 4, 5, 9)] == [(-3, 0), (0, 0), (0, 1), (0, 2), (0, 2), (0, 3), (0, 3)]
     assert [reward(2, n) for n in (0, 1, 3, 4, 5, 6)] == [(-4, 0), (0, 0), (0, 1), (0, 2), (0, 2), (0, 3)]
     assert [reward(0, n) for n in (0, 1, 2, 6)] == [(-2, 0), (0, 0), (0, 1), (0, 1)]
@@ -321,10 +349,18 @@ def test_walls_scoring_opens_column_five():
     state["bailiff"] = state["provost"] = 17
     state = at_phase(state, "end")
     assert state["favours"] == [1, 1]
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 1, "payload": {
-        "row": "resources", "column": 4, "pay": ["food"], "gain": ["cloth", "gold"]}}, "bad_payload")
+    assert_refused(
+        GAME,
+        state,
+        {
+            "type": "choose_favour",
+            "seat": 1,
+            "payload": {"row": "resources", "column": 4, "pay": ["food"], "gain": ["cloth", "gold"]},
+        },
+        "bad_payload",
+    )
     state = act(state, 1, "choose_favour", row="resources", column=4, pay=["food"], gain=["cloth", "stone"])
-    assert state["favour_markers"][1][2] == 4            # column 5 still locked during the Walls scoring
+    assert state["favour_markers"][1][2] == 4  # column 5 still locked during the Walls scoring
     state = act(state, 1, "choose_favour", row="prestige", column=1)
     assert state["columns_open"] == 5
 
@@ -343,10 +379,14 @@ def test_by_default_a_walls_favour_marker_enters_column_five_which_pays_only_aft
     state["bailiff"] = state["provost"] = 17
     state = at_phase(state, "end")
     assert state["favours"] == [1, 1]
-    assert_refused(GAME, state, {"type": "choose_favour", "seat": 1, "payload": {"row": "resources", "column": 5}},
-                   "column_not_reached")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "choose_favour", "seat": 1, "payload": {"row": "resources", "column": 5}},
+        "column_not_reached",
+    )
     state = act(state, 1, "choose_favour", row="resources", column=4, pay=["food"], gain=["cloth", "stone"])
-    assert state["favour_markers"][1][2] == 5                       # the marker entered locked column 5
+    assert state["favour_markers"][1][2] == 5  # the marker entered locked column 5
     p1 = state["players"][1]
     assert (p1["food"], p1["cloth"], p1["stone"], p1["gold"]) == (1, 1, 1, 0)
     state = act(state, 1, "choose_favour", row="prestige", column=1)

@@ -1,4 +1,5 @@
 """Refusals not shown elsewhere: each with its code, the state left unchanged."""
+
 from projections.games.caylus import GAME
 from tests.games.harness import assert_refused
 
@@ -22,10 +23,13 @@ def test_favour_refusals():
     assert_refused(GAME, state, ev(0, "choose_favour", row="magic", column=1), "unknown_row")
     assert_refused(GAME, state, ev(0, "choose_favour", row="resources", column=1, gain=["wood"]), "bad_payload")
     assert_refused(GAME, state, ev(0, "choose_favour", row="prestige", column=1, gain=["food"]), "bad_payload")
-    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=2, building="w_sawmill"),
-                   "column_not_reached")
+    assert_refused(
+        GAME, state, ev(0, "choose_favour", row="buildings", column=2, building="w_sawmill"), "column_not_reached"
+    )
     state["favour_markers"][0][3] = 1
-    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=2, building="w_sawmill"), "not_in_supply")
+    assert_refused(
+        GAME, state, ev(0, "choose_favour", row="buildings", column=2, building="w_sawmill"), "not_in_supply"
+    )
     assert_refused(GAME, state, ev(0, "pass"), "wrong_action")
 
 
@@ -75,6 +79,7 @@ def test_a_boolean_is_not_a_road_space():
     state["favour_markers"][0][3] = 4
     state["columns_open"] = 5
     give(state, 0, stone=2, gold=1)
-    assert_refused(GAME, state, ev(0, "choose_favour", row="buildings", column=5, space=True, building="p_statue"),
-                   "no_such_space")
+    assert_refused(
+        GAME, state, ev(0, "choose_favour", row="buildings", column=5, space=True, building="p_statue"), "no_such_space"
+    )
     act(state, 0, "choose_favour", row="buildings", column=5, space=1, building="p_statue")

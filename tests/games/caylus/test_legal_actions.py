@@ -1,5 +1,6 @@
 """``legal_actions`` is exactly what ``apply`` accepts: along random games, every listed
 action is accepted and every unlisted one from a broad universe of candidates is refused."""
+
 import random
 
 import pytest
@@ -25,7 +26,9 @@ def universe() -> list[dict]:
     acts += [{"type": "convert", "payload": {"space": n}} for n in range(1, ROAD_LENGTH + 1)]
     tiles = [b for b, d in BUILDINGS.items() if d["colour"] in ("wood", "stone")]
     acts += [{"type": "build", "payload": {"building": b}} for b in tiles]
-    acts += [{"type": "build", "payload": {"building": b, "any": c}} for b in ("w_marketplace", "w_peddler") for c in CUBES]
+    acts += [
+        {"type": "build", "payload": {"building": b, "any": c}} for b in ("w_marketplace", "w_peddler") for c in CUBES
+    ]
     acts += [{"type": "trade", "payload": {"option": i, "cubes": []}} for i in range(2)]
     acts += [{"type": "choose_favour", "payload": {"row": r, "column": c}} for r in FAVOUR_ROWS for c in range(1, 6)]
     return acts
@@ -45,10 +48,14 @@ def accepted(state, seat, action) -> bool:
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_listed_actions_are_accepted_and_unlisted_ones_refused(seats):
     # even counts play the defaults (the seed's readings, §14 items 1-3), odd counts the published options
-    options = ({"locked_favour_columns": "blocked", "favour_lawyer_payment": "cloth", "church_payment": "deniers"}
-               if seats % 2 else None)
-    out = harness.play(GAME, seats, f"legal-{seats}", options=options, check_views=False, check_schemas=False,
-                       keep_states=True)
+    options = (
+        {"locked_favour_columns": "blocked", "favour_lawyer_payment": "cloth", "church_payment": "deniers"}
+        if seats % 2
+        else None
+    )
+    out = harness.play(
+        GAME, seats, f"legal-{seats}", options=options, check_views=False, check_schemas=False, keep_states=True
+    )
     rand = random.Random(seats)
     for state in rand.sample(out.states[:-1], min(60, len(out.states) - 1)):
         seat = next(iter(GAME.to_act(state)))

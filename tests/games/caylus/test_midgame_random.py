@@ -6,6 +6,7 @@ invariants, with ``apply`` checked for never mutating its input after every even
 The position: turn 1, the Lawyer, two Architects, the Mason and the Bank already built
 (spaces 9-13, owners spread over the seats), every player rich in cubes and deniers.
 """
+
 import random
 from collections import Counter
 
@@ -43,7 +44,7 @@ def test_random_games_from_a_prepared_middle_game(seats):
             if action["type"] == "choose_favour" and action["payload"]["column"] >= 4:
                 played["high_column"] += 1
             event = {"type": action["type"], "seat": seat, "payload": action["payload"]}
-            state, _ = harness.step(GAME, state, event, 0, "midgame")   # asserts apply left its input alone
+            state, _ = harness.step(GAME, state, event, 0, "midgame")  # asserts apply left its input alone
             check_state(state)
         harness.validate_result(state["result"], seats)
         assert state["sections_scored"] == 3

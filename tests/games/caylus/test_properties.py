@@ -1,5 +1,6 @@
 """Property tests: determinism, replay at N equals live at N, identical views for every
 viewer (Caylus hides nothing), and conservation of components along any game."""
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,8 +31,7 @@ def test_the_same_log_folds_to_the_same_state(game):
 @given(games, st.floats(0, 1))
 def test_replay_at_n_equals_the_live_state_at_n(game, where):
     seats, seed, rand_seed = game
-    out = harness.play(GAME, seats, seed, rand_seed=rand_seed, check_views=False, check_schemas=False,
-                       keep_states=True)
+    out = harness.play(GAME, seats, seed, rand_seed=rand_seed, check_views=False, check_schemas=False, keep_states=True)
     n = int(where * len(out.log))
     assert harness.canonical(harness.refold(GAME, prefix(out, n))) == harness.canonical(out.states[n])
 
@@ -41,8 +41,7 @@ def test_replay_at_n_equals_the_live_state_at_n(game, where):
 def test_every_viewer_sees_the_same_board_and_the_whole_log(game):
     # §12: no hidden information, so a seat's view cannot depend on anything hidden from it.
     seats, seed, rand_seed = game
-    out = harness.play(GAME, seats, seed, rand_seed=rand_seed, check_views=False, check_schemas=False,
-                       keep_states=True)
+    out = harness.play(GAME, seats, seed, rand_seed=rand_seed, check_views=False, check_schemas=False, keep_states=True)
     for state in out.states[:: max(1, len(out.states) // 25)]:
         spectator = GAME.view(state, None)
         assert all(GAME.view(state, viewer) == spectator for viewer in [*range(seats), REFEREE])
@@ -55,8 +54,16 @@ def test_every_viewer_sees_the_same_board_and_the_whole_log(game):
 @given(games, st.booleans())
 def test_components_are_conserved_along_any_game(game, jeweller):
     seats, seed, rand_seed = game
-    harness.play(GAME, seats, seed, options={"include_jeweller": jeweller}, rand_seed=rand_seed,
-                 check=check_state, check_views=False, check_schemas=False)
+    harness.play(
+        GAME,
+        seats,
+        seed,
+        options={"include_jeweller": jeweller},
+        rand_seed=rand_seed,
+        check=check_state,
+        check_views=False,
+        check_schemas=False,
+    )
 
 
 def test_views_have_summary_scores_and_board():

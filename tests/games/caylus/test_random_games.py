@@ -1,5 +1,6 @@
 """Complete random games through the shared harness: 50 per player count, invariants after
 every event, plus games of the weighted bot that reach the later parts of the rules."""
+
 import random
 
 import pytest
@@ -18,13 +19,24 @@ GAMES_PER_COUNT = 50
 def test_random_games_finish_with_a_valid_result(seats, batch):
     for index in range(GAMES_PER_COUNT // 5):
         game = batch * 10 + index
-        options = {"beginner_favours": game % 7 == 3, "church_payment": "cloth" if game % 5 == 1 else "deniers",
-                   "include_jeweller": game % 3 == 2, "lawyer_prestige": 3 if game % 4 == 1 else 4,
-                   "house_limit": 20 if game % 6 == 5 else None,
-                   "favour_lawyer_payment": "deniers" if game % 4 == 3 else "cloth",
-                   "locked_favour_columns": "enter" if game % 3 == 1 else "blocked"}
-        out = harness.play(GAME, seats, f"random-{seats}-{game}", options=options, check=check_state,
-                           check_views=index == 0, check_schemas=index < 2)
+        options = {
+            "beginner_favours": game % 7 == 3,
+            "church_payment": "cloth" if game % 5 == 1 else "deniers",
+            "include_jeweller": game % 3 == 2,
+            "lawyer_prestige": 3 if game % 4 == 1 else 4,
+            "house_limit": 20 if game % 6 == 5 else None,
+            "favour_lawyer_payment": "deniers" if game % 4 == 3 else "cloth",
+            "locked_favour_columns": "enter" if game % 3 == 1 else "blocked",
+        }
+        out = harness.play(
+            GAME,
+            seats,
+            f"random-{seats}-{game}",
+            options=options,
+            check=check_state,
+            check_views=index == 0,
+            check_schemas=index < 2,
+        )
         assert out.final["sections_scored"] == 3
         assert out.result["scores"] == [p["pp"] for p in out.final["players"]]
 

@@ -1,6 +1,7 @@
 """Phase 5, the road buildings (§5.5, §8): production, owner bonus, the provost's cut-off,
 construction, trades, the Lawyer and the Architect. Layout: 1 Farm, 2 Forest, 3 Sawmill,
 4 Quarry, 5 Marketplace, 6 Carpenter (neutral), 7 Peddler, 8 Carpenter, 16 Gold Mine."""
+
 import pytest
 
 from projections.games.caylus import GAME
@@ -106,12 +107,17 @@ def test_construction_refusals():
     worker(state, 8, 0)
     state["provost"] = 8
     state = road(state)
-    assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "s_bank"}}, "wrong_building_colour")
-    assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_lawyer"}}, "not_enough_resources")
+    assert_refused(
+        GAME, state, {"type": "build", "seat": 0, "payload": {"building": "s_bank"}}, "wrong_building_colour"
+    )
+    assert_refused(
+        GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_lawyer"}}, "not_enough_resources"
+    )
     assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 0}}, "wrong_action")
     assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_castle"}}, "unknown_building")
-    assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_sawmill", "any": "food"}},
-                   "no_any_cube")
+    assert_refused(
+        GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_sawmill", "any": "food"}}, "no_any_cube"
+    )
     state["supply"].remove("w_mason")
     assert_refused(GAME, state, {"type": "build", "seat": 0, "payload": {"building": "w_mason"}}, "not_in_supply")
     for sp in state["road"]:
@@ -135,16 +141,24 @@ def test_mason_builds_stone_and_the_church_gives_a_favour():
 PRINTED_TILE_OPTIONS = {"s_church": {"church_payment": "deniers"}}
 
 
-@pytest.mark.parametrize("building, payload, before, after", [
-    ("n_marketplace", {"option": 0, "cubes": ["gold"]}, {"gold": 1}, {"gold": 0, "deniers": 11}),
-    ("w_marketplace", {"option": 0, "cubes": ["food"]}, {}, {"food": 1, "deniers": 13}),
-    ("f_peddler", {"option": 0, "cubes": ["cloth"]}, {}, {"cloth": 1, "deniers": 5}),
-    ("w_peddler", {"option": 1, "cubes": ["stone", "wood"]}, {}, {"stone": 1, "wood": 2, "deniers": 5}),
-    ("s_bank", {"option": 1, "cubes": []}, {}, {"gold": 2, "deniers": 2}),
-    ("s_tailor", {"option": 1, "cubes": []}, {"cloth": 3}, {"cloth": 0, "pp": 6}),
-    ("s_church", {"option": 1, "cubes": []}, {}, {"deniers": 3, "pp": 5}),
-    ("s_alchemist", {"option": 1, "cubes": ["food", "food", "wood", "wood"]}, {"wood": 2}, {"gold": 2, "food": 0, "wood": 0}),
-])
+@pytest.mark.parametrize(
+    "building, payload, before, after",
+    [
+        ("n_marketplace", {"option": 0, "cubes": ["gold"]}, {"gold": 1}, {"gold": 0, "deniers": 11}),
+        ("w_marketplace", {"option": 0, "cubes": ["food"]}, {}, {"food": 1, "deniers": 13}),
+        ("f_peddler", {"option": 0, "cubes": ["cloth"]}, {}, {"cloth": 1, "deniers": 5}),
+        ("w_peddler", {"option": 1, "cubes": ["stone", "wood"]}, {}, {"stone": 1, "wood": 2, "deniers": 5}),
+        ("s_bank", {"option": 1, "cubes": []}, {}, {"gold": 2, "deniers": 2}),
+        ("s_tailor", {"option": 1, "cubes": []}, {"cloth": 3}, {"cloth": 0, "pp": 6}),
+        ("s_church", {"option": 1, "cubes": []}, {}, {"deniers": 3, "pp": 5}),
+        (
+            "s_alchemist",
+            {"option": 1, "cubes": ["food", "food", "wood", "wood"]},
+            {"wood": 2},
+            {"gold": 2, "food": 0, "wood": 0},
+        ),
+    ],
+)
 def test_trade_buildings(building, payload, before, after):
     # §8: one exchange per activation, at the rates printed on the tile (for the Church that is
     # the published option, deniers; the seed's cloth is the default). Seat 0 starts with 7 deniers.
@@ -173,8 +187,9 @@ def test_by_default_the_church_takes_cloth_as_the_seed_says():
     give(state, 0, cloth=2)
     worker(state, 9, 0)
     state = road(state)
-    assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 1, "cubes": []}},
-                   "not_enough_resources")
+    assert_refused(
+        GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 1, "cubes": []}}, "not_enough_resources"
+    )
     state = act(state, 0, "trade", option=0, cubes=[])
     assert state["players"][0]["cloth"] == 0 and state["players"][0]["deniers"] == 7 and state["players"][0]["pp"] == 3
     # with 4 cloth: tier 2 -> 0 cloth, still 7 deniers, 5 PP
@@ -214,7 +229,9 @@ def test_trade_refusals():
     give(state, 0, cloth=2)
     worker(state, 9, 0)
     state = road(state)
-    assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 1, "cubes": []}}, "not_enough_resources")
+    assert_refused(
+        GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 1, "cubes": []}}, "not_enough_resources"
+    )
     assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 5, "cubes": []}}, "unknown_option")
     assert_refused(GAME, state, {"type": "trade", "seat": 0, "payload": {"option": 0, "cubes": ["food"]}}, "bad_cubes")
     state = act(state, 0, "decline")
@@ -251,7 +268,12 @@ def test_lawyer_converts_an_own_wood_building_which_returns_to_the_supply():
 def test_lawyer_refusals():
     # §5.5: never fixed, residences, prestige, other players' buildings, or the Lawyer itself.
     state = lawyer_position()
-    for number, code in [(7, "not_convertible"), (9, "not_convertible"), (11, "not_your_building"), (12, "not_convertible")]:
+    for number, code in [
+        (7, "not_convertible"),
+        (9, "not_convertible"),
+        (11, "not_your_building"),
+        (12, "not_convertible"),
+    ]:
         assert_refused(GAME, state, {"type": "convert", "seat": 0, "payload": {"space": number}}, code)
 
 
@@ -303,10 +325,18 @@ def test_architect_builds_a_prestige_building_on_an_own_residence():
     give(state, 0, stone=2, gold=1)
     worker(state, 9, 0)
     state = road(state)
-    assert_refused(GAME, state, {"type": "build_prestige", "seat": 0, "payload": {"space": 11, "building": "p_statue"}},
-                   "not_your_residence")
-    assert_refused(GAME, state, {"type": "build_prestige", "seat": 0, "payload": {"space": 10, "building": "p_hotel"}},
-                   "not_enough_resources")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "build_prestige", "seat": 0, "payload": {"space": 11, "building": "p_statue"}},
+        "not_your_residence",
+    )
+    assert_refused(
+        GAME,
+        state,
+        {"type": "build_prestige", "seat": 0, "payload": {"space": 10, "building": "p_hotel"}},
+        "not_enough_resources",
+    )
     state = act(state, 0, "build_prestige", space=10, building="p_statue")
     assert state["road"][9]["building"] == "p_statue" and state["players"][0]["pp"] == 7
     assert asked(state) == (0, "favour")
@@ -315,6 +345,7 @@ def test_architect_builds_a_prestige_building_on_an_own_residence():
 def test_income_counts_residences_library_and_hotel():
     # §5.1: 2 + 1 per residence + 1 Library + 2 Hotel.
     from projections.games.caylus.construction import income
+
     state = position(3)
     own(state, 9, "residence", 0)
     own(state, 10, "residence", 0)

@@ -1,4 +1,5 @@
 """Setup (§4), income (§5.1) and placing workers (§5.2), with the rulebook's passing example (§16.1)."""
+
 from projections.games.caylus import GAME
 from tests.games.harness import assert_refused, load_options, start
 
@@ -24,7 +25,8 @@ def test_setup_cubes_road_and_markers():
     state, _, _ = start(GAME, 3, "layout")
     assert all((p["wood"], p["food"], p["workers"]) == (1, 2, 6) for p in state["players"])
     assert sorted(sp["building"] for sp in state["road"][:6]) == sorted(
-        ["n_farm", "n_forest", "n_sawmill", "n_quarry", "n_marketplace", "n_carpenter"])
+        ["n_farm", "n_forest", "n_sawmill", "n_quarry", "n_marketplace", "n_carpenter"]
+    )
     assert [state["road"][n - 1]["building"] for n in (7, 8, 16)] == ["f_peddler", "f_carpenter", "f_gold_mine"]
     assert sum(1 for sp in state["road"] if sp["building"] is None) == 19
     assert state["bailiff"] == state["provost"] == 6
@@ -48,19 +50,19 @@ def test_rulebook_passing_example_costs_and_owner_prestige():
     own(state, 9, "w_mason", 1)
     own(state, 10, "w_farm_food", 3)
     deniers = [p["deniers"] for p in state["players"]]
-    state = act(state, 0, "pass")                                    # Blue passes first: +1 denier
+    state = act(state, 0, "pass")  # Blue passes first: +1 denier
     assert state["players"][0]["deniers"] == deniers[0] + 1
-    state = act(state, 1, "place_worker", target="road:7")           # Green on the fixed Peddler: 2
+    state = act(state, 1, "place_worker", target="road:7")  # Green on the fixed Peddler: 2
     assert state["players"][1]["deniers"] == deniers[1] - 2
-    state = act(state, 2, "pass")                                    # Orange passes: bridge space 2
-    state = act(state, 3, "place_worker", target="road:9")           # Red on Green's Mason: 3, Green +1 PP
+    state = act(state, 2, "pass")  # Orange passes: bridge space 2
+    state = act(state, 3, "place_worker", target="road:9")  # Red on Green's Mason: 3, Green +1 PP
     assert state["players"][3]["deniers"] == deniers[3] - 3 and state["players"][1]["pp"] == 1
-    assert asked(state) == (1, "place")                              # Blue has passed: skipped
+    assert asked(state) == (1, "place")  # Blue has passed: skipped
     state = act(state, 1, "pass")
-    assert state["players"][1]["deniers"] == deniers[1] - 2          # no bonus for a later pass
-    state = act(state, 3, "place_worker", target="road:10")          # Red on his own Farm: 1
+    assert state["players"][1]["deniers"] == deniers[1] - 2  # no bonus for a later pass
+    state = act(state, 3, "place_worker", target="road:10")  # Red on his own Farm: 1
     assert state["players"][3]["deniers"] == deniers[3] - 4
-    state = act(state, 3, "place_worker", target="castle")           # three have passed: 4
+    state = act(state, 3, "place_worker", target="castle")  # three have passed: 4
     assert state["players"][3]["deniers"] == deniers[3] - 8
     assert state["passed"] == [0, 2, 1] and state["castle_workers"] == [3]
     assert state["players"][3]["workers"] == 3
@@ -107,7 +109,9 @@ def test_two_player_placement_costs_three_after_the_opponent_passed():
 def test_two_players_cannot_use_the_stables():
     state = position(2)
     assert {"type": "place_worker", "payload": {"target": "stables"}} not in GAME.legal_actions(state, 0)
-    assert_refused(GAME, state, {"type": "place_worker", "seat": 0, "payload": {"target": "stables"}}, "stables_unusable")
+    assert_refused(
+        GAME, state, {"type": "place_worker", "seat": 0, "payload": {"target": "stables"}}, "stables_unusable"
+    )
 
 
 def test_two_player_turn_order_alternates():
@@ -117,8 +121,9 @@ def test_two_player_turn_order_alternates():
     state = act(state, 1, "pass")
     while state["turn"] == 1:
         seat, _ = asked(state)
-        state = act(state, seat, GAME.legal_actions(state, seat)[0]["type"],
-                    **GAME.legal_actions(state, seat)[0]["payload"])
+        state = act(
+            state, seat, GAME.legal_actions(state, seat)[0]["type"], **GAME.legal_actions(state, seat)[0]["payload"]
+        )
     assert state["order"] == [1, 0]
 
 
@@ -153,8 +158,14 @@ def test_stables_refusals():
 def test_options_default_to_the_first_edition_and_the_seeds_readings():
     # the seed is the authority: its explicit readings (§14 items 1-3) are the defaults, the
     # published rules are options
-    assert load_options(GAME, {}) == {"include_jeweller": False, "lawyer_prestige": 4, "church_payment": "cloth",
-                                      "beginner_favours": False, "house_limit": None,
-                                      "favour_lawyer_payment": "deniers", "locked_favour_columns": "enter"}
+    assert load_options(GAME, {}) == {
+        "include_jeweller": False,
+        "lawyer_prestige": 4,
+        "church_payment": "cloth",
+        "beginner_favours": False,
+        "house_limit": None,
+        "favour_lawyer_payment": "deniers",
+        "locked_favour_columns": "enter",
+    }
     published = {"church_payment": "deniers", "favour_lawyer_payment": "cloth", "locked_favour_columns": "blocked"}
     assert load_options(GAME, published) == {**load_options(GAME, {}), **published}

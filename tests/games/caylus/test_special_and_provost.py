@@ -1,5 +1,6 @@
 """Phase 3, the special buildings (§5.3), and phase 4, the provost (§5.4), with the
 rulebook's Stables, Inn and provost examples (§16.2-4)."""
+
 from projections.games.caylus import GAME
 from tests.games.harness import assert_refused
 

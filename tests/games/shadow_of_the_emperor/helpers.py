@@ -1,5 +1,6 @@
 """Builders for hand-made positions: an empty board at a chosen decision, pieces placed
 by location, and a one-line way to post an event."""
+
 from __future__ import annotations
 
 from events.rng import SeededRng
@@ -31,8 +32,20 @@ def blank(seats: int = 4, emperor: int = 0, round_: int = 1, seed: str = "t", **
         area["castles"] = [None] * len(area["castles"])
     for player in state["players"]:
         player.update(thalers=7, chip=7, vp=0, nobles=7, knights=3, cities=3, display=[], passed=False)
-    state.update(round=round_, phase="actions", emperor=emperor, throne=None, queue=[], cursor=0, sub=None,
-                 limbo=None, empire_in_box=3, gray_eminences=[], stacks=stack_sizes(seats), active=emperor)
+    state.update(
+        round=round_,
+        phase="actions",
+        emperor=emperor,
+        throne=None,
+        queue=[],
+        cursor=0,
+        sub=None,
+        limbo=None,
+        empire_in_box=3,
+        gray_eminences=[],
+        stacks=stack_sizes(seats),
+        active=emperor,
+    )
     state["await"] = {"kind": "turn", "seat": emperor}
     put(state, "throne", emperor, False, 45)
     return state

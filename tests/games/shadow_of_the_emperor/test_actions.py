@@ -1,4 +1,5 @@
 """Phase IV: action cards (S7), privileges (S8), the knight action and passing (S6 IV)."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -175,7 +176,15 @@ def test_two_players_may_take_a_phase_four_card_and_decline_its_action():
     """S14.5: the card is paid and lies in front of him (it counts for descendants)."""
     state = blank(2, emperor=0)
     offered = [a for a in GAME.legal_actions(state, 0) if a["payload"].get("decline")]
-    assert {a["payload"]["card"] for a in offered} == {"doctor", "move", "indulgence", "permit", "ordinance", "promotion", "foreign_kings_daughter"}
+    assert {a["payload"]["card"] for a in offered} == {
+        "doctor",
+        "move",
+        "indulgence",
+        "permit",
+        "ordinance",
+        "promotion",
+        "foreign_kings_daughter",
+    }
     state = card(state, 0, "promotion", decline=True)
     assert state["players"][0]["display"] == ["promotion"] and state["players"][0]["thalers"] == 5
 
@@ -184,8 +193,14 @@ def test_trier_reproduces_an_exhausted_phase_four_card_paying_its_cost_without_t
     """S8 Trier: only a phase-IV card whose stack is empty; normal cost; no card taken (G8)."""
     state = blank(3, emperor=0)
     put(state, "trier/elector", 0, age=25)
+
     def use(**kw):
-        return ev(0, "use_privilege", **{"electorate": "trier", "card": None, "target": None, "space": None, "side": None, **kw})
+        return ev(
+            0,
+            "use_privilege",
+            **{"electorate": "trier", "card": None, "target": None, "space": None, "side": None, **kw},
+        )
+
     assert_refused(GAME, state, use(card="indulgence"), "stack_not_empty")
     assert_refused(GAME, state, use(card="pope"), "not_a_phase4_card")
     state["stacks"]["indulgence"] = 0
@@ -203,7 +218,9 @@ def test_koeln_gives_a_free_doctor_and_pfalz_a_free_baron_15_once_per_round_each
     put(state, "sachsen/a0", 1, age=35)
     state = act(state, 0, "use_privilege", electorate="koeln", card=None, target="sachsen/a0", space=None, side=None)
     assert state["electorates"]["sachsen"]["nobles"][0]["age"] == 45 and state["players"][0]["thalers"] == 7
-    state = act(turn(state, 0), 0, "use_privilege", electorate="pfalz", card=None, target=None, space="sachsen/a1", side=None)
+    state = act(
+        turn(state, 0), 0, "use_privilege", electorate="pfalz", card=None, target=None, space="sachsen/a1", side=None
+    )
     assert state["electorates"]["sachsen"]["nobles"][1] == {"owner": 0, "couple": False, "age": 15}
     assert state["players"][0]["thalers"] == 7
     state = turn(state, 0)
@@ -214,9 +231,24 @@ def test_koeln_gives_a_free_doctor_and_pfalz_a_free_baron_15_once_per_round_each
 def test_only_the_elector_uses_a_privilege():
     state = blank(3, emperor=0)
     put(state, "koeln/elector", 1, age=25)
-    assert_refused(GAME, state, ev(0, "use_privilege", electorate="koeln", card=None, target="koeln/elector", space=None, side=None), "not_your_elector")
-    assert_refused(GAME, state, ev(0, "use_privilege", electorate="pfalz", card=None, target=None, space="pfalz/a0", side=None), "not_your_elector")
-    assert_refused(GAME, state, ev(0, "use_privilege", electorate="mainz", card=None, target=None, space=None, side=None), "no_such_privilege")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "use_privilege", electorate="koeln", card=None, target="koeln/elector", space=None, side=None),
+        "not_your_elector",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "use_privilege", electorate="pfalz", card=None, target=None, space="pfalz/a0", side=None),
+        "not_your_elector",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "use_privilege", electorate="mainz", card=None, target=None, space=None, side=None),
+        "no_such_privilege",
+    )
 
 
 def test_brandenburg_takes_the_gray_eminence_for_1_thaler():

@@ -2,6 +2,7 @@
 crowned from supply, the old emperor pushing a knight, one holder of both church cards,
 the gray eminence and Church Influence (G11), the 2-player removals' consequences,
 descendants of declined and Trier actions (S14.5, G8), a son with no baron left."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -14,7 +15,11 @@ def ev(seat, type_, **payload):
 
 
 def privilege(seat, electorate, **kw):
-    return ev(seat, "use_privilege", **{"electorate": electorate, "card": None, "target": None, "space": None, "side": None, **kw})
+    return ev(
+        seat,
+        "use_privilege",
+        **{"electorate": electorate, "card": None, "target": None, "space": None, "side": None, **kw},
+    )
 
 
 def test_a_rival_with_no_noble_on_an_aristocrat_space_mounts_a_supply_baron_45_and_the_old_emperor_pushes_a_knight():
@@ -96,7 +101,12 @@ def test_two_players_without_brandenburg_and_mainz_have_no_gray_eminence_and_no_
     state = blank(2, emperor=0, seed="g")
     assert state["removed"] == ["mainz", "brandenburg"]
     assert_refused(GAME, state, privilege(0, "brandenburg"), "electorate_out_of_play")
-    assert_refused(GAME, state, ev(0, "take_card", card="gray_eminence", target=None, space=None, side=None, decline=False), "brandenburg_only")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="gray_eminence", target=None, space=None, side=None, decline=False),
+        "brandenburg_only",
+    )
     put(state, "trier/elector", 0, age=25)
     put(state, "boehmen/elector", 1, age=25)
     state = card(state, 0, "excommunication")
@@ -150,9 +160,24 @@ def test_each_named_refusal_has_its_own_code():
     """Refusals not reached elsewhere: a vote for neither side, a Permit without a side, a
     Doctor on no noble, an elector that is not the winner's noble."""
     state = blank(4, emperor=0)
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space="pfalz/a0", side=None, decline=False), "invalid_side")
-    assert_refused(GAME, state, ev(0, "take_card", card="doctor", target="pfalz/a0", space=None, side=None, decline=False), "invalid_target")
-    assert_refused(GAME, state, ev(0, "take_card", card="doctor", target="nowhere", space=None, side=None, decline=False), "invalid_target")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space="pfalz/a0", side=None, decline=False),
+        "invalid_side",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="doctor", target="pfalz/a0", space=None, side=None, decline=False),
+        "invalid_target",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="doctor", target="nowhere", space=None, side=None, decline=False),
+        "invalid_target",
+    )
 
     state = blank(4, emperor=0)
     put(state, "pfalz/a0", 1, age=25)
@@ -185,7 +210,12 @@ def test_a_card_type_may_be_taken_again_until_its_stack_runs_out_then_only_trier
     state = act(state, 2, "pass")
     state = card(state, 0, "doctor", target="pfalz/a0")  # 25 -> 35: a second Doctor
     assert state["players"][0]["display"] == ["doctor", "doctor"] and state["stacks"]["doctor"] == 0
-    assert_refused(GAME, state, ev(0, "take_card", card="doctor", target="pfalz/a0", space=None, side=None, decline=False), "stack_empty")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="doctor", target="pfalz/a0", space=None, side=None, decline=False),
+        "stack_empty",
+    )
     state = act(state, 0, "use_privilege", electorate="trier", card="doctor", target="pfalz/a0", space=None, side=None)
     assert state["electorates"]["pfalz"]["nobles"][0] == {"owner": 1, "couple": False, "age": 45}
     assert state["players"][0]["thalers"] == 7 - 1 - 1 - 1 and state["players"][0]["display"] == ["doctor", "doctor"]

@@ -1,5 +1,6 @@
 """Phase VI (digest S6 VI, S10): targets, vote counts, the secret simultaneous vote,
 the result, and crowning the Rival."""
+
 from __future__ import annotations
 
 from projections.games.base import REFEREE
@@ -99,7 +100,9 @@ def test_a_winning_rival_enthrones_a_noble_from_an_aristocrat_space_and_the_old_
     state = act(state, 2, "vote", side="rival")
     assert state["election"]["totals"] == {"rival": 4, "emperor": 1}
     assert state["await"] == {"kind": "enthrone", "seat": 1}
-    assert_refused(GAME, state, {"type": "enthrone", "seat": 1, "payload": {"space": "trier/elector"}}, "not_on_aristocrat_space")
+    assert_refused(
+        GAME, state, {"type": "enthrone", "seat": 1, "payload": {"space": "trier/elector"}}, "not_on_aristocrat_space"
+    )
     state = act(state, 1, "enthrone", space="koeln/a0")
     assert state["throne"] == {"owner": 1, "couple": True, "age": 35}
     assert state["emperor"] == 1
@@ -126,7 +129,9 @@ def test_excommunication_cancels_bohemia_s_two_votes_and_church_influence_adds_t
     state = card(state, 1, "rival")
     state = everyone_passes(state)
     assert state["await"] == {"kind": "name_target", "seat": 1, "card": "church_influence"}
-    assert_refused(GAME, state, {"type": "name_target", "seat": 1, "payload": {"electorate": "pfalz"}}, "wrong_electorate_type")
+    assert_refused(
+        GAME, state, {"type": "name_target", "seat": 1, "payload": {"electorate": "pfalz"}}, "wrong_electorate_type"
+    )
     state = act(state, 1, "name_target", electorate="trier")
     assert state["await"] == {"kind": "name_target", "seat": 2, "card": "excommunication"}
     state = act(state, 2, "name_target", electorate="boehmen")

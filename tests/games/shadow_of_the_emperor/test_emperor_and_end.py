@@ -1,4 +1,5 @@
 """Phase VII (the emperor's reward per round), phase VIII and the end of the game (S6 VII, S12)."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -22,7 +23,12 @@ def test_round_two_the_emperor_may_instead_move_an_empire_city():
     put(state, "throne", 0, couple=True, age=15)
     put(state, "trier/city0", "empire")
     state = everyone_passes(state)
-    assert_refused(GAME, state, {"type": "move_empire_city", "seat": 0, "payload": {"source": "trier/city1", "space": "koeln/city0"}}, "not_an_empire_city")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "move_empire_city", "seat": 0, "payload": {"source": "trier/city1", "space": "koeln/city0"}},
+        "not_an_empire_city",
+    )
     state = act(state, 0, "move_empire_city", source="trier/city0", space="koeln/city0")
     assert state["electorates"]["koeln"]["cities"][0] == "empire" and state["electorates"]["trier"]["cities"][0] is None
     assert state["empire_in_box"] == 2
@@ -35,7 +41,9 @@ def test_round_three_2_vp_1_thaler_and_only_a_move():
     state["players"][0]["thalers"] = 3
     state = everyone_passes(state)
     assert state["players"][0]["vp"] == 2 and state["players"][0]["thalers"] == 4
-    assert_refused(GAME, state, {"type": "place_empire_city", "seat": 0, "payload": {"space": "koeln/city0"}}, "no_empire_city")
+    assert_refused(
+        GAME, state, {"type": "place_empire_city", "seat": 0, "payload": {"space": "koeln/city0"}}, "no_empire_city"
+    )
     state = act(state, 0, "skip_empire_city")
     assert state["round"] == 4
 

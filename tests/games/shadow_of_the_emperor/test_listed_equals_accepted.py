@@ -1,5 +1,6 @@
 """Listed actions are accepted and unlisted ones refused (STYLE principle 14): perturbed
 payloads from random positions are accepted exactly when ``legal_actions`` lists them."""
+
 from __future__ import annotations
 
 import random
@@ -20,9 +21,15 @@ LOCATIONS = ["throne", "supply", "nowhere/a0"] + [
     + [f"{eid}/castle{i}" for i in range(ELECTORATES[eid]["castle_spaces"])]
 ]
 VALUES = {
-    "space": LOCATIONS, "target": LOCATIONS + [None], "source": LOCATIONS,
-    "card": CARD_ORDER + [None], "side": ["baron", "couple", None], "decline": [True, False],
-    "electorate": ELECTORATE_ORDER, "winner": [0, 1, 2, 3], "accept": [True, False],
+    "space": LOCATIONS,
+    "target": LOCATIONS + [None],
+    "source": LOCATIONS,
+    "card": CARD_ORDER + [None],
+    "side": ["baron", "couple", None],
+    "decline": [True, False],
+    "electorate": ELECTORATE_ORDER,
+    "winner": [0, 1, 2, 3],
+    "accept": [True, False],
     "side_vote": ["emperor", "rival"],
 }
 

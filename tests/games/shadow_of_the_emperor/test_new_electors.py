@@ -1,4 +1,5 @@
 """Phase V (digest S6 V): gray eminence, influence, ties, seating, displaced electors, Mainz."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -82,7 +83,9 @@ def test_the_choice_of_archdiocese_elector_refuses_a_couple():
     put(state, "mainz/a2", 1, couple=True, age=15)
     state = everyone_passes(state)
     assert state["await"]["kind"] == "choose_elector"
-    assert_refused(GAME, state, {"type": "choose_elector", "seat": 1, "payload": {"space": "mainz/a2"}}, "archdiocese_needs_baron")
+    assert_refused(
+        GAME, state, {"type": "choose_elector", "seat": 1, "payload": {"space": "mainz/a2"}}, "archdiocese_needs_baron"
+    )
 
 
 def test_an_elector_who_keeps_his_seat_scores_nothing_and_mainz_scores_1_after_all_electorates():

@@ -1,5 +1,6 @@
 """Property tests (hypothesis): determinism, replay at N equals live at N, views unchanged
 by what is hidden from the viewer, conservation of components."""
+
 from __future__ import annotations
 
 import copy

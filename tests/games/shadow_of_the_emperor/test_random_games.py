@@ -1,5 +1,6 @@
 """Random complete games through the shared harness, with the game's invariants checked
 after every event: components conserved, no negative stock, the cap, turn order sane."""
+
 from __future__ import annotations
 
 import pytest
@@ -32,7 +33,12 @@ def check_invariants(state: dict) -> None:
         nobles[state["throne"]["owner"]] += 1
     for eid, area in state["electorates"].items():
         if not area["in_play"]:
-            assert area["elector"] is None and not any(area["nobles"]) and not any(area["cities"]) and not any(area["castles"])
+            assert (
+                area["elector"] is None
+                and not any(area["nobles"])
+                and not any(area["cities"])
+                and not any(area["castles"])
+            )
         elector = area["elector"]
         if elector is not None:
             nobles[elector["owner"]] += 1
@@ -85,8 +91,12 @@ def _cases():
 @pytest.mark.parametrize("seats,index", list(_cases()))
 def test_random_game_ends_with_a_valid_result(seats, index):
     playout = harness.play(
-        GAME, seats, f"soe-{seats}-{index}", check=check_invariants,
-        check_schemas=index < SCHEMA_CHECKED, check_views=index < 2 * SCHEMA_CHECKED,
+        GAME,
+        seats,
+        f"soe-{seats}-{index}",
+        check=check_invariants,
+        check_schemas=index < SCHEMA_CHECKED,
+        check_views=index < 2 * SCHEMA_CHECKED,
     )
     assert playout.final["phase"] == "finished"
     assert playout.final["round"] == 5
@@ -96,10 +106,20 @@ def test_random_game_ends_with_a_valid_result(seats, index):
 @pytest.mark.parametrize("tiebreak", ["shared", "thalers_then_emperor"])
 @pytest.mark.parametrize("counts", [True, False])
 def test_every_variant_finishes(tiebreak, counts):
-    options = {"tiebreak": tiebreak, "elector_counts_for_influence": counts, "brandenburg_pays": counts, "cap_every_gain": counts}
+    options = {
+        "tiebreak": tiebreak,
+        "elector_counts_for_influence": counts,
+        "brandenburg_pays": counts,
+        "cap_every_gain": counts,
+    }
     for seats in (2, 4):
         playout = harness.play(
-            GAME, seats, f"variant-{tiebreak}-{counts}-{seats}", options=options, check=check_invariants, check_schemas=False,
+            GAME,
+            seats,
+            f"variant-{tiebreak}-{counts}-{seats}",
+            options=options,
+            check=check_invariants,
+            check_schemas=False,
             check_views=False,  # the options change no view field; views are checked above
         )
         assert playout.result is not None
@@ -109,8 +129,15 @@ def test_every_variant_finishes(tiebreak, counts):
 def test_rules_version_1_games_finish(seats):
     """Games recorded under rules version 1 (no declining) still play out, schemas checked."""
     for index in range(5):
-        playout = harness.play(GAME, seats, f"v1-{seats}-{index}", options={"rules_version": 1},
-                               check=check_invariants, check_schemas=index == 0, check_views=index == 0)
+        playout = harness.play(
+            GAME,
+            seats,
+            f"v1-{seats}-{index}",
+            options={"rules_version": 1},
+            check=check_invariants,
+            check_schemas=index == 0,
+            check_views=index == 0,
+        )
         assert playout.final["phase"] == "finished" and GAME.version(playout.final) == 1
 
 

@@ -1,4 +1,5 @@
 """Refusals the protocol and the rules name, each with its code and the state unchanged."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -30,29 +31,63 @@ def test_a_finished_game_refuses_everything():
 def test_money_stacks_and_supply_are_checked():
     state = blank(3, emperor=0)
     state["players"][0]["thalers"] = 1
-    assert_refused(GAME, state, ev(0, "take_card", card="indulgence", target=None, space=None, side=None, decline=False), "not_enough_money")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="indulgence", target=None, space=None, side=None, decline=False),
+        "not_enough_money",
+    )
     state["players"][0]["thalers"] = 7
     state["stacks"]["pope"] = 0
-    assert_refused(GAME, state, ev(0, "take_card", card="pope", target=None, space=None, side=None, decline=False), "stack_empty")
-    assert_refused(GAME, state, ev(0, "take_card", card="joker", target=None, space=None, side=None, decline=False), "unknown_card")
+    assert_refused(
+        GAME, state, ev(0, "take_card", card="pope", target=None, space=None, side=None, decline=False), "stack_empty"
+    )
+    assert_refused(
+        GAME, state, ev(0, "take_card", card="joker", target=None, space=None, side=None, decline=False), "unknown_card"
+    )
     state["players"][0]["nobles"] = 0
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space="pfalz/a0", side="baron", decline=False), "no_supply")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space="pfalz/a0", side="baron", decline=False),
+        "no_supply",
+    )
     state["players"][0]["knights"] = 0
     assert_refused(GAME, state, ev(0, "knight", source="supply", space="pfalz/a0"), "no_supply")
 
 
 def test_a_phase_six_card_takes_no_target_and_spaces_must_exist():
     state = blank(3, emperor=0)
-    assert_refused(GAME, state, ev(0, "take_card", card="pope", target="throne", space=None, side=None, decline=False), "invalid_choice")
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space="pfalz/a9", side="baron", decline=False), "invalid_space")
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space="pfalz/castle0", side="baron", decline=False), "not_an_aristocrat_space")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="pope", target="throne", space=None, side=None, decline=False),
+        "invalid_choice",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space="pfalz/a9", side="baron", decline=False),
+        "invalid_space",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space="pfalz/castle0", side="baron", decline=False),
+        "not_an_aristocrat_space",
+    )
     assert_refused(GAME, state, ev(0, "knight", source="supply", space="pfalz/city0"), "invalid_space")
 
 
 def test_a_removed_electorate_cannot_be_named_or_entered():
     state = blank(2, emperor=0)
     gone = state["removed"][1]
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space=f"{gone}/a0", side="baron", decline=False), "electorate_out_of_play")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space=f"{gone}/a0", side="baron", decline=False),
+        "electorate_out_of_play",
+    )
 
 
 def test_knights_in_castles_are_never_pushed():
@@ -61,8 +96,18 @@ def test_knights_in_castles_are_never_pushed():
     for i in range(4):
         put(state, f"pfalz/a{i}", 1, age=25)
     put(state, "pfalz/castle0", 2)
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space="pfalz/castle0", side="baron", decline=False), "not_an_aristocrat_space")
-    assert_refused(GAME, state, ev(0, "take_card", card="permit", target=None, space="pfalz/a0", side="baron", decline=False), "space_occupied")
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space="pfalz/castle0", side="baron", decline=False),
+        "not_an_aristocrat_space",
+    )
+    assert_refused(
+        GAME,
+        state,
+        ev(0, "take_card", card="permit", target=None, space="pfalz/a0", side="baron", decline=False),
+        "space_occupied",
+    )
 
 
 def test_a_displaced_elector_returns_to_its_own_electorate():

@@ -1,4 +1,5 @@
 """Phases I-III of rounds 2-5: income, aging (with a dead emperor), descendants."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -52,7 +53,9 @@ def test_aging_kills_the_45s_ages_the_rest_and_the_dead_emperors_owner_must_refi
     assert state["gray_eminences"] == [] and state["players"][2]["nobles"] == 7
     assert state["electorates"]["trier"]["elector"] is None and state["players"][3]["nobles"] == 7
     assert state["electorates"]["sachsen"]["elector"] == {"owner": 1, "couple": True, "age": 35}
-    assert_refused(GAME, state, {"type": "enthrone", "seat": 0, "payload": {"space": "koeln/elector"}}, "not_on_aristocrat_space")
+    assert_refused(
+        GAME, state, {"type": "enthrone", "seat": 0, "payload": {"space": "koeln/elector"}}, "not_on_aristocrat_space"
+    )
     state = act(state, 0, "enthrone", space="koeln/a0")
     assert state["throne"] == {"owner": 0, "couple": False, "age": 45}
     assert state["electorates"]["koeln"]["nobles"][0] is None
@@ -114,7 +117,12 @@ def test_a_tie_gives_a_daughter_whose_accepted_marriage_scores_1_vp_and_flips_th
     assert state["await"] == {"kind": "daughter", "seat": 1}
     offers = {a["payload"].get("target") for a in GAME.legal_actions(state, 1)}
     assert offers == {"throne", "pfalz/elector", "koeln/a0", None}  # ages 35/35/25; never Trier's elector
-    assert_refused(GAME, state, {"type": "propose_marriage", "seat": 1, "payload": {"target": "trier/elector"}}, "archdiocese_elector")
+    assert_refused(
+        GAME,
+        state,
+        {"type": "propose_marriage", "seat": 1, "payload": {"target": "trier/elector"}},
+        "archdiocese_elector",
+    )
     state = act(state, 1, "propose_marriage", target="pfalz/elector")
     assert GAME.to_act(state) == {2}
     state = act(state, 2, "answer_marriage", accept=True)
@@ -143,5 +151,7 @@ def test_a_daughter_with_no_possible_husband_goes_to_the_convent_automatically()
 def test_no_cards_no_child():
     state = blank(2, emperor=0)
     state = act(end_of_round(state), 0, "skip_empire_city")
-    assert state["phase"] == "actions" and state["players"][0]["nobles"] == 6  # the 45 died; a supply 45 took the throne
+    assert (
+        state["phase"] == "actions" and state["players"][0]["nobles"] == 6
+    )  # the 45 died; a supply 45 took the throne
     assert state["players"][1]["thalers"] == 13 - 1  # 7 + 6, capped

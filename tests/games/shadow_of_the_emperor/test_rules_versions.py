@@ -3,6 +3,7 @@
 Rules version 1 forced them; games recorded under it still fold that way (the tests named
 ``..._rules_version_1_...`` below, and the older tests that pass ``rules_version=1``).
 """
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -126,7 +127,14 @@ def test_the_gray_eminence_holder_may_keep_the_baron_in_supply():
     offered = GAME.legal_actions(state, 3)
     assert offered[-1] == {"type": "decline_gray_eminence", "payload": {}}
     assert [a["payload"]["electorate"] for a in offered[:-1]] == [
-        "trier", "koeln", "mainz", "pfalz", "sachsen", "brandenburg", "boehmen"]
+        "trier",
+        "koeln",
+        "mainz",
+        "pfalz",
+        "sachsen",
+        "brandenburg",
+        "boehmen",
+    ]
     declined = act(state, 3, "decline_gray_eminence")
     assert declined["gray_eminences"] == [] and declined["players"][3]["nobles"] == 6
     assert declined["await"] == {"kind": "break_tie", "seat": 0, "electorate": "boehmen", "tied": [1, 3]}

@@ -1,4 +1,5 @@
 """Setup (digest section 5) and the 2- and 3-player reductions (section 14)."""
+
 from __future__ import annotations
 
 from projections.games.shadow_of_the_emperor import GAME
@@ -46,8 +47,12 @@ def test_setup_refuses_an_occupied_space():
     state = new_game(3, first_emperor=0)
     state = act(state, 0, "place_start_piece", space="trier/city0")
     state = act(state, 1, "place_start_piece", space="trier/elector")
-    assert_refused(GAME, state, {"type": "place_start_piece", "seat": 2, "payload": {"space": "trier/elector"}}, "space_occupied")
-    assert_refused(GAME, state, {"type": "place_start_piece", "seat": 0, "payload": {"space": "koeln/elector"}}, "not_your_turn")
+    assert_refused(
+        GAME, state, {"type": "place_start_piece", "seat": 2, "payload": {"space": "trier/elector"}}, "space_occupied"
+    )
+    assert_refused(
+        GAME, state, {"type": "place_start_piece", "seat": 0, "payload": {"space": "koeln/elector"}}, "not_your_turn"
+    )
 
 
 def test_starting_emperor_is_drawn_when_not_given():
@@ -85,9 +90,13 @@ def test_removed_electorate_accepts_no_piece():
     """S9.3: an electorate out of play accepts no pieces."""
     state = new_game(2, seed="two-0", first_emperor=0)
     gone = state["removed"][1]
-    state = act(state, 0, "place_start_piece", space="trier/city0" if "trier" not in state["removed"] else "koeln/city0")
+    state = act(
+        state, 0, "place_start_piece", space="trier/city0" if "trier" not in state["removed"] else "koeln/city0"
+    )
     assert f"{gone}/elector" not in [a["payload"]["space"] for a in GAME.legal_actions(state, 1)]
-    assert_refused(GAME, state, {"type": "place_start_piece", "seat": 1, "payload": {"space": f"{gone}/elector"}}, "invalid_space")
+    assert_refused(
+        GAME, state, {"type": "place_start_piece", "seat": 1, "payload": {"space": f"{gone}/elector"}}, "invalid_space"
+    )
 
 
 def test_three_players_keep_all_seven_electorates():

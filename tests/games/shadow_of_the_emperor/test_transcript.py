@@ -1,5 +1,6 @@
 """A scripted 2-player opening through round 1 and into round 2, every figure worked out
 by hand from the digest (section numbers in the comments). Seed "t" removes Mainz and Saxony."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,10 +20,14 @@ def test_two_player_opening_round_one_and_the_start_of_round_two():
     setup = [
         (0, "boehmen/city0"),  # S5.6.1 the emperor's empire city (the throne 45 is automatic)
         (1, "boehmen/elector"),  # S5.6.3 the only other player's 45 elector
-        (0, "pfalz/a0"), (1, "boehmen/a0"),  # couples 35
-        (0, "trier/a0"), (1, "boehmen/a1"),  # barons 25
-        (0, "boehmen/a2"), (1, "koeln/a0"),  # couples 15
-        (0, "boehmen/castle0"), (1, "pfalz/a1"),  # knights
+        (0, "pfalz/a0"),
+        (1, "boehmen/a0"),  # couples 35
+        (0, "trier/a0"),
+        (1, "boehmen/a1"),  # barons 25
+        (0, "boehmen/a2"),
+        (1, "koeln/a0"),  # couples 15
+        (0, "boehmen/castle0"),
+        (1, "pfalz/a1"),  # knights
     ]
     for seat, space in setup:
         state = act(state, seat, "place_start_piece", space=space)
@@ -99,11 +104,25 @@ def test_four_player_opening_round_one_with_a_winning_rival_and_phases_one_to_th
     assert state["removed"] == []  # S14: only the 2-player game removes electorates
     setup = [
         (0, "mainz/city0"),  # S5.6.1 the emperor's empire city; the throne 45 is automatic
-        (1, "mainz/elector"), (2, "boehmen/elector"), (3, "sachsen/elector"),  # S5.6.3 45 electors, clockwise
-        (0, "pfalz/a0"), (1, "mainz/a0"), (2, "boehmen/a0"), (3, "sachsen/a0"),  # couples 35
-        (0, "trier/a0"), (1, "mainz/a1"), (2, "koeln/a0"), (3, "boehmen/a1"),  # barons 25
-        (0, "boehmen/a2"), (1, "brandenburg/a0"), (2, "pfalz/a1"), (3, "sachsen/a1"),  # couples 15
-        (0, "pfalz/castle0"), (1, "brandenburg/castle0"), (2, "koeln/a1"), (3, "boehmen/a3"),  # knights
+        (1, "mainz/elector"),
+        (2, "boehmen/elector"),
+        (3, "sachsen/elector"),  # S5.6.3 45 electors, clockwise
+        (0, "pfalz/a0"),
+        (1, "mainz/a0"),
+        (2, "boehmen/a0"),
+        (3, "sachsen/a0"),  # couples 35
+        (0, "trier/a0"),
+        (1, "mainz/a1"),
+        (2, "koeln/a0"),
+        (3, "boehmen/a1"),  # barons 25
+        (0, "boehmen/a2"),
+        (1, "brandenburg/a0"),
+        (2, "pfalz/a1"),
+        (3, "sachsen/a1"),  # couples 15
+        (0, "pfalz/castle0"),
+        (1, "brandenburg/castle0"),
+        (2, "koeln/a1"),
+        (3, "boehmen/a3"),  # knights
     ]
     for seat, space in setup:
         assert state["await"]["seat"] == seat
@@ -181,7 +200,12 @@ def test_four_player_opening_round_one_with_a_winning_rival_and_phases_one_to_th
     assert state["throne"] == noble(3, True, 25)
     assert areas["boehmen"]["elector"] is None and areas["sachsen"]["elector"] is None
     assert areas["pfalz"]["elector"] == noble(0, True, 45)
-    assert areas["boehmen"]["nobles"] == [noble(2, True, 45), noble(3, False, 35), noble(0, True, 25), noble(1, True, 45)]
+    assert areas["boehmen"]["nobles"] == [
+        noble(2, True, 45),
+        noble(3, False, 35),
+        noble(0, True, 25),
+        noble(1, True, 45),
+    ]
     assert areas["sachsen"]["nobles"] == [noble(3, True, 45), None, None, None]
     # Phase III, clockwise from the new emperor (seat 3): seat 3 one blue card -> a son.
     assert state["await"] == {"kind": "son", "seat": 3}

@@ -1,4 +1,5 @@
 """Invariants checked after every event of the random games."""
+
 from __future__ import annotations
 
 from collections import Counter

@@ -1,4 +1,5 @@
 """Scripted tables for transcript tests: a chosen deal, then events applied one by one."""
+
 from __future__ import annotations
 
 import copy

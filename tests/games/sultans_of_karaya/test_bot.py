@@ -1,5 +1,6 @@
 """The package bot, including out-of-turn royal claims (and, under the G2 variant, out-of-turn
 revolts), plays games to the end."""
+
 from __future__ import annotations
 
 import json

@@ -7,6 +7,7 @@ differs from its old one; the game shows it so. What no one but the actor learns
 the partner's seat: the log keeps it sealed from all others (``redact``), a bystander's
 and a spectator's views do not depend on it, nor does the partner's when both cards
 were the same role."""
+
 from __future__ import annotations
 
 from events.rng import SeededRng
@@ -19,14 +20,16 @@ def hides_with_a_partner(limit=6):
     """(state, actor, partner) where the actor may hide with the partner or with no one."""
     found = []
     for seed in range(40):
-        play = harness.play(GAME, 5, f"hide-{seed}", options={"rounds": 2}, keep_states=True,
-                            check_views=False, check_schemas=False)
+        play = harness.play(
+            GAME, 5, f"hide-{seed}", options={"rounds": 2}, keep_states=True, check_views=False, check_schemas=False
+        )
         for state in play.states:
             for actor in sorted(GAME.to_act(state)):
                 hides = [a for a in GAME.legal_actions(state, actor) if a["type"] == "hide"]
                 if any(a["payload"].get("with") is None for a in hides):
-                    found += [(state, actor, a["payload"]["with"]) for a in hides
-                              if isinstance(a["payload"].get("with"), int)]
+                    found += [
+                        (state, actor, a["payload"]["with"]) for a in hides if isinstance(a["payload"].get("with"), int)
+                    ]
         if len(found) >= limit:
             break
     assert found, "no eyes-closed swap reached"
@@ -57,4 +60,7 @@ def test_only_the_partners_own_card_tells_it_apart():
                 a, b = (own_card_aside(view, partner) for view in (a, b))
             assert a == b, (viewer, actor, partner)
             event = {"type": "hide", "seat": actor, "payload": {"with": partner}}
-            assert GAME.redact(event, viewer)["payload"] == GAME.redact({**event, "payload": {"with": None}}, viewer)["payload"]
+            assert (
+                GAME.redact(event, viewer)["payload"]
+                == GAME.redact({**event, "payload": {"with": None}}, viewer)["payload"]
+            )

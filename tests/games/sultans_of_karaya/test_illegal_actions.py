@@ -1,4 +1,5 @@
 """Every illegal action the rules name is refused with its own code and leaves the state as it was."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,20 +17,23 @@ def fresh():
     return table(FIVE, "slave", first=0)
 
 
-@pytest.mark.parametrize("bad, code", [
-    (event(1, "investigate", target=2), "not_your_turn"),
-    (event(None, "investigate", target=2), "not_your_turn"),
-    (event(0, "fly", target=2), "unknown_action"),
-    (event(0, "respond", window=1, choice="pass"), "wrong_action"),
-    (event(0, "predict", side="rebels"), "wrong_action"),
-    (event(0, "investigate", target=0), "invalid_target"),
-    (event(0, "investigate", target=9), "invalid_target"),
-    (event(0, "hide", with_=None), "actor_hidden"),
-    (event(0, "assassinate", target=2), "wrong_role"),
-    (event(0, "execute", target=3), "not_executable"),
-    (event(1, "royal_claim"), "not_hidden_sultan"),
-    (event(None, "window_timeout", window=1), "no_open_window"),
-])
+@pytest.mark.parametrize(
+    "bad, code",
+    [
+        (event(1, "investigate", target=2), "not_your_turn"),
+        (event(None, "investigate", target=2), "not_your_turn"),
+        (event(0, "fly", target=2), "unknown_action"),
+        (event(0, "respond", window=1, choice="pass"), "wrong_action"),
+        (event(0, "predict", side="rebels"), "wrong_action"),
+        (event(0, "investigate", target=0), "invalid_target"),
+        (event(0, "investigate", target=9), "invalid_target"),
+        (event(0, "hide", with_=None), "actor_hidden"),
+        (event(0, "assassinate", target=2), "wrong_role"),
+        (event(0, "execute", target=3), "not_executable"),
+        (event(1, "royal_claim"), "not_hidden_sultan"),
+        (event(None, "window_timeout", window=1), "no_open_window"),
+    ],
+)
 def test_refusals_on_a_fresh_table(bad, code):
     assert_refused(GAME, fresh(), bad, code)
 
@@ -61,7 +65,9 @@ def test_dead_and_detained_seats_are_refused_targets():
 
 
 def test_no_swap_with_a_detained_seat_and_no_second_detention():
-    state = act(table(["guard", "slave", "sultan", "assassin", "slave"], "slave", first=0, rounds=1), 0, "detain", target=2)
+    state = act(
+        table(["guard", "slave", "sultan", "assassin", "slave"], "slave", first=0, rounds=1), 0, "detain", target=2
+    )
     state = respond_all(state)
     assert rd(state)["prison"][2] and rd(state)["owner"] == 1
     assert_refused(GAME, state, event(1, "swap", with_=2), "target_detained")

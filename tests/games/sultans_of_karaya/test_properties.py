@@ -1,4 +1,5 @@
 """Hypothesis properties: determinism, replay at N, views blind to what is hidden, redaction."""
+
 from __future__ import annotations
 
 import copy
@@ -14,8 +15,7 @@ from tests.games import harness
 
 from .invariants import check_state
 
-FAST = settings(max_examples=4, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 COUNTS = range(GAME.min_seats, GAME.max_seats + 1)
 
 _GAMES: dict = {}
@@ -25,8 +25,15 @@ def recorded(seats: int, seed: int):
     """One short recorded game per (seats, seed), kept for the properties below."""
     key = (seats, seed)
     if key not in _GAMES:
-        _GAMES[key] = harness.play(GAME, seats, f"prop-{seats}-{seed}", options={"rounds": 2},
-                                   keep_states=True, check_views=False, check_schemas=False)
+        _GAMES[key] = harness.play(
+            GAME,
+            seats,
+            f"prop-{seats}-{seed}",
+            options={"rounds": 2},
+            keep_states=True,
+            check_views=False,
+            check_schemas=False,
+        )
     return _GAMES[key]
 
 
@@ -34,8 +41,11 @@ def unseen_locations(state: dict, viewer) -> list:
     """Where the viewer cannot know the card: hidden seats it holds no note on, and the spare."""
     rd = state["round_state"]
     notes = rd["known"][viewer] if isinstance(viewer, int) else {}
-    spots = [s for s in range(state["seats"])
-             if rd["alive"][s] and not rd["revealed"][s] and s != viewer and str(s) not in notes]
+    spots = [
+        s
+        for s in range(state["seats"])
+        if rd["alive"][s] and not rd["revealed"][s] and s != viewer and str(s) not in notes
+    ]
     if "spare" not in notes:
         spots.append("spare")
     return spots
@@ -123,8 +133,20 @@ def test_the_log_hides_secret_swaps_and_sealed_answers_from_others(seats, seed):
 
 
 WINDOW_OPENERS = {"assassinate", "detain", "call_revolt"}
-PUBLIC_OUTCOME = {"investigate", "swap", "hide", "execute", "detain", "assassinate", "call_revolt",
-                  "dance", "foretell", "look", "predict", "royal_claim"}
+PUBLIC_OUTCOME = {
+    "investigate",
+    "swap",
+    "hide",
+    "execute",
+    "detain",
+    "assassinate",
+    "call_revolt",
+    "dance",
+    "foretell",
+    "look",
+    "predict",
+    "royal_claim",
+}
 
 
 @pytest.mark.parametrize("seats", [5, 9, 15])

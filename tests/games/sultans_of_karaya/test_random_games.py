@@ -1,4 +1,5 @@
 """At least 50 complete random games per player count, invariants checked after every event."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,15 +25,18 @@ def test_random_game_finishes_with_a_valid_result(seats, seed):
     assert max(result["scores"]) <= 5 * 2
 
 
-@pytest.mark.parametrize("options", [
-    {"fatigue_scope": "whole_turn", "swap_back_rule": "both_directions_open"},
-    {"target_may_block": False, "detained_guard_may_block": True, "detained_may_join": False},
-    {"enforce_status_card_limits": False, "forced_slaver_gets_bonus": False, "knowledge_aid": "raw"},
-    {"end_when_all_known_one_team": True, "tiebreak_lookback": "last_round_only", "rounds": 3},
-    {"round_turn_limit": 12, "first_player": 2},
-    {"rules_version": 1},  # investigate only face-down seats, as games recorded under version 1
-    {"slave_call_any_time": True},  # the harness moves only awaited seats; test_bot posts the interrupt
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"fatigue_scope": "whole_turn", "swap_back_rule": "both_directions_open"},
+        {"target_may_block": False, "detained_guard_may_block": True, "detained_may_join": False},
+        {"enforce_status_card_limits": False, "forced_slaver_gets_bonus": False, "knowledge_aid": "raw"},
+        {"end_when_all_known_one_team": True, "tiebreak_lookback": "last_round_only", "rounds": 3},
+        {"round_turn_limit": 12, "first_player": 2},
+        {"rules_version": 1},  # investigate only face-down seats, as games recorded under version 1
+        {"slave_call_any_time": True},  # the harness moves only awaited seats; test_bot posts the interrupt
+    ],
+)
 @pytest.mark.parametrize("seats", [7, 11, 15])
 def test_every_variant_plays_to_the_end(seats, options):
     playout = harness.play(GAME, seats, f"variant-{seats}", options=options, check=check_state)

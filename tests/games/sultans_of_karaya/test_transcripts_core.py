@@ -1,4 +1,5 @@
 """Transcripts of the core rules, worked out by hand; each cites the digest section it shows."""
+
 from __future__ import annotations
 
 from projections.games.sultans_of_karaya import GAME
@@ -177,6 +178,9 @@ def test_window_timeout_gives_every_missing_seat_the_default():
     state = table(cards, "slave", first=0)
     state = act(state, 0, "assassinate", target=2)
     state = act(state, 4, "respond", window=1, choice="block")
-    state = GAME.apply(state, {"type": "window_timeout", "seat": None, "payload": {"window": 1}},
-                       __import__("events.rng", fromlist=["SeededRng"]).SeededRng("x", 0))
+    state = GAME.apply(
+        state,
+        {"type": "window_timeout", "seat": None, "payload": {"window": 1}},
+        __import__("events.rng", fromlist=["SeededRng"]).SeededRng("x", 0),
+    )
     assert not rd(state)["alive"][0]  # the one answer given (block) still counts

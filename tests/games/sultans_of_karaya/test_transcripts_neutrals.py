@@ -1,4 +1,5 @@
 """Transcripts of swaps, knowledge and the four neutral roles, worked out by hand."""
+
 from __future__ import annotations
 
 from projections.games.base import REFEREE
@@ -22,7 +23,11 @@ def test_an_open_swap_informs_both_parties_and_forbids_the_swap_back():
     """6.2 case A; G9 no swap with a seat that openly swapped with you since your last turn."""
     state = act(table(FIVE, "slave"), 0, "swap", with_=1)
     assert rd(state)["cards"][:2] == ["guard", "sultan"]
-    assert GAME.view(state, 0)["you"] == {"seat": 0, "card": "guard", "known": {"1": {"role": "sultan", "status": "current"}}}
+    assert GAME.view(state, 0)["you"] == {
+        "seat": 0,
+        "card": "guard",
+        "known": {"1": {"role": "sultan", "status": "current"}},
+    }
     assert GAME.view(state, 1)["you"]["known"] == {"0": {"role": "guard", "status": "current"}}
     assert_refused(GAME, state, event(1, "swap", with_=0), "swap_back")
     state = act(state, 1, "swap", with_="spare")

@@ -1,4 +1,5 @@
 """Transcripts of team changes, forced abilities and the options of the digest's gaps."""
+
 from __future__ import annotations
 
 from projections.games.sultans_of_karaya import GAME
@@ -162,8 +163,10 @@ def test_a_hidden_slave_calls_a_revolt_out_of_turn_and_the_turn_owner_still_acts
     assert r["pending"]["context"] == {"caller": 3}
     assert {"kind": "revolt_called", "seat": 3, "out_of_turn": True} in state["notes"]
     assert GAME.to_act(state) == {0, 1, 2, 4}
-    assert GAME.legal_actions(state, 4) == [{"type": "respond", "payload": {"window": 1, "choice": "join"}},
-                                            {"type": "respond", "payload": {"window": 1, "choice": "pass"}}]
+    assert GAME.legal_actions(state, 4) == [
+        {"type": "respond", "payload": {"window": 1, "choice": "join"}},
+        {"type": "respond", "payload": {"window": 1, "choice": "pass"}},
+    ]
     state = respond_all(state, {4: "join"})
     r = rd(state)
     # 3, 4 face up; 4-0-1 or 2-3-4 is no row of three Slaves: the round goes on, seat 0 still to act

@@ -6,6 +6,7 @@ and secretly look at that player's card; only the spare in the centre is out of 
 version 1 offered only face-down seats, so a face-up player whose rivals were all face up could
 only hide.
 """
+
 from __future__ import annotations
 
 from projections.games.sultans_of_karaya import GAME

@@ -4,6 +4,7 @@ Which release of the game is served depends on which ``counting_game`` module is
 on PYTHONPATH (``tests/platform/upgrade/v1`` or ``.../v2``): the code itself changes
 between two starts, as it does when a server is upgraded.
 """
+
 from counting_game import GAME
 
 from projections.games import registry

@@ -1,5 +1,6 @@
 """Counting, release 1 (rules version 1): seats take turns adding 1 to 3 to their score;
 after ``rounds`` turns each, the highest score wins."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate

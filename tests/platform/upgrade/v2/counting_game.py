@@ -1,5 +1,6 @@
 """Counting, release 2 (rules version 2): an addition now counts double. Games started
 under version 1 keep counting single: the change is a branch on ``self.version(state)``."""
+
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
