@@ -7,6 +7,9 @@ The rules, in priority order:
    the lowest-ranked such player that still lets the rest be paired without rematches.
 2. No rematch while avoidable: if any pairing of the others avoids every repeat, the
    chosen one does; otherwise the number of repeats is the smallest possible.
+   Within that, no pair of players who both went first (or both second) two or more
+   games more often than the other way, while any pairing avoids it: one of them would
+   end three games from even.
 3. Score groups: players are taken top-down in ranking order and each is paired with
    the nearest-ranked opponent that keeps 1 and 2, so a score group pairs inside itself
    and only its odd player floats down to the next group.
@@ -61,21 +64,24 @@ def pair_round(entrants: list[Entrant], round_no: int) -> Pairing:
         candidates = [e for e in reversed(ranked) if e.byes == fewest]
     # First try every bye candidate with no rematch at all; only then allow repeats.
     for allowed in range(0, len(ranked) // 2 + 1):
-        for bye in candidates:
-            players = [e for e in ranked if e is not bye]
-            pairs = _match(players, allowed)
-            if pairs is not None:
-                ordered = [_order(a, b, round_no) for a, b in pairs]
-                repeats = sum(1 for a, b in pairs if b.pid in a.opponents)
-                return Pairing(ordered, bye.pid if bye else None, repeats)
+        for strict_colours in (True, False):
+            for bye in candidates:
+                players = [e for e in ranked if e is not bye]
+                pairs = _match(players, allowed, strict_colours)
+                if pairs is not None:
+                    ordered = [_order(a, b, round_no) for a, b in pairs]
+                    repeats = sum(1 for a, b in pairs if b.pid in a.opponents)
+                    return Pairing(ordered, bye.pid if bye else None, repeats)
         if allowed == 0 and len(candidates) > 1:
             # Rematches are unavoidable: the bye goes to the lowest-ranked candidate.
             candidates = candidates[:1]
     raise AssertionError("unreachable: a pairing with rematches always exists")
 
 
-def _match(players: list[Entrant], allowed_repeats: int) -> list[Any] | None:
-    """Pairs (higher, lower) using at most ``allowed_repeats`` rematches, or None."""
+def _match(players: list[Entrant], allowed_repeats: int, strict_colours: bool = True) -> list[Any] | None:
+    """Pairs (higher, lower) using at most ``allowed_repeats`` rematches, or None. With
+    ``strict_colours`` no pair leaves a player more than two games from even
+    (``_colours_forbid``)."""
     index = {e.pid: i for i, e in enumerate(players)}
     met = [[index[o] for o in e.opponents if o in index] for e in players]
     met_sets = [set(m) for m in met]
@@ -100,7 +106,7 @@ def _match(players: list[Entrant], allowed_repeats: int) -> list[Any] | None:
         )
         for j in options:
             cost = 1 if j in met_sets[top] else 0
-            if cost > budget:
+            if cost > budget or (strict_colours and _colours_forbid(a, players[j])):
                 continue
             rest = solve(mask | 1 << top | 1 << j, budget - cost)
             if rest is not None:
@@ -109,6 +115,12 @@ def _match(players: list[Entrant], allowed_repeats: int) -> list[Any] | None:
         return None
 
     return solve(0, allowed_repeats)
+
+
+def _colours_forbid(a: Entrant, b: Entrant) -> bool:
+    """Both already two or more games ahead the same way: whoever goes first (or second)
+    ends three from even, which the pairing allows only when nothing else pairs."""
+    return a.balance * b.balance > 0 and min(abs(a.balance), abs(b.balance)) >= 2
 
 
 def _colour_clash(a: Entrant, b: Entrant) -> int:

@@ -165,9 +165,23 @@ def test_score_groups_pair_inside_and_float_one_player_at_most(points):
     assert cross == expected - carry  # the last group's parity is the bye, never a float
 
 
+def _rematch_free_matching(pids: list[str], opp: dict[str, set[str]]) -> bool:
+    """Whether ``pids`` can all be paired with nobody meeting an earlier opponent
+    (brute force: an oracle independent of the pairing search)."""
+    if not pids:
+        return True
+    first, rest = pids[0], pids[1:]
+    return any(
+        _rematch_free_matching([p for p in rest if p != other], opp) for other in rest if other not in opp[first]
+    )
+
+
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.integers(4, 12), st.integers(0, 10**6))
 def test_simulated_tournament_stays_balanced_and_rematch_free(n, seed):
+    """No rematch while any pairing avoids one: greedy rounds can leave none (six players
+    after three rounds may have two triangles of unplayed pairs left), and then the
+    pairing must take the fewest rematches, never more."""
     rand = random.Random(seed)
     pids = [f"p{i}" for i in range(n)]
     pts = dict.fromkeys(pids, 0.0)
@@ -183,7 +197,13 @@ def test_simulated_tournament_stays_balanced_and_rematch_free(n, seed):
             Entrant(p, pts[p], order.index(p), frozenset(opp[p]), first[p], second[p], byes[p], last[p]) for p in pids
         ]
         pairing = pair_round(players, rnd)
-        assert pairing.rematches == 0, (rnd, pairing)
+        if pairing.rematches:  # only when no pairing of this round avoids every rematch
+            fewest = min(byes.values())
+            sitting_out = [p for p in pids if byes[p] == fewest] if n % 2 else [None]
+            assert not any(_rematch_free_matching([p for p in pids if p != bye], opp) for bye in sitting_out), (
+                rnd,
+                pairing,
+            )
         if pairing.bye:
             byes[pairing.bye] += 1
             pts[pairing.bye] += 1
