@@ -4,7 +4,8 @@
   RFC 9106 low-memory profile); the hash carries its own parameters, so raising them
   later re-hashes a password at its next login (``check_needs_rehash``).
 - Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
-  (like seat tokens). Logout revokes one, logout-all every one of the account's.
+  (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
+  script (a login racing it cannot slip between its read and its delete).
 - Names follow the tournament names' rules (``service/names.py``): normalised, no
   mixed look-alike scripts, unique by look. Creating an account checks and claims
   every look-alike key of the name in one Lua script, so two look-alike names racing
@@ -41,6 +42,17 @@ for i = 3, #ARGV do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
 return {'ok', ARGV[1]}
 """
 
+# Read and delete in one step: a login landing between a read and a delete would keep
+# a session that no later logout-all could find.
+LOGOUT_ALL_LUA = """
+local digests = redis.call('SMEMBERS', KEYS[2])
+for i = 1, #digests, 1000 do
+  redis.call('HDEL', KEYS[1], unpack(digests, i, math.min(i + 999, #digests)))
+end
+redis.call('DEL', KEYS[2])
+return #digests
+"""
+
 
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
     """Argon2id; the defaults are RFC 9106's second recommended profile (64 MiB)."""
@@ -51,6 +63,7 @@ class Accounts:
     def __init__(self, redis, password_hasher: PasswordHasher | None = None):
         self.redis = redis
         self._create = redis.register_script(CREATE_LUA)
+        self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
         self.use_hasher(password_hasher or hasher())
 
     def use_hasher(self, password_hasher: PasswordHasher) -> None:
@@ -151,13 +164,8 @@ class Accounts:
 
     def logout_all(self, token: str | None) -> dict:
         name = self.session(token)
-        digests = list(self.redis.smembers(keys.account_sessions(name)))
-        pipe = self.redis.pipeline(transaction=True)
-        if digests:
-            pipe.hdel(keys.ACCOUNT_SESSIONS, *digests)
-        pipe.delete(keys.account_sessions(name))
-        pipe.execute()
-        return {"name": name, "revoked": len(digests)}
+        revoked = self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)])
+        return {"name": name, "revoked": int(revoked)}
 
     # -- games ---------------------------------------------------------------------------
     def add_game(self, name: str, game_id: str, when: float) -> None:
