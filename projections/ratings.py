@@ -12,6 +12,8 @@ holding the exports recomputes the same numbers.
 - Corrections: a later result for the same game (a referee correction) *replaces* the
   earlier one at the game's original place, and everything after it is re-rated
   (``Fold`` refolds from the start then; a result arriving in order is one update).
+  A ``void`` result (a casual game's referee took the result out, see
+  ``refereed_away``) replaces it with nothing.
 - Model: OpenSkill's Weng-Lin Plackett-Luce (``openskill``), one team per seat, ties
   shared. The displayed rating is the ordinal ``mu - 3 sigma``: a conservative
   estimate that rises as a player's results become certain (docs/RATINGS.md).
@@ -62,6 +64,26 @@ def is_rateable(pstate: dict[str, Any]) -> bool:
     )
 
 
+REFEREE_DECIDES = ("referee.forfeit", "referee.adjust", "referee.correction")
+
+
+def refereed_away(game: str, tournament: Any, envelopes: Iterable[dict[str, Any]]) -> str | None:
+    """Why a casual game's result is not rated, or None if it may be. Outside a
+    tournament the referee is whoever created the game, who also holds every seat
+    link: a result a referee forfeit, adjustment or correction decided or changed is
+    not rated, nor a game no seat made a move in. A tournament's director is
+    accountable and audited, so there the referee's word is rated; a clock running
+    out (the system) counts everywhere."""
+    if tournament:
+        return None
+    moved = False
+    for e in envelopes:
+        if e["type"] in REFEREE_DECIDES:
+            return "refereed"
+        moved = moved or (e["type"].startswith(game + ".") and "seat" in e["actor"] and "role" not in e["actor"])
+    return None if moved else "no_moves"
+
+
 def result_of(pstate: dict[str, Any], finished_at: str) -> dict[str, Any]:
     """The rating input a finished game gives (see ``is_rateable``)."""
     accounts = pstate["accounts"]
@@ -90,7 +112,8 @@ def fold(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
     state = Fold()
     for r in sorted(latest.values(), key=_place):
-        state.apply(r)
+        if not r.get("void"):
+            state.apply(r)
     return state.out
 
 
@@ -115,10 +138,12 @@ class Fold:
             self.latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
             self.out, self.live, self.last = {}, {}, None
             for each in sorted(self.latest.values(), key=_place):
-                self.apply(each)
+                if not each.get("void"):
+                    self.apply(each)
             return
         self.latest[r["game_id"]] = r
-        self.apply(r)
+        if not r.get("void"):
+            self.apply(r)
 
     def rated(self, r: dict[str, Any]) -> list[Any]:
         """The players' new ratings after ``r``, from their ratings now (nothing kept)."""
@@ -159,7 +184,7 @@ def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | Non
     dropped), or None if the log does not make a rated game. The log is taken as it
     is; ``python -m service verify`` is what checks its chain and refold."""
     created = envelopes[0]["payload"] if envelopes and envelopes[0].get("type") == "game.created" else None
-    if created is None:
+    if created is None or refereed_away(created["game"], created.get("tournament"), envelopes):
         return None
     accounts: dict[str, str] = {}
     bots = dict(created.get("bots") or {})
