@@ -52,12 +52,15 @@ def parameters() -> dict[str, Any]:
 
 def is_rateable(pstate: dict[str, Any]) -> bool:
     """A finished ranked game whose every seat is bound to its own account and none
-    played by a computer."""
+    played by a computer, except the seat of a player who withdrew from a tournament
+    (the computer plays on for the others; the seat ranks last, and the result is
+    rated like a forfeit)."""
     accounts = pstate.get("accounts") or {}
+    withdrawn = {str(s) for s in pstate.get("withdrawn") or []}
     return (
         pstate["status"] == "finished"
         and pstate["ranked"]
-        and not pstate["bots"]
+        and set(pstate["bots"]) <= withdrawn
         and pstate["result"] is not None
         and len(accounts) == len(pstate["seats"])
         and len(set(accounts.values())) == len(pstate["seats"])
@@ -188,12 +191,15 @@ def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | Non
         return None
     accounts: dict[str, str] = {}
     bots = dict(created.get("bots") or {})
+    withdrawn: list[int] = []
     finished_at, ranking, head, seq = None, None, None, None
     for e in envelopes:
         if e["type"] == "seat.bound":
             accounts[str(e["payload"]["seat"])] = e["payload"]["account"]
         elif e["type"] == "referee.bot":
             bots[str(e["payload"]["seat"])] = e["payload"]["strength"]
+            if e["payload"].get("withdrawn"):
+                withdrawn.append(e["payload"]["seat"])
         elif e["type"] == "game.finished":
             finished_at, ranking = e["ts"], e["payload"]["result"]["ranking"]
         elif e["type"] == "referee.correction" and finished_at:
@@ -205,6 +211,7 @@ def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | Non
         "seats": created["seats"],
         "ranked": created.get("ranked", True) and not created.get("fork"),
         "bots": bots,
+        "withdrawn": withdrawn,
         "accounts": accounts,
         "status": "finished" if finished_at else "active",
         "result": {"ranking": ranking} if ranking else None,
