@@ -180,3 +180,23 @@ def test_leaderboard_marks_provisional_ratings_and_filters_by_games(client):
     assert board["parameters"]["model"] == "PlackettLuce"
     assert client.get("/api/ratings/nosuchgame").status_code == 404
     assert client.get("/api/ratings/toy?min_games=-1").status_code == 400
+
+
+def test_a_correction_that_changes_nothing_is_refused_and_nothing_written(client, redis_client):
+    """Correction spam: each would append an entry and a rating result for nothing."""
+    accounts = players(client, 2, "n")
+    created = bound_game(client, [s for _, s in accounts], options={"rounds": 1})
+    meta = roll_out(client, created)
+    length = stream_length(redis_client)
+    for adjustments in ([], [{"seat": 0, "points": 0}]):
+        answer = client.post(
+            f"/api/games/{created['id']}/referee/correct",
+            json={"adjustments": adjustments, "reason": "again"},
+            headers=auth(created["referee_token"]),
+        )
+        assert answer.status_code == 409, answer.get_json()
+        assert answer.get_json()["error"]["code"] == "unchanged_result"
+    after = client.get(f"/api/games/{created['id']}").get_json()
+    assert after["head_hash"] == meta["head_hash"] and after["seq"] == meta["seq"]
+    assert stream_length(redis_client) == length
+    assert row(client, "toy", accounts[0][0])["games"] == 1
