@@ -59,11 +59,52 @@ def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) ->
     return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
 
 
+HASH_SLOTS = 2  # Argon2 hashes at once per worker (the machine's cores); more wait their turn
+
+
+class _HashPool:
+    """Where Argon2 runs. Under gevent a hash in the loop would stall every greenlet of
+    the worker for its whole cost, so it goes to a small pool of real threads (argon2-cffi
+    releases the GIL); without gevent it runs inline, bounded by a semaphore. Either way
+    at most ``HASH_SLOTS`` hashes run at once. Chosen on first use, after gevent's
+    monkey-patching (gunicorn patches before it loads the app)."""
+
+    def __init__(self, slots: int = HASH_SLOTS):
+        self.slots = slots
+        self._run = None
+
+    def __call__(self, fn, *args):
+        if self._run is None:
+            self._run = self._choose()
+        return self._run(fn, *args)
+
+    def _choose(self):
+        try:
+            from gevent import monkey
+        except ImportError:
+            monkey = None
+        if monkey is not None and monkey.is_module_patched("threading"):
+            from gevent.threadpool import ThreadPool
+
+            pool = ThreadPool(self.slots)
+            return lambda fn, *args: pool.apply(fn, args)
+        import threading
+
+        gate = threading.BoundedSemaphore(self.slots)
+
+        def inline(fn, *args):
+            with gate:
+                return fn(*args)
+
+        return inline
+
+
 class Accounts:
     def __init__(self, redis, password_hasher: PasswordHasher | None = None):
         self.redis = redis
         self._create = redis.register_script(CREATE_LUA)
         self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
+        self._hashing = _HashPool()
         self.use_hasher(password_hasher or hasher())
 
     def use_hasher(self, password_hasher: PasswordHasher) -> None:
@@ -75,7 +116,7 @@ class Accounts:
         """Verified against when the name is unknown, so a wrong name costs as long as a
         wrong password (made on first use: building an app hashes nothing)."""
         if self._dummy_hash is None:
-            self._dummy_hash = self.hasher.hash("not a password of anyone")
+            self._dummy_hash = self._hashing(self.hasher.hash, "not a password of anyone")
         return self._dummy_hash
 
     # -- records -------------------------------------------------------------------------
@@ -88,12 +129,16 @@ class Accounts:
                 400, "confusable_name", "this name mixes look-alike letters of different scripts", {"name": clean}
             )
         _check_password(password)
-        record = {"name": clean, "password": self.hasher.hash(password), "created_at": now_rfc3339()}
-        status, holder = self._create(
-            keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS],
-            args=[clean, json.dumps(record), *sorted(names.skeletons(clean))],
-        )
-        if status == "taken":
+        looks = sorted(names.skeletons(clean))
+        holder = next(filter(None, self.redis.hmget(keys.ACCOUNT_SKELETONS, looks)), None)
+        if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
+            password_hash = self._hashing(self.hasher.hash, password)
+            record = {"name": clean, "password": password_hash, "created_at": now_rfc3339()}
+            status, found = self._create(
+                keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS], args=[clean, json.dumps(record), *looks]
+            )
+            holder = found if status == "taken" else None
+        if holder is not None:
             raise ApiError(
                 409, "name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder}
             )
@@ -126,13 +171,17 @@ class Accounts:
         found = self.record(name) if isinstance(name, str) else None
         stored = found["password"] if found else self._dummy
         try:
-            self.hasher.verify(stored, password)
+            self._hashing(self.hasher.verify, stored, password)
         except (VerificationError, InvalidHashError):
             found = None
         if found is None:
             raise ApiError(401, "bad_credentials", "wrong name or password")
         if self.hasher.check_needs_rehash(stored):
-            self.redis.hset(keys.ACCOUNTS, found["name"], json.dumps({**found, "password": self.hasher.hash(password)}))
+            self.redis.hset(
+                keys.ACCOUNTS,
+                found["name"],
+                json.dumps({**found, "password": self._hashing(self.hasher.hash, password)}),
+            )
         return {"name": found["name"], "token": self._new_session(found["name"])}
 
     def _new_session(self, name: str) -> str:
