@@ -130,7 +130,7 @@ class Accounts:
             )
         _check_password(password)
         looks = sorted(names.skeletons(clean))
-        holder = next(filter(None, self.redis.hmget(keys.ACCOUNT_SKELETONS, looks)), None)
+        holder = self.holder_of_look(clean)
         if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
             password_hash = self._hashing(self.hasher.hash, password)
             record = {"name": clean, "password": password_hash, "created_at": now_rfc3339()}
@@ -157,6 +157,11 @@ class Accounts:
                 return None
             raw = self.redis.hget(keys.ACCOUNTS, holders.pop())
         return None if raw is None else json.loads(raw)
+
+    def holder_of_look(self, name: str) -> str | None:
+        """The account whose name ``name`` looks like, if any (by the look-alike keys)."""
+        looks = sorted(names.skeletons(name))
+        return next(filter(None, self.redis.hmget(keys.ACCOUNT_SKELETONS, looks)), None)
 
     def require(self, name: str) -> dict:
         found = self.record(name)
