@@ -6,10 +6,11 @@
 - Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
   (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
   script (a login racing it cannot slip between its read and its delete).
-- Names follow the tournament names' rules (``service/names.py``): normalised, no
-  mixed look-alike scripts, unique by look. Creating an account checks and claims
-  every look-alike key of the name in one Lua script, so two look-alike names racing
-  cannot both win.
+- Names follow the tournament names' rules (``service/names.py``: ``check_new``):
+  normalised, no mixed look-alike scripts, no role words, unique by look; and no
+  character that would break the profile's address (``/ \\ ? # %``, only dots).
+  Creating an account checks and claims every look-alike key of the name in one Lua
+  script, so two look-alike names racing cannot both win.
 
 Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
 """
@@ -17,6 +18,7 @@ Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
 from __future__ import annotations
 
 import json
+import re
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -29,6 +31,7 @@ from .callers import new_token, token_digest
 from .errors import ApiError
 
 MAX_NAME = 40
+PATH_UNSAFE = re.compile(r"[/\\?#%]")  # a name is a path segment of /accounts/<name>
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # Argon2 takes any length; a bound keeps a request's cost bounded
 
@@ -123,10 +126,13 @@ class Accounts:
     def create(self, name: str, password: str) -> dict:
         """A new account and a first session; 409 ``name_taken`` for a name that looks
         like another, 400 for a bad name or password. Nothing is written on refusal."""
-        clean = names.normalise(name, max_length=MAX_NAME)
-        if names.is_deceptive(clean):
+        clean = names.check_new(name, what="name", max_length=MAX_NAME)
+        if PATH_UNSAFE.search(clean) or not clean.strip("."):
             raise ApiError(
-                400, "confusable_name", "this name mixes look-alike letters of different scripts", {"name": clean}
+                400,
+                "bad_name",
+                "an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address",
+                {"name": clean},
             )
         _check_password(password)
         looks = sorted(names.skeletons(clean))

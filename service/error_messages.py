@@ -127,6 +127,7 @@ TEMPLATES = [
     _l("a rated game has every seat bound to its own account and no computer"),
     _l("this game's result is already in the ratings"),
     _l("this correction does not change the result"),
+    _l("an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address"),
     _l("this name looks the same as the account {owner}: log in to register as it"),
     _l("outside tournaments a result a referee decided, or a game nobody moved in, is not rated"),
     _l("a frame is one JSON object as text"),
