@@ -231,17 +231,7 @@ def _reported(state: Any, p: JSON, event: JSON) -> JSON:
     n = len(table["seats"])
     if len(result["scores"]) != n or len(result["ranking"]) != n:
         raise TournamentError("bad_result", f"a result of game {p['game_id']} needs {n} seats", 422)
-    new = dict(state)
-    new["rounds"] = list(state["rounds"])
-    rnd = copy.deepcopy(state["rounds"][r])
-    rnd["tables"][i]["result"] = {
-        "scores": list(result["scores"]),
-        "ranking": list(result["ranking"]),
-        "forfeited": list(result.get("forfeited") or []),
-    }
-    rnd["tables"][i]["head_hash"] = p.get("head_hash")
-    new["rounds"][r] = rnd
-    return new
+    return _with_result(state, r, i, result, p.get("head_hash"))
 
 
 def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
@@ -256,6 +246,11 @@ def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
     result = p["result"]
     if len(result["scores"]) != len(state["rounds"][r]["tables"][i]["seats"]):
         raise TournamentError("bad_result", f"a result of game {p['game_id']} has one score per seat", 422)
+    return _with_result(state, r, i, result, p.get("head_hash"))
+
+
+def _with_result(state: JSON, r: int, i: int, result: JSON, head_hash: str | None) -> JSON:
+    """The state with table ``i`` of round ``r`` holding ``result`` (a report or a correction)."""
     new = dict(state)
     new["rounds"] = list(state["rounds"])
     rnd = copy.deepcopy(state["rounds"][r])
@@ -264,7 +259,7 @@ def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
         "ranking": list(result["ranking"]),
         "forfeited": list(result.get("forfeited") or []),
     }
-    rnd["tables"][i]["head_hash"] = p.get("head_hash")
+    rnd["tables"][i]["head_hash"] = head_hash
     new["rounds"][r] = rnd
     return new
 
