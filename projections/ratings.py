@@ -12,6 +12,8 @@ holding the exports recomputes the same numbers.
 - Corrections: a later result for the same game (a referee correction) *replaces* the
   earlier one at the game's original place, and everything after it is re-rated
   (``Fold`` refolds from the start then; a result arriving in order is one update).
+  A ``void`` result (a casual game's referee took the result out, see
+  ``refereed_away``) replaces it with nothing.
 - Model: OpenSkill's Weng-Lin Plackett-Luce (``openskill``), one team per seat, ties
   shared. The displayed rating is the ordinal ``mu - 3 sigma``: a conservative
   estimate that rises as a player's results become certain (docs/RATINGS.md).
@@ -50,16 +52,39 @@ def parameters() -> dict[str, Any]:
 
 def is_rateable(pstate: dict[str, Any]) -> bool:
     """A finished ranked game whose every seat is bound to its own account and none
-    played by a computer."""
+    played by a computer, except the seat of a player who withdrew from a tournament
+    (the computer plays on for the others; the seat ranks last, and the result is
+    rated like a forfeit)."""
     accounts = pstate.get("accounts") or {}
+    withdrawn = {str(s) for s in pstate.get("withdrawn") or []}
     return (
         pstate["status"] == "finished"
         and pstate["ranked"]
-        and not pstate["bots"]
+        and set(pstate["bots"]) <= withdrawn
         and pstate["result"] is not None
         and len(accounts) == len(pstate["seats"])
         and len(set(accounts.values())) == len(pstate["seats"])
     )
+
+
+REFEREE_DECIDES = ("referee.forfeit", "referee.adjust", "referee.correction")
+
+
+def refereed_away(game: str, tournament: Any, envelopes: Iterable[dict[str, Any]]) -> str | None:
+    """Why a casual game's result is not rated, or None if it may be. Outside a
+    tournament the referee is whoever created the game, who also holds every seat
+    link: a result a referee forfeit, adjustment or correction decided or changed is
+    not rated, nor a game no seat made a move in. A tournament's director is
+    accountable and audited, so there the referee's word is rated; a clock running
+    out (the system) counts everywhere."""
+    if tournament:
+        return None
+    moved = False
+    for e in envelopes:
+        if e["type"] in REFEREE_DECIDES:
+            return "refereed"
+        moved = moved or (e["type"].startswith(game + ".") and "seat" in e["actor"] and "role" not in e["actor"])
+    return None if moved else "no_moves"
 
 
 def result_of(pstate: dict[str, Any], finished_at: str) -> dict[str, Any]:
@@ -90,7 +115,8 @@ def fold(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
     state = Fold()
     for r in sorted(latest.values(), key=_place):
-        state.apply(r)
+        if not r.get("void"):
+            state.apply(r)
     return state.out
 
 
@@ -115,10 +141,12 @@ class Fold:
             self.latest[r["game_id"]] = {**r, "finished_at": first["finished_at"]} if first else r
             self.out, self.live, self.last = {}, {}, None
             for each in sorted(self.latest.values(), key=_place):
-                self.apply(each)
+                if not each.get("void"):
+                    self.apply(each)
             return
         self.latest[r["game_id"]] = r
-        self.apply(r)
+        if not r.get("void"):
+            self.apply(r)
 
     def rated(self, r: dict[str, Any]) -> list[Any]:
         """The players' new ratings after ``r``, from their ratings now (nothing kept)."""
@@ -159,16 +187,19 @@ def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | Non
     dropped), or None if the log does not make a rated game. The log is taken as it
     is; ``python -m service verify`` is what checks its chain and refold."""
     created = envelopes[0]["payload"] if envelopes and envelopes[0].get("type") == "game.created" else None
-    if created is None:
+    if created is None or refereed_away(created["game"], created.get("tournament"), envelopes):
         return None
     accounts: dict[str, str] = {}
     bots = dict(created.get("bots") or {})
+    withdrawn: list[int] = []
     finished_at, ranking, head, seq = None, None, None, None
     for e in envelopes:
         if e["type"] == "seat.bound":
             accounts[str(e["payload"]["seat"])] = e["payload"]["account"]
         elif e["type"] == "referee.bot":
             bots[str(e["payload"]["seat"])] = e["payload"]["strength"]
+            if e["payload"].get("withdrawn"):
+                withdrawn.append(e["payload"]["seat"])
         elif e["type"] == "game.finished":
             finished_at, ranking = e["ts"], e["payload"]["result"]["ranking"]
         elif e["type"] == "referee.correction" and finished_at:
@@ -180,6 +211,7 @@ def results_from_export(envelopes: list[dict[str, Any]]) -> dict[str, Any] | Non
         "seats": created["seats"],
         "ranked": created.get("ranked", True) and not created.get("fork"),
         "bots": bots,
+        "withdrawn": withdrawn,
         "accounts": accounts,
         "status": "finished" if finished_at else "active",
         "result": {"ranking": ranking} if ranking else None,

@@ -65,6 +65,7 @@ class CreateGameSchema(Schema):
     ranked = StrictBoolean(load_default=True)
     bots = fields.List(fields.Nested(lambda: BotSeatSchema()), load_default=list, validate=validate.Length(max=20))
     account_seat = fields.Integer(
+        strict=True,
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=MAX_SEATS - 1),

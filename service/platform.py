@@ -461,10 +461,10 @@ class Platform:
                     ("account-game", game_id, name),
                     lambda name=name, when=when: self.accounts.add_game(name, game_id, when),
                 )
-        ends = [e for e in envelopes if e["type"] in ("game.finished", fold.CORRECTION)]
-        if ends and rfold.is_rateable(final):
+        ends = [e for e in envelopes if e["type"] in ("game.finished", *rfold.REFEREE_DECIDES)]
+        if ends and final["status"] == "finished" and rfold.is_rateable(final):
             self.lobby_writes.run(
-                ("rating", game_id, final["head"]), lambda: self.ratings.record_quietly(final, ends[-1]["ts"])
+                ("rating", game_id, final["head"]), lambda: self.ratings.record_quietly(self, final, ends[-1]["ts"])
             )
 
     def _extras(self, game_id: str, p: dict | None, envelopes: list[dict], final: dict) -> Extras:

@@ -61,23 +61,27 @@ class Ratings:
         return [e["payload"] for e in self.entries() if e["payload"]["game_id"] == game_id]
 
     # -- writing -------------------------------------------------------------------------
-    def record(self, pstate: dict, finished_at: str) -> str:
-        """Append the game's result: "ok", or "duplicate" if this head was recorded before."""
+    def record(self, pstate: dict, finished_at: str, void: str | None = None) -> str:
+        """Append the game's result: "ok", or "duplicate" if this head was recorded before.
+        With ``void`` (why), the entry takes an earlier result of the game back out."""
         result = rfold.result_of(pstate, finished_at)
         action_id = f"{result['game_id']}@{result['head']}"
         for _ in range(20):
             entries = self.entries()
             before = self.folded().get(result["game"], {})
-            with self._lock:
-                after = self._fold.rated(result)
-            payload = {
-                **result,
-                "before": {a: _mu_sigma(before.get(a)) for a in result["accounts"]},
-                "after": {
-                    a: {"mu": rfold.rounded(r.mu), "sigma": rfold.rounded(r.sigma)}
-                    for a, r in zip(result["accounts"], after)
-                },
-            }
+            if void:
+                payload = {**result, "ranking": None, "void": void, "before": {}, "after": {}}
+            else:
+                with self._lock:
+                    after = self._fold.rated(result)
+                payload = {
+                    **result,
+                    "before": {a: _mu_sigma(before.get(a)) for a in result["accounts"]},
+                    "after": {
+                        a: {"mu": rfold.rounded(r.mu), "sigma": rfold.rounded(r.sigma)}
+                        for a, r in zip(result["accounts"], after)
+                    },
+                }
             seq = entries[-1]["seq"] if entries else 0
             head = entries[-1]["hash"] if entries else ""
             envelope = seal(seq + 1, "rating.result", SYSTEM, payload, head, action_id, now_rfc3339())
@@ -86,17 +90,34 @@ class Ratings:
                 return answer.status
         raise ApiError(409, "busy", "too many concurrent writers; try again")
 
-    def record_quietly(self, pstate: dict, finished_at: str) -> None:
+    def record_quietly(self, platform, pstate: dict, finished_at: str) -> None:
         """The platform's after-append hook: never fails the move (a storage outage is
         re-raised so ``LobbyWrites`` keeps the write for later)."""
         from events.connection import UNAVAILABLE
 
         try:
-            self.record(pstate, finished_at)
+            self.record_if_rated(platform, pstate, finished_at)
         except UNAVAILABLE:
             raise
         except Exception:
             log.exception("rating of game %s not recorded", pstate.get("game_id"))
+
+    def refereed_away(self, platform, pstate: dict) -> str | None:
+        """Why a casual game's result is not rated (``rfold.refereed_away``), from its log."""
+        if pstate.get("tournament"):
+            return None
+        return rfold.refereed_away(pstate["game"], None, platform.store.read(keys.events(pstate["game_id"])))
+
+    def record_if_rated(self, platform, pstate: dict, finished_at: str) -> str:
+        """Record the result, or when a referee took it out of the ratings, take back an
+        earlier recorded result of the game (nothing if there is none)."""
+        why = self.refereed_away(platform, pstate)
+        if why is None:
+            return self.record(pstate, finished_at)
+        earlier = self.recorded(pstate["game_id"])
+        if earlier and not earlier[-1].get("void"):
+            return self.record(pstate, earlier[0]["finished_at"], void=why)
+        return "unrated"
 
     def rate(self, platform, game_id: str) -> dict:
         """``POST /api/games/{id}/rating``: record a finished game's rating now (when the
@@ -108,6 +129,14 @@ class Ratings:
             raise ApiError(409, "unranked", "this game is not ranked")
         if not rfold.is_rateable(p):
             raise ApiError(409, "not_rateable", "a rated game has every seat bound to its own account and no computer")
+        why = self.refereed_away(platform, p)
+        if why is not None:
+            raise ApiError(
+                409,
+                "refereed_result",
+                "outside tournaments a result a referee decided, or a game nobody moved in, is not rated",
+                {"why": why},
+            )
         finished_at = finished_ts(platform, game_id)
         if self.record(p, finished_at) == "duplicate":
             raise ApiError(409, "already_rated", "this game's result is already in the ratings", {"head": p["head"]})
@@ -143,7 +172,12 @@ class Ratings:
     def everything(self) -> dict:
         """All live ratings, in the shape ``verify-ratings`` compares."""
         entries = self.entries()
-        heads = {e["payload"]["game_id"]: e["payload"]["head"] for e in entries}
+        heads: dict[str, str] = {}
+        for e in entries:
+            if e["payload"].get("void"):
+                heads.pop(e["payload"]["game_id"], None)
+            else:
+                heads[e["payload"]["game_id"]] = e["payload"]["head"]
         return {
             "parameters": rfold.parameters(),
             "ratings": rfold.numbers(self.folded()),

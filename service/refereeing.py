@@ -115,11 +115,14 @@ def correct(platform, game_id: str, caller: Caller, body: dict) -> dict:
         for seat, _ in adjustments:
             _seat(p, {"seat": seat})
         after = {**p, "adjustments": p["adjustments"] + adjustments}
+        result = final_result(fold.game_of(p), after)
+        if _standing(result) == _standing(p["result"]):  # would lengthen the log and re-rate for nothing
+            raise ApiError(409, "unchanged_result", "this correction does not change the result")
         payload = {
             "adjustments": adjustments,
             "reason": body["reason"],
             "dispute": dispute,
-            "result": final_result(fold.game_of(p), after),
+            "result": result,
         }
         entry = {"seq": p["seq"] + 1, "prev": p["head"], "payload": payload}
         payload["attestation"] = platform.signer.sign(fold.correction_statement(p.get("game_id"), entry))
@@ -127,3 +130,9 @@ def correct(platform, game_id: str, caller: Caller, body: dict) -> dict:
 
     _, seq = platform.append_entries(game_id, build)
     return {"seq": seq}
+
+
+def _standing(result: dict | None) -> dict | None:
+    """What a result says about the players (scores, ranks, forfeits), without the list
+    of adjustments that led to it."""
+    return None if result is None else {k: v for k, v in result.items() if k != "adjustments"}

@@ -165,6 +165,14 @@ class Tournaments:
                 name, [p["name"] for p in state["players"].values()], "player name", code="already_registered"
             )
             payload = {"pid": pid, "name": clean}
+            owner = self.platform.accounts.holder_of_look(clean) if account is None else None
+            if owner is not None:  # an anonymous player may not pass for an account
+                raise ApiError(
+                    409,
+                    "account_name",
+                    f"this name looks the same as the account {owner!r}: log in to register as it",
+                    {"name": clean, "taken": owner},
+                )
             if account is not None:
                 rated = self.platform.ratings.of_account(account).get(state["game"])
                 payload.update(account=account, rating=rated["rating"] if rated else None)

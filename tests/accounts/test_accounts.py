@@ -126,3 +126,28 @@ def test_login_is_rate_limited(redis_url, redis_client, tmp_path):
     assert 0 < int(refused.headers["Retry-After"]) <= 60
     for key in redis_client.scan_iter(match="ratelimit*"):
         redis_client.delete(key)
+
+
+def test_role_words_and_path_unsafe_names_are_refused(client, redis_client):
+    """An account may not pass for the referee or the director, and its name must
+    make a reachable profile address."""
+    before = count_accounts(redis_client)
+    for word in ("referee", "Admin", "DIRECTOR", "judge"):
+        answer = client.post("/api/accounts", json={"name": word, "password": PASSWORD})
+        assert answer.status_code == 403, (word, answer.get_json())
+        assert answer.get_json()["error"]["code"] == "reserved_name"
+    for name in (
+        "a/" + unique("b"),
+        unique("c") + "\\d",
+        unique("e") + "?f",
+        unique("g") + "#",
+        unique("h") + "%2F",
+        "..",
+        ".",
+    ):
+        answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert answer.status_code == 400, (name, answer.get_json())
+        assert answer.get_json()["error"]["code"] == "bad_name"
+    assert count_accounts(redis_client) == before
+    name, _ = new_account(client, "dots.and-dashes_")
+    assert client.get(f"/api/accounts/{name}").status_code == 200

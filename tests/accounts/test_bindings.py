@@ -93,3 +93,13 @@ def test_creation_binding_needs_a_session_and_a_persons_seat(client):
         "/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": 5}, headers=auth(s_ann)
     )
     assert bot_seat.status_code == 400 and bot_seat.get_json()["error"]["code"] == "bad_seat"
+
+
+def test_account_seat_is_a_strict_integer(client):
+    _, s_ann = new_account(client, "si")
+    for seat in ("0", 0.5, "x"):
+        answer = client.post(
+            "/api/games", json={"game": "toy", "seats": ["a", "b"], "account_seat": seat}, headers=auth(s_ann)
+        )
+        assert answer.status_code == 400, (seat, answer.get_json())
+        assert answer.get_json()["error"]["code"] == "bad_request"

@@ -1,5 +1,5 @@
 """Ratings from recorded results: rated once per result, only ranked games with every
-seat bound, forfeits and referee corrections flowing in; numbers equal to OpenSkill's
+seat bound, casual results a referee decided left out (voided when already rated); numbers equal to OpenSkill's
 Plackett-Luce applied to the recorded rankings."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 from openskill.models import PlackettLuce
 
 from events import keys
+from projections import ratings as rfold
 
 from .helpers import auth, bound_game, new_account, roll_out
 
@@ -75,9 +76,12 @@ def test_unranked_unbound_and_unfinished_games_are_not_rated(client, redis_clien
     assert row(client, "toy", accounts[0][0]) is None
 
 
-def test_a_forfeit_is_a_result_like_any_other(client):
+def test_a_casual_forfeit_before_any_move_is_not_rated(client, redis_client):
+    """The creator of a casual game holds the referee token: a forfeit they hand out
+    decides nothing in the ratings (nobody moved, and a referee decided it)."""
     accounts = players(client, 2, "f")
     created = bound_game(client, [s for _, s in accounts], options={"rounds": 3})
+    length = stream_length(redis_client)
     forfeit = client.post(
         f"/api/games/{created['id']}/referee/forfeit",
         json={"seat": 0, "reason": "left"},
@@ -85,14 +89,42 @@ def test_a_forfeit_is_a_result_like_any_other(client):
     )
     assert forfeit.status_code == 201, forfeit.get_json()
     assert client.get(f"/api/games/{created['id']}").get_json()["result"]["ranking"] == [2, 1]
-    loser, winner = row(client, "toy", accounts[0][0]), row(client, "toy", accounts[1][0])
-    assert winner["mu"] > 25 > loser["mu"]
+    assert row(client, "toy", accounts[0][0]) is None and row(client, "toy", accounts[1][0]) is None
+    again = client.post(f"/api/games/{created['id']}/rating")
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "refereed_result"
+    assert again.get_json()["error"]["details"] == {"why": "refereed"}
+    assert stream_length(redis_client) == length
 
 
-def test_a_referee_correction_re_rates_the_game_in_its_place(client):
+def test_a_casual_forfeit_after_moves_is_not_rated_either(client, redis_client):
+    accounts = players(client, 2, "g")
+    created = bound_game(client, [s for _, s in accounts], options={"rounds": 3})
+    moved = client.post(
+        f"/api/games/{created['id']}/actions",
+        json={"type": "roll", "payload": {}},
+        headers=auth(created["seats"][0]["token"]),
+    )
+    assert moved.status_code == 201, moved.get_json()
+    length = stream_length(redis_client)
+    forfeit = client.post(
+        f"/api/games/{created['id']}/referee/forfeit",
+        json={"seat": 1, "reason": "left"},
+        headers=auth(created["referee_token"]),
+    )
+    assert forfeit.status_code == 201, forfeit.get_json()
+    assert client.get(f"/api/games/{created['id']}").get_json()["status"] == "finished"
+    assert row(client, "toy", accounts[0][0]) is None
+    assert stream_length(redis_client) == length
+
+
+def test_a_casual_referee_correction_takes_the_rated_result_back_out(client, redis_client):
+    """Outside tournaments a corrected result is not rated: the earlier rating entry is
+    voided and the players' ratings are as if the game had never been rated."""
     accounts = players(client, 2, "c")
     created = bound_game(client, [s for _, s in accounts], options={"rounds": 1})
     meta = roll_out(client, created)
+    assert row(client, "toy", accounts[0][0])["games"] == 1
+    assert created["id"] in client.get("/api/ratings").get_json()["games"]
     loser = meta["result"]["ranking"].index(max(meta["result"]["ranking"]))
     fix = client.post(
         f"/api/games/{created['id']}/referee/correct",
@@ -100,18 +132,22 @@ def test_a_referee_correction_re_rates_the_game_in_its_place(client):
         headers=auth(created["referee_token"]),
     )
     assert fix.status_code == 201, fix.get_json()
-    corrected = client.get(f"/api/games/{created['id']}").get_json()
-    ranking = corrected["result"]["ranking"]
-    assert ranking[loser] == 1
-    model = PlackettLuce()
-    expected = model.rate([[model.rating()], [model.rating()]], ranks=ranking)
-    for seat, (name, _) in enumerate(accounts):
-        mine = row(client, "toy", name)
-        assert mine["games"] == 1  # replaced, not counted twice
-        assert mine["mu"] == round(expected[seat][0].mu, 9)
-    profile = client.get(f"/api/accounts/{accounts[loser][0]}").get_json()
-    assert [h["rank"] for h in profile["ratings"]["toy"]["history"]] == [1]
-    assert client.get("/api/ratings").get_json()["games"][created["id"]] == corrected["head_hash"]
+    for name, _ in accounts:
+        assert row(client, "toy", name) is None
+    assert created["id"] not in client.get("/api/ratings").get_json()["games"]
+    refused = client.post(f"/api/games/{created['id']}/rating")
+    assert refused.status_code == 409 and refused.get_json()["error"]["code"] == "refereed_result"
+
+
+def test_the_fold_drops_a_voided_result():
+    one = {"game_id": "g1", "game": "toy", "finished_at": "1", "head": "h", "seq": 3, "accounts": ["a", "b"]}
+    rated = {**one, "ranking": [1, 2]}
+    assert rfold.fold([rated, {**one, "head": "h2", "ranking": None, "void": "refereed"}]) == {}
+    live = rfold.Fold()
+    live.add(rated)
+    assert live.out["toy"]["a"]["games"] == 1
+    live.add({**one, "head": "h2", "ranking": None, "void": "refereed"})
+    assert live.out == {}
 
 
 def test_a_lost_ratings_write_never_fails_the_move_and_is_recorded_later(client, platform, monkeypatch):
@@ -144,3 +180,23 @@ def test_leaderboard_marks_provisional_ratings_and_filters_by_games(client):
     assert board["parameters"]["model"] == "PlackettLuce"
     assert client.get("/api/ratings/nosuchgame").status_code == 404
     assert client.get("/api/ratings/toy?min_games=-1").status_code == 400
+
+
+def test_a_correction_that_changes_nothing_is_refused_and_nothing_written(client, redis_client):
+    """Correction spam: each would append an entry and a rating result for nothing."""
+    accounts = players(client, 2, "n")
+    created = bound_game(client, [s for _, s in accounts], options={"rounds": 1})
+    meta = roll_out(client, created)
+    length = stream_length(redis_client)
+    for adjustments in ([], [{"seat": 0, "points": 0}]):
+        answer = client.post(
+            f"/api/games/{created['id']}/referee/correct",
+            json={"adjustments": adjustments, "reason": "again"},
+            headers=auth(created["referee_token"]),
+        )
+        assert answer.status_code == 409, answer.get_json()
+        assert answer.get_json()["error"]["code"] == "unchanged_result"
+    after = client.get(f"/api/games/{created['id']}").get_json()
+    assert after["head_hash"] == meta["head_hash"] and after["seq"] == meta["seq"]
+    assert stream_length(redis_client) == length
+    assert row(client, "toy", accounts[0][0])["games"] == 1

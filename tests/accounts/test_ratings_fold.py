@@ -63,3 +63,36 @@ def test_a_correction_equals_the_right_result_first_time(found, data):
     for r in [*found, right]:
         live.add(r)
     assert ratings.numbers(live.out) == ratings.numbers(first_time)
+
+
+def _tournament_game(*extra: dict) -> list[dict]:
+    def entry(seq: int, type_: str, payload: dict, actor: dict | None = None) -> dict:
+        return {"seq": seq, "type": type_, "payload": payload, "actor": actor or {}, "ts": f"t{seq}", "hash": f"h{seq}"}
+
+    created = {"game_id": "w1", "game": "toy", "seats": ["a", "b"], "tournament": {"id": "t1"}, "bots": {}}
+    bound = [entry(2 + s, "seat.bound", {"seat": s, "account": name}) for s, name in enumerate(["ann", "bob"])]
+    finished = entry(9, "game.finished", {"result": {"ranking": [1, 2]}})
+    return [entry(1, "game.created", created), *bound, *[entry(4 + i, **e) for i, e in enumerate(extra)], finished]
+
+
+def test_a_tournament_withdrawal_played_on_by_a_computer_is_rated():
+    """The withdrawn seat ranks last and the result is rated, as docs/RATINGS.md says."""
+    withdrew = {"type_": "referee.bot", "payload": {"seat": 1, "strength": 1, "withdrawn": True}}
+    result = ratings.results_from_export(_tournament_game(withdrew))
+    assert result is not None and result["accounts"] == ["ann", "bob"] and result["ranking"] == [1, 2]
+    pstate = {
+        "status": "finished",
+        "ranked": True,
+        "bots": {"1": 1},
+        "withdrawn": [1],
+        "result": {"ranking": [1, 2]},
+        "accounts": {"0": "ann", "1": "bob"},
+        "seats": ["a", "b"],
+    }
+    assert ratings.is_rateable(pstate)
+    assert not ratings.is_rateable({**pstate, "withdrawn": []})  # an empty chair filled by a computer is not
+
+
+def test_a_computer_on_a_seat_nobody_withdrew_from_is_not_rated():
+    empty_chair = {"type_": "referee.bot", "payload": {"seat": 1, "strength": 1}}
+    assert ratings.results_from_export(_tournament_game(empty_chair)) is None

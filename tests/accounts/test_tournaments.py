@@ -108,3 +108,18 @@ def test_account_registration_refusals_write_nothing(client):
     nameless = client.post(f"/api/tournaments/{tid}/players", json={})
     assert nameless.status_code == 400
     assert client.get(f"/api/tournaments/{tid}").get_json()["seq"] == seq
+
+
+def test_an_anonymous_player_may_not_take_an_accounts_name(client):
+    """Otherwise the account's owner could not register as themselves afterwards."""
+    name, session = new_account(client, "own")
+    tid, _ = tournament(client, 2)
+    seq = client.get(f"/api/tournaments/{tid}").get_json()["seq"]
+    for other in (name, name.upper(), "\uff4f" + name[1:]):
+        answer = client.post(f"/api/tournaments/{tid}/players", json={"name": other})
+        assert answer.status_code == 409, (other, answer.get_json())
+        assert answer.get_json()["error"]["code"] == "account_name"
+        assert answer.get_json()["error"]["details"]["taken"] == name
+    assert client.get(f"/api/tournaments/{tid}").get_json()["seq"] == seq
+    own = client.post(f"/api/tournaments/{tid}/players", json={}, headers=auth(session))
+    assert own.status_code == 201 and own.get_json()["account"] == name
