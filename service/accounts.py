@@ -28,7 +28,7 @@ from events.envelope import now_rfc3339
 
 from . import names
 from .callers import new_token, token_digest
-from .errors import ApiError
+from .errors import Conflict, Invalid, NotFound, Refusal, Unauthenticated
 
 MAX_NAME = 40
 PATH_UNSAFE = re.compile(r"[/\\?#%]")  # a name is a path segment of /accounts/<name>
@@ -128,8 +128,7 @@ class Accounts:
         like another, 400 for a bad name or password. Nothing is written on refusal."""
         clean = names.check_new(name, what="name", max_length=MAX_NAME)
         if PATH_UNSAFE.search(clean) or not clean.strip("."):
-            raise ApiError(
-                400,
+            raise Invalid(
                 "bad_name",
                 "an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address",
                 {"name": clean},
@@ -145,16 +144,14 @@ class Accounts:
             )
             holder = found if status == "taken" else None
         if holder is not None:
-            raise ApiError(
-                409, "name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder}
-            )
+            raise Conflict("name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder})
         return {"name": clean, "created_at": record["created_at"], "token": self._new_session(clean)}
 
     def record(self, name: str) -> dict | None:
         """The account called ``name`` (exactly, or by look: "alice" finds "Alice")."""
         try:
             clean = names.normalise(name, max_length=MAX_NAME)
-        except ApiError:
+        except Refusal:
             return None
         raw = self.redis.hget(keys.ACCOUNTS, clean)
         if raw is None:
@@ -172,7 +169,7 @@ class Accounts:
     def require(self, name: str) -> dict:
         found = self.record(name)
         if found is None:
-            raise ApiError(404, "not_found", "account not found", {"what": "account"})
+            raise NotFound("not_found", "account not found", {"what": "account"})
         return found
 
     # -- sessions ------------------------------------------------------------------------
@@ -186,7 +183,7 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             found = None
         if found is None:
-            raise ApiError(401, "bad_credentials", "wrong name or password")
+            raise Unauthenticated("bad_credentials", "wrong name or password")
         if self.hasher.check_needs_rehash(stored):
             self.redis.hset(
                 keys.ACCOUNTS,
@@ -207,10 +204,10 @@ class Accounts:
     def session(self, token: str | None) -> str:
         """The account name a session token belongs to; 401 without a valid one."""
         if not token:
-            raise ApiError(401, "no_session", "log in first: 'Authorization: Bearer <session token>'")
+            raise Unauthenticated("no_session", "log in first: 'Authorization: Bearer <session token>'")
         name = self.redis.hget(keys.ACCOUNT_SESSIONS, token_digest(token))
         if name is None:
-            raise ApiError(401, "bad_session", "this session is not valid (logged out?)")
+            raise Unauthenticated("bad_session", "this session is not valid (logged out?)")
         return name
 
     def logout(self, token: str | None) -> dict:
@@ -237,8 +234,7 @@ class Accounts:
 
 def _check_password(password: str) -> None:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ApiError(
-            400,
+        raise Invalid(
             "bad_password",
             f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
             {"min": MIN_PASSWORD, "max": MAX_PASSWORD},

@@ -20,7 +20,7 @@ from projections.ratings import PROVISIONAL_GAMES
 from . import bindings
 from .api import BadRequestParser
 from .callers import bearer_token
-from .errors import ApiError
+from .errors import NotFound
 
 bp = Blueprint("accounts", __name__, url_prefix="/api", description="Accounts, sessions, profiles and ratings")
 bp.ARGUMENTS_PARSER = BadRequestParser()
@@ -88,8 +88,8 @@ def claim_seat(body, game_id):
     """Bind the seat whose token is sent to the logged-in account (a ``seat.bound``
     entry in the game's log); 200 if it already is."""
     name = session_name()
-    status, answer = bindings.claim(platform(), game_id, name, body["seat_token"])
-    return answer, status
+    bound_now, answer = bindings.claim(platform(), game_id, name, body["seat_token"])
+    return answer, 201 if bound_now else 200
 
 
 @bp.route("/games/<game_id>/rating", methods=["POST"])
@@ -163,5 +163,5 @@ def leaderboard(query, game):
     """A game's leaderboard: accounts with at least ``min_games`` rated games, best
     first; ratings from fewer than the provisional count are marked."""
     if get_game(game) is None:
-        raise ApiError(404, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
+        raise NotFound("unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
     return platform().ratings.leaderboard(game, query["min_games"], query["limit"])

@@ -18,7 +18,7 @@ from projections.fold import InMemoryHistory, game_event
 from projections.games import get as get_game
 
 from .callers import Caller
-from .errors import ApiError
+from .errors import Forbidden, NotFound
 
 PLAYOUTS = 12
 MAX_POINTS = 80
@@ -33,8 +33,7 @@ def _stored(redis, game_id: str) -> dict | None:
 
 def _may_see(platform, p: dict, caller: Caller) -> None:
     if not platform.sees_all(p, caller):
-        raise ApiError(
-            403,
+        raise Forbidden(
             "analysis_after_the_end",
             "a game's evaluation is shown to all once it has ended; until then only to its referee",
         )
@@ -58,7 +57,7 @@ def read(platform, game_id: str, caller: Caller) -> dict:
     _may_see(platform, p, caller)
     stored = _stored(platform.redis, game_id)
     if stored is None:
-        raise ApiError(404, "not_found", "no evaluation has been asked for this game")
+        raise NotFound("not_found", "no evaluation has been asked for this game")
     return stored
 
 

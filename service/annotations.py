@@ -15,7 +15,7 @@ from events.envelope import now_rfc3339
 
 from . import names
 from .callers import Caller
-from .errors import ApiError
+from .errors import Conflict, Forbidden, Invalid
 
 MAX_TEXT = 2000
 MAX_SPECTATOR_NOTES = 1000  # a game's notes beyond which spectators may add no more (seats and referee may)
@@ -40,15 +40,15 @@ def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, 
     p = platform.state(game_id)
     text = (text or "").strip()
     if not text or len(text) > MAX_TEXT:
-        raise ApiError(400, "bad_text", f"an annotation has 1 to {MAX_TEXT} characters")
+        raise Invalid("bad_text", f"an annotation has 1 to {MAX_TEXT} characters")
     if not 1 <= seq <= p["seq"]:  # a step the game has not reached (yet): a conflict with its state
-        raise ApiError(409, "bad_seq", f"seq must be between 1 and {p['seq']}", {"seq": p["seq"]})
+        raise Conflict("bad_seq", f"seq must be between 1 and {p['seq']}", {"seq": p["seq"]})
     if kind == "dispute" and not caller.is_seat:
-        raise ApiError(403, "not_a_seat", "only a seat raises a dispute")
+        raise Forbidden("not_a_seat", "only a seat raises a dispute")
     role, author = author_of(p, caller, author)
     count = platform.redis.xlen(keys.notes(game_id))
     if count >= MAX_NOTES or (role == "spectator" and count >= MAX_SPECTATOR_NOTES):
-        raise ApiError(409, "too_many_annotations", "this game has as many annotations as it takes", {"count": count})
+        raise Conflict("too_many_annotations", "this game has as many annotations as it takes", {"count": count})
     note = {
         "seq": seq,
         "kind": kind,
@@ -69,7 +69,7 @@ def listing(platform, game_id: str, after: str | None = None, limit: int = 100) 
     try:
         found = platform.redis.xrange(keys.notes(game_id), start, "+", count=limit + 1)
     except ResponseError as exc:  # an id Redis does not take (e.g. beyond 2^64)
-        raise ApiError(400, "bad_cursor", "after must be the id of an annotation") from exc
+        raise Invalid("bad_cursor", "after must be the id of an annotation") from exc
     out = []
     for note_id, fields in found[:limit]:
         note = json.loads(fields["n"])

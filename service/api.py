@@ -34,7 +34,7 @@ from .api_schemas import (
     parse_seq,
 )
 from .callers import bearer_token
-from .errors import ApiError
+from .errors import Invalid, NotFound, TooLarge, Unavailable, Unprocessable
 from .game_types import describe_game
 from .live import event_stream
 
@@ -198,7 +198,7 @@ def request_undo(body, game_id):
 @bp.route("/games/<game_id>/undo/<request_id>/<answer>", methods=["POST"])
 def answer_undo(game_id, request_id, answer):
     if answer not in ("approve", "decline"):
-        raise ApiError(404, "not_found", "answer with approve or decline")
+        raise NotFound("not_found", "answer with approve or decline")
     return with_receipt(
         game_id, undo.answer_undo(platform(), game_id, caller(game_id), request_id, answer == "approve")
     ), 201
@@ -264,18 +264,17 @@ def verify_export():
     VERIFY_MAX_BYTES or VERIFY_MAX_EVENTS a 413, past VERIFY_SECONDS a 422."""
     config = current_app.config
     if (request.content_length or 0) > config["VERIFY_MAX_BYTES"]:
-        raise ApiError(
-            413,
+        raise TooLarge(
             "too_large",
             f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
             {"max_bytes": config["VERIFY_MAX_BYTES"]},
         )
     if not _VERIFYING.acquire(blocking=False):
-        raise ApiError(503, "verify_busy", "this worker is verifying another export; retry shortly", retry_after=1)
+        raise Unavailable("verify_busy", "this worker is verifying another export; retry shortly", retry_after=1)
     try:
         return _verify_body(config, audit.Budget(config["VERIFY_SECONDS"]))
     except audit.TooCostly as exc:
-        raise ApiError(422, "too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
+        raise Unprocessable("too_costly", str(exc), {"seconds": config["VERIFY_SECONDS"]}) from exc
     finally:
         _VERIFYING.release()
 
@@ -283,8 +282,7 @@ def verify_export():
 def _verify_body(config, budget):
     raw = request.stream.read(config["VERIFY_MAX_BYTES"] + 1)
     if len(raw) > config["VERIFY_MAX_BYTES"]:
-        raise ApiError(
-            413,
+        raise TooLarge(
             "too_large",
             f"an export to verify here is at most {config['VERIFY_MAX_BYTES']} bytes",
             {"max_bytes": config["VERIFY_MAX_BYTES"]},
@@ -292,12 +290,11 @@ def _verify_body(config, budget):
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ApiError(400, "malformed", f"an export is UTF-8 text: {exc.reason}") from exc
+        raise Invalid("malformed", f"an export is UTF-8 text: {exc.reason}") from exc
     if not text.strip():
-        raise ApiError(400, "malformed", "the body is an export: one JSON envelope per line")
+        raise Invalid("malformed", "the body is an export: one JSON envelope per line")
     if text.count("\n") > config["VERIFY_MAX_EVENTS"] + 1:
-        raise ApiError(
-            413,
+        raise TooLarge(
             "too_many_events",
             f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
             {"max_events": config["VERIFY_MAX_EVENTS"]},
@@ -305,10 +302,9 @@ def _verify_body(config, budget):
     try:
         envelopes = audit.parse_lines(text, budget)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "malformed", f"each line must be one JSON envelope: {exc}") from exc
+        raise Invalid("malformed", f"each line must be one JSON envelope: {exc}") from exc
     if len(envelopes) > config["VERIFY_MAX_EVENTS"] + 1:
-        raise ApiError(
-            413,
+        raise TooLarge(
             "too_many_events",
             f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
             {"max_events": config["VERIFY_MAX_EVENTS"]},

@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
-from .errors import ApiError
+from .errors import NotFound
 
 bp = Blueprint("api_docs", __name__, url_prefix="/api/docs", template_folder="templates", static_folder=None)
 ASSETS = frozenset(
@@ -35,5 +35,5 @@ def page():
 @bp.get("/assets/<name>")
 def asset(name: str):
     if name not in ASSETS:
-        raise ApiError(404, "not_found", "no such asset")
+        raise NotFound("not_found", "no such asset")
     return send_from_directory(swagger_ui_path, name, max_age=86400)

@@ -10,7 +10,7 @@ import re
 
 from marshmallow import Schema, fields, validate
 
-from .errors import ApiError
+from .errors import Invalid
 from .lobby import CURSOR
 
 MAX_SEQ = 2**53 - 1  # the largest integer every JSON reader keeps exactly; far below Redis's 2^64 ids
@@ -48,7 +48,7 @@ def parse_seq(text: str | None, name: str) -> int | None:
     if not text:
         return None
     if not _DIGITS.fullmatch(text) or int(text) > MAX_SEQ:
-        raise ApiError(400, "bad_request", f"{name} must be a seq (0 to {MAX_SEQ})", {name: [text[:40]]})
+        raise Invalid("bad_request", f"{name} must be a seq (0 to {MAX_SEQ})", {name: [text[:40]]})
     return int(text)
 
 

@@ -27,7 +27,8 @@ from . import (
 )
 from .accounts import hasher
 from .config import from_env
-from .errors import ApiError
+from .errors import Refusal
+from .http import errors as http_errors
 from .json_input import StrictJSONProvider
 from .keys import signer_for
 from .live import LiveTails, StreamSlots
@@ -91,11 +92,11 @@ def embedded_url(data_dir: str) -> str:
 
 
 def register_error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
-        body = exc.body()
-        body["error"]["message"] = i18n.localize_error(exc.code, exc.message, exc.status)
-        return jsonify(body), exc.status, exc.headers()
+    def refused(exc: Refusal):
+        return jsonify(http_errors.body_of(exc)), http_errors.status_of(exc), http_errors.headers_of(exc)
+
+    for kind in http_errors.REFUSALS:
+        app.register_error_handler(kind, refused)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

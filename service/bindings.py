@@ -9,43 +9,40 @@ has finished its record is final.
 
 from __future__ import annotations
 
-from .errors import ApiError
+from .errors import Conflict, Forbidden, Unauthenticated
 
 
-def claim(platform, game_id: str, account: str, seat_token: str) -> tuple[int, dict]:
-    """(status, answer): 201 bound now, 200 already bound to this same account."""
+def claim(platform, game_id: str, account: str, seat_token: str) -> tuple[bool, dict]:
+    """(bound now, answer): False when the seat was already bound to this same account."""
     try:
         who = platform.caller(game_id, seat_token)
-    except ApiError as exc:
-        if exc.status == 401:
-            raise ApiError(403, "bad_seat_token", "this seat token is not one of this game's seats") from exc
-        raise
+    except Unauthenticated as exc:
+        raise Forbidden("bad_seat_token", "this seat token is not one of this game's seats") from exc
     if not who.is_seat or who.bot:
-        raise ApiError(403, "bad_seat_token", "this seat token is not one of this game's seats")
+        raise Forbidden("bad_seat_token", "this seat token is not one of this game's seats")
     seat = who.seat
     answer = {"game_id": game_id, "seat": seat, "account": account}
 
     def build(p: dict) -> list:
         bound = p.get("accounts") or {}
         if bound.get(str(seat)) == account:  # a concurrent claim of the same seat won
-            raise ApiError(409, "already_bound", "this seat is already bound to this account", {"seat": seat})
+            raise Conflict("already_bound", "this seat is already bound to this account", {"seat": seat})
         if p["status"] == "finished":
-            raise ApiError(409, "game_finished", "the game is over")
+            raise Conflict("game_finished", "the game is over")
         if str(seat) in bound:
-            raise ApiError(409, "seat_taken", "this seat is bound to another account", {"seat": seat})
+            raise Conflict("seat_taken", "this seat is bound to another account", {"seat": seat})
         if account in bound.values():
-            raise ApiError(
-                409,
+            raise Conflict(
                 "account_seated",
                 "this account already sits in another seat of this game",
                 {"seat": int(next(s for s, a in bound.items() if a == account))},
             )
         if str(seat) in p["bots"]:
-            raise ApiError(409, "computer_seat", "a computer plays this seat")
+            raise Conflict("computer_seat", "a computer plays this seat")
         return [("seat.bound", {"seat": seat}, {"seat": seat, "account": account})]
 
     p = platform.state(game_id)
     if (p.get("accounts") or {}).get(str(seat)) == account:
-        return 200, {**answer, "seq": p["seq"]}
+        return False, {**answer, "seq": p["seq"]}
     _, seq = platform.append_entries(game_id, build)
-    return 201, {**answer, "seq": seq}
+    return True, {**answer, "seq": seq}

@@ -16,7 +16,7 @@ import io
 
 from flask import Flask, current_app, request
 
-from .errors import ApiError
+from .errors import Refusal, TooLarge
 
 UPLOAD_ENDPOINTS = {"games.verify_export": "VERIFY_MAX_BYTES"}
 
@@ -39,8 +39,8 @@ def install(app: Flask) -> None:
             raise too_large(most)
 
 
-def too_large(most: int) -> ApiError:
-    return ApiError(413, "too_large", f"the request body is larger than {most} bytes", {"max_bytes": most})
+def too_large(most: int) -> Refusal:
+    return TooLarge("too_large", f"the request body is larger than {most} bytes", {"max_bytes": most})
 
 
 def _buffer_unsized_body(most: int) -> None:

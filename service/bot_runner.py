@@ -23,7 +23,7 @@ from projections.bots.search import Budget, choose
 from projections.games import get as get_game
 
 from . import analysis, callers
-from .errors import ApiError
+from .errors import Conflict
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +66,7 @@ class BotRunner:
                     action_id=f"bot:{p['seq']}:{seat}",
                     expected_seq=p["seq"],
                 )
-            except ApiError as exc:
-                if exc.status != 409:
-                    raise
+            except Conflict:
                 log.info("bot move in %s at seq %s lost a race; the next turn decides again", game_id, p["seq"])
             return True
         return False

@@ -16,7 +16,7 @@ from functools import lru_cache
 from events import keys
 from projections.games.base import REFEREE
 
-from .errors import ApiError
+from .errors import Unauthenticated
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def bearer_token(headers) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "use 'Authorization: Bearer <token>'")
+        raise Unauthenticated("bad_token", "use 'Authorization: Bearer <token>'")
     return token.strip()
 
 
@@ -90,7 +90,7 @@ def resolve(redis, game_id: str, token: str | None) -> Caller:
         return SPECTATOR
     role = redis.hget(keys.tokens(game_id), token_digest(token))
     if role is None:
-        raise ApiError(401, "bad_token", "this token is not valid for this game")
+        raise Unauthenticated("bad_token", "this token is not valid for this game")
     return role_caller(role)
 
 

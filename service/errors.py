@@ -1,28 +1,67 @@
-"""One error type for the API, mapped to JSON ``{error: {code, message, details}}``."""
+"""The service layer's refusals, by what went wrong rather than by transport status.
+
+Services raise these; the HTTP edge (``service/http/errors.py``) is the one place that
+maps each kind to a status."""
 
 from __future__ import annotations
 
+from events.refusal import Refusal
 
-class ApiError(Exception):
-    def __init__(
-        self, status: int, code: str, message: str, details: dict | None = None, retry_after: int | None = None
-    ):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details or {}
-        self.retry_after = retry_after
-        if retry_after is not None:
-            self.details["retry_after"] = retry_after
-
-    def headers(self) -> dict:
-        """``Retry-After`` on a refusal the client should retry (429, 503)."""
-        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
-
-    def body(self) -> dict:
-        return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+__all__ = [
+    "Refusal",
+    "Invalid",
+    "Unauthenticated",
+    "Forbidden",
+    "NotFound",
+    "Conflict",
+    "TooLarge",
+    "Unprocessable",
+    "RateLimited",
+    "Unavailable",
+    "Broken",
+    "not_found",
+]
 
 
-def not_found(what: str) -> ApiError:
-    return ApiError(404, "not_found", f"{what} not found")
+class Invalid(Refusal):
+    """The request itself is malformed or fails its schema."""
+
+
+class Unauthenticated(Refusal):
+    """No credential, or one this server never issued."""
+
+
+class Forbidden(Refusal):
+    """A valid credential that may not do this."""
+
+
+class NotFound(Refusal):
+    """What the request names does not exist (or is not this caller's to see)."""
+
+
+class Conflict(Refusal):
+    """Well-formed, but the current state does not allow it."""
+
+
+class TooLarge(Refusal):
+    """The request is larger than this server takes."""
+
+
+class Unprocessable(Refusal):
+    """Well-formed, but the rules or the data refuse it whatever the state."""
+
+
+class RateLimited(Refusal):
+    """Too much from this client; ``retry_after`` says when to come back."""
+
+
+class Unavailable(Refusal):
+    """This worker cannot serve it now; retry shortly."""
+
+
+class Broken(Refusal):
+    """Stored data the server cannot read: an operator's problem, never the caller's."""
+
+
+def not_found(what: str) -> NotFound:
+    return NotFound("not_found", f"{what} not found")

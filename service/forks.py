@@ -10,19 +10,19 @@ rule is ``Platform.sees_all``, the one that decides views and logs.
 from __future__ import annotations
 
 from .callers import Caller
-from .errors import ApiError
+from .errors import Forbidden, Invalid
 
 
 def fork(platform, game_id: str, caller: Caller, at_seq: int, seats: list[str] | None = None) -> dict:
     p = platform.state(game_id)
     if not platform.sees_all(p, caller):
-        raise ApiError(403, "fork_needs_referee", "a game still being played is forked by its referee only")
+        raise Forbidden("fork_needs_referee", "a game still being played is forked by its referee only")
     if not 1 <= at_seq <= p["seq"]:
-        raise ApiError(400, "bad_seq", f"at_seq must be between 1 and {p['seq']}")
+        raise Invalid("bad_seq", f"at_seq must be between 1 and {p['seq']}")
     past = platform.projector.state_at(game_id, at_seq)
     names = seats or p["seats"]
     if len(names) != len(p["seats"]):
-        raise ApiError(400, "bad_seat_count", f"a fork keeps the {len(p['seats'])} seats of its source")
+        raise Invalid("bad_seat_count", f"a fork keeps the {len(p['seats'])} seats of its source")
     source = {
         "game_id": game_id,
         "at_seq": at_seq,

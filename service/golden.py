@@ -57,7 +57,7 @@ OPTION_SEATS = {
 }
 
 
-class Refused(Exception):
+class Refusal(Exception):
     """The tool would overwrite a recorded log, or was asked for something it cannot record."""
 
 
@@ -82,7 +82,7 @@ def option_variants(game: Game) -> list[dict]:
         elif (game.name, name) in SAMPLES:
             values = [SAMPLES[(game.name, name)]]
         else:
-            raise Refused(f"{game.name}: option {name!r} has no listable non-default value; add one to golden.SAMPLES")
+            raise Refusal(f"{game.name}: option {name!r} has no listable non-default value; add one to golden.SAMPLES")
         out += [{name: value} for value in values]
     return out
 
@@ -103,7 +103,7 @@ def plan(
         return [(seats or representative_seats(game, options or {}), options or {}, count or 1, trail)]
     if seats is not None:
         if not game.min_seats <= seats <= game.max_seats:
-            raise Refused(f"{game.title} takes {game.min_seats} to {game.max_seats} seats")
+            raise Refusal(f"{game.title} takes {game.min_seats} to {game.max_seats} seats")
         return [(seats, {}, count or 5, False)]
     out: list[tuple] = [(n, {}, count or 5, False) for n in range(game.min_seats, game.max_seats + 1)]
     out += [(representative_seats(game, o), o, 1, False) for o in option_variants(game)]
@@ -226,7 +226,7 @@ def play(
     body = {"game": game.name, "seats": [f"p{i}" for i in range(seats)], "options": options}
     r = client.post("/api/games", json=body)
     if r.status_code != 201:
-        raise Refused(f"the server refused the game: {r.get_json()}")
+        raise Refusal(f"the server refused the game: {r.get_json()}")
     gid = r.json["id"]
     tokens = [s["token"] for s in r.json["seats"]]
     table = Table(client, gid, tokens, r.json["referee_token"])
@@ -284,11 +284,11 @@ def record(
 ) -> list[Path]:
     game = get_game(game_name)
     if game is None:
-        raise Refused(f"no game called {game_name!r} (known: {', '.join(sorted(registry()))})")
+        raise Refusal(f"no game called {game_name!r} (known: {', '.join(sorted(registry()))})")
     if options:
         unknown = set(options) - set(option_defaults(game))
         if unknown:
-            raise Refused(f"{game.title} has no option {', '.join(sorted(unknown))}")
+            raise Refusal(f"{game.title} has no option {', '.join(sorted(unknown))}")
     version = game.rules_version
     folder = out / game.name
     todo, existing = [], []
@@ -302,7 +302,7 @@ def record(
                 todo.append((n, opts, trail, paths))
     if existing and not missing:
         listed = "\n  ".join(str(p) for p in existing)
-        raise Refused(
+        raise Refusal(
             f"refusing to overwrite recorded golden logs:\n  {listed}\n"
             "Golden logs are never rewritten. A change that alters how a log folds is a new rules "
             "version (raise the game's rules_version), recorded beside these; --missing records only "
@@ -367,7 +367,7 @@ def main(args: argparse.Namespace) -> int:
             trail_only=args.trail,
             start=args.start,
         )
-    except Refused as exc:
+    except Refusal as exc:
         print(f"golden: {exc}", file=sys.stderr)
         return 2
     return 0

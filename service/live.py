@@ -24,7 +24,7 @@ from events.connection import UNAVAILABLE
 from projections.fold import awaited
 from projections.views import redacted_envelope
 
-from .errors import ApiError
+from .errors import RateLimited, Unavailable
 from .metrics import LIVE_STREAMS, LIVE_TAILS
 
 log = logging.getLogger(__name__)
@@ -178,16 +178,14 @@ class StreamSlots:
             started = self._clients.get(client, [])
             if len(started) >= self.per_client:
                 wait = max(1, math.ceil(min(started) + self.seconds - now))
-                raise ApiError(
-                    429,
+                raise RateLimited(
                     "too_many_streams",
                     "this client has too many live streams open",
                     {"limit": self.per_client},
                     retry_after=wait,
                 )
             if self._games.get(game_id, 0) >= self.per_game or self._open >= self.total:
-                raise ApiError(
-                    503,
+                raise Unavailable(
                     "too_many_streams",
                     "too many live streams on this worker; retry shortly",
                     retry_after=self.FULL_RETRY_AFTER,

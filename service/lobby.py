@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 from events import keys
 
-from .errors import ApiError
+from .errors import Invalid
 
 STATUSES = ("active", "paused", "finished")
 BUILT = "lobby:built"  # set once the indexes hold every game (backfilled from games:index)
@@ -85,7 +85,7 @@ def encode_cursor(score: float, game_id: str) -> str:
 def decode_cursor(cursor: str) -> tuple[int, str]:
     score, _, game_id = cursor.partition(":")
     if not score.isascii() or not score.isdigit() or not game_id:
-        raise ApiError(400, "bad_cursor", "cursor is not a lobby cursor (use the `next` of a page)")
+        raise Invalid("bad_cursor", "cursor is not a lobby cursor (use the `next` of a page)")
     return int(score), game_id
 
 

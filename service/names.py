@@ -37,7 +37,7 @@ from functools import lru_cache
 import regex
 from confusable_homoglyphs import confusables
 
-from .errors import ApiError
+from .errors import Conflict, Forbidden, Invalid, Refusal
 
 _SPACES = re.compile(r"\s+")
 _INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]")
@@ -53,12 +53,12 @@ def _visible_text(name: str) -> str:
 def normalise(name: str, max_length: int = 60) -> str:
     """The name as stored and shown; 400 ``bad_name`` when nothing visible is left."""
     if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):
-        raise ApiError(400, "bad_name", "a name may not contain control characters")
+        raise Invalid("bad_name", "a name may not contain control characters")
     text = _visible_text(name)
     if not _VISIBLE.search(text):
-        raise ApiError(400, "bad_name", "a name needs at least one visible character")
+        raise Invalid("bad_name", "a name needs at least one visible character")
     if len(text) > max_length:
-        raise ApiError(400, "bad_name", f"a name has at most {max_length} characters")
+        raise Invalid("bad_name", f"a name has at most {max_length} characters")
     return text
 
 
@@ -119,30 +119,25 @@ def check_new(
     code: str = "name_taken",
     max_length: int = 60,
     reserved=ROLE_WORDS,
-    taken_status: int = 409,
+    refused_as: type[Refusal] = Conflict,
 ) -> str:
     """The normalised ``name``, refused (400) if it imitates another script, (403
     ``reserved_name``) if it looks like one of ``reserved``, or (409, ``code``) if it
     looks like one of ``taken``."""
     clean = normalise(name, max_length)
     if is_deceptive(clean):
-        raise ApiError(
-            400, "confusable_name", f"this {what} mixes look-alike letters of different scripts", {"name": clean}
-        )
+        raise Invalid("confusable_name", f"this {what} mixes look-alike letters of different scripts", {"name": clean})
     keys = skeletons(clean)
     for word in reserved:
         if keys & skeletons(word):
-            raise ApiError(
-                403,
+            raise Forbidden(
                 "reserved_name",
                 f"{clean!r} is reserved: seats, the referee and the director are named by their token",
                 {"name": clean},
             )
     for other in taken:
         if keys & skeletons(other):
-            raise ApiError(
-                taken_status, code, f"this {what} looks the same as {other!r}", {"name": clean, "taken": other}
-            )
+            raise refused_as(code, f"this {what} looks the same as {other!r}", {"name": clean, "taken": other})
     return clean
 
 
@@ -151,5 +146,5 @@ def check_seats(seat_names: list[str]) -> list[str]:
     same are one request contradicting itself (400 ``same_seat_names``)."""
     out: list[str] = []
     for name in seat_names:
-        out.append(check_new(name, out, "seat name", code="same_seat_names", taken_status=400))
+        out.append(check_new(name, out, "seat name", code="same_seat_names", refused_as=Invalid))
     return out

@@ -32,7 +32,7 @@ from projections.views import redacted_envelope
 from . import callers, lobby, names
 from .accounts import Accounts
 from .callers import Caller
-from .errors import ApiError, not_found
+from .errors import Broken, Conflict, Forbidden, Invalid, Refusal, Unauthenticated, Unprocessable, not_found
 from .lobby_writes import LobbyWrites
 from .metrics import APPENDS
 from .ratings import Ratings
@@ -66,7 +66,7 @@ def check_options(rules, options: dict, seats: int) -> None:
     try:
         rules.check_options(options, seats)
     except IllegalAction as exc:
-        raise ApiError(400, "bad_options", exc.message, exc.details) from exc
+        raise Invalid("bad_options", exc.message, exc.details) from exc
 
 
 class Platform:
@@ -85,7 +85,7 @@ class Platform:
             pstate = self.projector.latest(game_id)
         except (fold.FoldError, IllegalAction) as exc:
             log.exception("game %s does not fold", game_id)
-            raise ApiError(500, "unreadable_log", "this game's log does not fold under the current rules") from exc
+            raise Broken("unreadable_log", "this game's log does not fold under the current rules") from exc
         if pstate is None:
             raise not_found("game")
         return pstate
@@ -98,7 +98,7 @@ class Platform:
                 return self.tokens.resolve(game_id, token)
             except callers.UnknownToken:
                 self._require_exists(game_id)
-                raise ApiError(401, "bad_token", "this token is not valid for this game") from None
+                raise Unauthenticated("bad_token", "this token is not valid for this game") from None
         self._require_exists(game_id)
         return callers.SPECTATOR
 
@@ -223,10 +223,9 @@ class Platform:
         in the same append)."""
         rules = get_game(game)
         if rules is None:
-            raise ApiError(400, "unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
+            raise Invalid("unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
         if not rules.min_seats <= len(seat_names) <= rules.max_seats:
-            raise ApiError(
-                400,
+            raise Invalid(
                 "bad_seat_count",
                 f"{rules.title} takes {rules.min_seats} to {rules.max_seats} seats",
                 {"min_seats": rules.min_seats, "max_seats": rules.max_seats},
@@ -236,16 +235,16 @@ class Platform:
         try:
             opts = rules.options_schema().load(options or {}) if rules.options_schema else dict(options or {})
         except ValidationError as exc:
-            raise ApiError(400, "bad_options", "the options fail their schema", {"options": exc.messages}) from exc
+            raise Invalid("bad_options", "the options fail their schema", {"options": exc.messages}) from exc
         check_options(rules, opts, len(seat_names))
         bots = {int(s): n for s, n in (bots or {}).items()}
         if any(not 0 <= s < len(seat_names) for s in bots):
-            raise ApiError(400, "bad_seat", "a computer must sit in one of the game's seats")
+            raise Invalid("bad_seat", "a computer must sit in one of the game's seats")
         if bots and not rules.plays_by_computer():
-            raise ApiError(400, "no_computer_player", f"{rules.title} has no computer player")
+            raise Invalid("no_computer_player", f"{rules.title} has no computer player")
         accounts = {int(s): a for s, a in (accounts or {}).items()}
         if any(not 0 <= s < len(seat_names) or s in bots for s in accounts):
-            raise ApiError(400, "bad_seat", "an account is bound to one of the game's seats, not a computer's")
+            raise Invalid("bad_seat", "an account is bound to one of the game's seats, not a computer's")
         game_id = uuid.uuid4().hex[:16]
         seed = new_seed()
         self.redis.set(keys.seed(game_id), seed)
@@ -307,31 +306,31 @@ class Platform:
     ) -> tuple[int, dict]:
         """Post a game action for the caller's seat; returns (http status, body)."""
         if not caller.is_seat:
-            raise ApiError(403, "not_a_seat", "only a seat token can play actions")
+            raise Forbidden("not_a_seat", "only a seat token can play actions")
         known = self.projector.cached(game_id) or self.state(game_id)  # a game's type never changes
         game = get_game(known["game"])
         schema = action_schema(known["game"], type_)
         if schema is None:
-            raise ApiError(
-                400, "unknown_action", f"{game.title} has no action {type_!r}", {"known": sorted(game.action_schemas)}
+            raise Invalid(
+                "unknown_action", f"{game.title} has no action {type_!r}", {"known": sorted(game.action_schemas)}
             )
         try:
             loaded = canonical_payload(schema, payload)
         except ValidationError as exc:
-            raise ApiError(400, "bad_payload", "the payload fails its schema", {"payload": exc.messages}) from exc
+            raise Invalid("bad_payload", "the payload fails its schema", {"payload": exc.messages}) from exc
 
         flagged = self._flags_fallen(game_id, known)
 
         def build(p: dict) -> list[Entry]:
             if caller.seat in flagged or caller.seat in out_of_time(p, time.time()):
-                raise ApiError(409, "clock_ran_out", "this seat's clock has run out")
+                raise Conflict("clock_ran_out", "this seat's clock has run out")
             self.require_active(p)
             if (str(caller.seat) in p["bots"]) != caller.bot:
-                raise ApiError(
-                    403, "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's"
+                raise Forbidden(
+                    "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's"
                 )
             if caller.seat not in game.to_act(p["state"]) and not game.legal_actions(p["state"], caller.seat):
-                raise ApiError(422, "not_your_turn", "this seat may not act now")
+                raise Unprocessable("not_your_turn", "this seat may not act now")
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
 
         status, seq = self.append_entries(game_id, build, action_id=action_id, expected_seq=expected_seq)
@@ -363,8 +362,7 @@ class Platform:
         answered with the first move's seq."""
         first = self.store.read(keys.events(game_id), after=seq - 1, upto=seq)
         if first and (first[0]["type"], first[0]["actor"], first[0]["payload"]) != (type_, actor, payload):
-            raise ApiError(
-                409,
+            raise Conflict(
                 "action_id_reused",
                 "this action_id was already used for a different action",
                 {"action_id": action_id, "seq": seq},
@@ -373,9 +371,9 @@ class Platform:
     @staticmethod
     def require_active(p: dict) -> None:
         if p["status"] == "finished":
-            raise ApiError(409, "game_finished", "the game is over")
+            raise Conflict("game_finished", "the game is over")
         if p["status"] == "paused":
-            raise ApiError(409, "game_paused", "the referee has paused the game")
+            raise Conflict("game_paused", "the referee has paused the game")
 
     def append_entries(
         self,
@@ -404,9 +402,9 @@ class Platform:
             current = p["seq"] if p else 0
             try:
                 if expected_seq is not None and expected_seq != current:
-                    raise ApiError(409, "stale_seq", f"the game is at seq {current}", {"seq": current})
+                    raise Conflict("stale_seq", f"the game is at seq {current}", {"seq": current})
                 envelopes, final = self._seal(game_id, p, build(p), action_id)
-            except ApiError:
+            except Refusal:
                 if not fresh:
                     p, fresh = self.projector.latest(game_id), True
                     continue
@@ -447,8 +445,8 @@ class Platform:
                 applied = self._applied(game_id, action_id)
                 if applied is not None:
                     return 200, applied
-                raise ApiError(409, "stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
-        raise ApiError(409, "busy", "too many concurrent writers; try again")
+                raise Conflict("stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
+        raise Conflict("busy", "too many concurrent writers; try again")
 
     def _after_append(self, game_id: str, envelopes: list[dict], final: dict) -> None:
         """Writes outside the game's slot that follow from what was appended: an
@@ -509,9 +507,9 @@ class Platform:
             try:
                 state = self.projector.fold_onto(game_id, state, [envelope])
             except IllegalAction as exc:
-                raise ApiError(422, exc.code, exc.message, exc.details) from exc
+                raise Unprocessable(exc.code, exc.message, exc.details) from exc
             except fold.FoldError as exc:  # e.g. anything but a correction after game.finished
-                raise ApiError(409, "not_accepted", str(exc)) from exc
+                raise Conflict("not_accepted", str(exc)) from exc
             envelopes.append(envelope)
             head, seq = envelope["hash"], envelope["seq"]
 
@@ -581,7 +579,7 @@ class Platform:
                 expected_seq=p["seq"],
             )
             return seat
-        except ApiError:
+        except Refusal:
             return None  # someone else moved first; the next look finds it
 
     def _flags_fallen(self, game_id: str, known: dict) -> set[int]:

@@ -25,7 +25,7 @@ from events.envelope import now_rfc3339, seal
 from events.store import RedisEventStore
 from projections import ratings as rfold
 
-from .errors import ApiError
+from .errors import Conflict
 
 log = logging.getLogger(__name__)
 SYSTEM = {"role": "system", "name": "ratings"}
@@ -88,7 +88,7 @@ class Ratings:
             answer = self.store.append(keys.RATINGS_EVENTS, keys.RATINGS_IDEMPOTENCY, seq, action_id, [envelope])
             if answer.status in ("ok", "duplicate"):
                 return answer.status
-        raise ApiError(409, "busy", "too many concurrent writers; try again")
+        raise Conflict("busy", "too many concurrent writers; try again")
 
     def record_quietly(self, platform, pstate: dict, finished_at: str) -> None:
         """The platform's after-append hook: never fails the move (a storage outage is
@@ -124,22 +124,21 @@ class Ratings:
         write after its end was lost). 409 if it is not rateable or already recorded."""
         p = platform.state(game_id)
         if p["status"] != "finished":
-            raise ApiError(409, "not_finished", "the game has not finished")
+            raise Conflict("not_finished", "the game has not finished")
         if not p["ranked"]:
-            raise ApiError(409, "unranked", "this game is not ranked")
+            raise Conflict("unranked", "this game is not ranked")
         if not rfold.is_rateable(p):
-            raise ApiError(409, "not_rateable", "a rated game has every seat bound to its own account and no computer")
+            raise Conflict("not_rateable", "a rated game has every seat bound to its own account and no computer")
         why = self.refereed_away(platform, p)
         if why is not None:
-            raise ApiError(
-                409,
+            raise Conflict(
                 "refereed_result",
                 "outside tournaments a result a referee decided, or a game nobody moved in, is not rated",
                 {"why": why},
             )
         finished_at = finished_ts(platform, game_id)
         if self.record(p, finished_at) == "duplicate":
-            raise ApiError(409, "already_rated", "this game's result is already in the ratings", {"head": p["head"]})
+            raise Conflict("already_rated", "this game's result is already in the ratings", {"head": p["head"]})
         return {"game_id": game_id, "head": p["head"], "recorded": True}
 
     # -- answers -------------------------------------------------------------------------
@@ -195,4 +194,4 @@ def finished_ts(platform, game_id: str) -> str:
     for e in reversed(platform.store.read(keys.events(game_id))):
         if e["type"] == "game.finished":
             return e["ts"]
-    raise ApiError(409, "not_finished", "the game has not finished")
+    raise Conflict("not_finished", "the game has not finished")

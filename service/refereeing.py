@@ -9,17 +9,17 @@ from projections.outcome import final_result
 
 from .annotations import dispute_exists
 from .callers import Caller, issue_bot_token
-from .errors import ApiError
+from .errors import Conflict, Forbidden, Invalid, NotFound
 from .undo import check_target
 
 
 def referee_action(platform, game_id: str, caller: Caller, kind: str, payload: dict) -> dict:
     if not caller.referee:
-        raise ApiError(403, "not_referee", "only this game's referee token may do this")
+        raise Forbidden("not_referee", "only this game's referee token may do this")
     check = CHECKS[kind]
     dispute = payload.get("dispute")
     if dispute and not dispute_exists(platform.redis, game_id, dispute):
-        raise ApiError(404, "not_found", f"no dispute {dispute}")
+        raise NotFound("not_found", f"no dispute {dispute}")
 
     def build(p):
         check(p, payload)
@@ -34,28 +34,28 @@ def referee_action(platform, game_id: str, caller: Caller, kind: str, payload: d
 
 def _pause(p, payload):
     if p["status"] != "active":
-        raise ApiError(409, "not_active", f"the game is {p['status']}")
+        raise Conflict("not_active", f"the game is {p['status']}")
 
 
 def _resume(p, payload):
     if p["status"] != "paused":
-        raise ApiError(409, "not_paused", f"the game is {p['status']}")
+        raise Conflict("not_paused", f"the game is {p['status']}")
 
 
 def _rewind(p, payload):
     if p["status"] == "finished":
-        raise ApiError(409, "game_finished", "a finished game is not rewound; fork it instead")
+        raise Conflict("game_finished", "a finished game is not rewound; fork it instead")
     check_target(p, payload["to_seq"])
 
 
 def _seat(p, payload):
     if not 0 <= payload["seat"] < len(p["seats"]):
-        raise ApiError(400, "bad_seat", f"no seat {payload['seat']}")
+        raise Invalid("bad_seat", f"no seat {payload['seat']}")
 
 
 def _not_finished(p):
     if p["status"] == "finished":
-        raise ApiError(409, "game_finished", "the game is over: only a correction (referee/correct) changes its record")
+        raise Conflict("game_finished", "the game is over: only a correction (referee/correct) changes its record")
 
 
 def _adjust(p, payload):
@@ -66,26 +66,26 @@ def _adjust(p, payload):
 def _forfeit(p, payload):
     _seat(p, payload)
     if p["status"] == "finished":
-        raise ApiError(409, "game_finished", "the game is over")
+        raise Conflict("game_finished", "the game is over")
     if payload["seat"] in p["forfeits"]:
-        raise ApiError(409, "already_forfeited", "that seat has already forfeited")
+        raise Conflict("already_forfeited", "that seat has already forfeited")
 
 
 def _bot(p, payload):
     _seat(p, payload)
     game = fold.game_of(p)
     if not game.plays_by_computer():
-        raise ApiError(400, "no_computer_player", f"{game.title} has no computer player")
+        raise Invalid("no_computer_player", f"{game.title} has no computer player")
     if p["status"] == "finished":
-        raise ApiError(409, "game_finished", "the game is over")
+        raise Conflict("game_finished", "the game is over")
     if str(payload["seat"]) in p["bots"]:
-        raise ApiError(409, "already_a_computer", "a computer already plays that seat")
+        raise Conflict("already_a_computer", "a computer already plays that seat")
 
 
 def _dismiss(p, payload):
     _not_finished(p)
     if not payload.get("dispute"):
-        raise ApiError(400, "bad_payload", "dismiss names the dispute it settles")
+        raise Invalid("bad_payload", "dismiss names the dispute it settles")
 
 
 CHECKS = {
@@ -103,21 +103,21 @@ def correct(platform, game_id: str, caller: Caller, body: dict) -> dict:
     """Correct a finished game's result: the referee's adjustments, the result they
     give, and the server's signature over both, as one ``referee.correction`` entry."""
     if not caller.referee:
-        raise ApiError(403, "not_referee", "only this game's referee token may do this")
+        raise Forbidden("not_referee", "only this game's referee token may do this")
     dispute = body.get("dispute")
     if dispute and not dispute_exists(platform.redis, game_id, dispute):
-        raise ApiError(404, "not_found", f"no dispute {dispute}")
+        raise NotFound("not_found", f"no dispute {dispute}")
     adjustments = [[a["seat"], a["points"]] for a in body["adjustments"]]
 
     def build(p):
         if p["status"] != "finished":
-            raise ApiError(409, "not_finished", "only a finished game is corrected; adjust it while it is played")
+            raise Conflict("not_finished", "only a finished game is corrected; adjust it while it is played")
         for seat, _ in adjustments:
             _seat(p, {"seat": seat})
         after = {**p, "adjustments": p["adjustments"] + adjustments}
         result = final_result(fold.game_of(p), after)
         if _standing(result) == _standing(p["result"]):  # would lengthen the log and re-rate for nothing
-            raise ApiError(409, "unchanged_result", "this correction does not change the result")
+            raise Conflict("unchanged_result", "this correction does not change the result")
         payload = {
             "adjustments": adjustments,
             "reason": body["reason"],

@@ -38,10 +38,11 @@ from simple_websocket import ConnectionClosed
 
 from events.connection import UNAVAILABLE
 
-from . import api, i18n, json_input
+from . import api, json_input
 from .api_schemas import ActionSchema
 from .callers import bearer_token
-from .errors import ApiError
+from .errors import Broken, Forbidden, Invalid, RateLimited, Refusal, Unauthenticated, Unavailable
+from .http import errors as http_errors
 from .metrics import SOCKET_FRAMES
 
 log = logging.getLogger(__name__)
@@ -79,26 +80,24 @@ def answer(status: int, body: dict) -> str:
     return json.dumps({"status": status, "body": body}, separators=(",", ":"))
 
 
-def error(exc: ApiError) -> str:
-    body = exc.body()
-    body["error"]["message"] = i18n.localize_error(exc.code, exc.message, exc.status)
-    return answer(exc.status, body)
+def error(exc: Refusal) -> str:
+    return answer(http_errors.status_of(exc), http_errors.body_of(exc))
 
 
 def envelope(text) -> dict:
-    """One frame as an action envelope, or ApiError 400 as for a POST body."""
+    """One frame as an action envelope, or Refusal 400 as for a POST body."""
     if not isinstance(text, str):
-        raise ApiError(400, "malformed", "a frame is one JSON object as text")
+        raise Invalid("malformed", "a frame is one JSON object as text")
     try:
         data = json_input.loads(text.encode())
     except ValueError:
-        raise ApiError(400, "malformed", "the body is not valid JSON") from None
+        raise Invalid("malformed", "the body is not valid JSON") from None
     if not isinstance(data, dict):
-        raise ApiError(400, "malformed", "the body must be a JSON object")
+        raise Invalid("malformed", "the body must be a JSON object")
     try:
         return api.schema_instance(ActionSchema).load(data)
     except ValidationError as exc:
-        raise ApiError(400, "bad_request", "the request fails its schema", {"json": exc.messages}) from None
+        raise Invalid("bad_request", "the request fails its schema", {"json": exc.messages}) from None
 
 
 def authenticate(ws, game_id: str, idle: float):
@@ -112,10 +111,10 @@ def authenticate(ws, game_id: str, idle: float):
         except (ValueError, TypeError, KeyError):
             token = None
         if not isinstance(token, str) or not token:
-            raise ApiError(401, "bad_token", "send the seat's token first: an Authorization header or a token frame")
+            raise Unauthenticated("bad_token", "send the seat's token first: an Authorization header or a token frame")
     who = api.platform().caller(game_id, token)
     if not who.is_seat:
-        raise ApiError(403, "not_a_seat", "only a seat token can play actions")
+        raise Forbidden("not_a_seat", "only a seat token can play actions")
     return who
 
 
@@ -124,18 +123,18 @@ def one_frame(game_id: str, who, text, limits: FrameLimits, client: str) -> str:
     try:
         wait = limits.allow(client)
         if wait is not None:
-            raise ApiError(429, "rate_limited", "too many actions from this client; slow down", {"retry_after": wait})
+            raise RateLimited("rate_limited", "too many actions from this client; slow down", {"retry_after": wait})
         body = envelope(text)
         status, answered = api.play(game_id, who, body)
         SOCKET_FRAMES.labels(str(status)).inc()
         return answer(status, answered)
-    except ApiError as exc:
-        SOCKET_FRAMES.labels(str(exc.status)).inc()
+    except Refusal as exc:
+        SOCKET_FRAMES.labels(str(http_errors.status_of(exc))).inc()
         return error(exc)
     except UNAVAILABLE as exc:
         SOCKET_FRAMES.labels("503").inc()
         log.warning("storage unavailable on a socket of %s: %s", game_id, exc)
-        return error(ApiError(503, "storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}))
+        return error(Unavailable("storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}))
 
 
 @sock.route("/api/games/<game_id>/socket")
@@ -157,21 +156,21 @@ def game_socket(ws, game_id):
                 ws.send(one_frame(game_id, who, text, limits, client))
     except ConnectionClosed:
         return
-    except ApiError as exc:  # the handshake's refusal: say why, then close
+    except Refusal as exc:  # the handshake's refusal: say why, then close
         refuse(ws, exc, POLICY_VIOLATION)
     except UNAVAILABLE as exc:
         log.warning("storage unavailable opening a socket of %s: %s", game_id, exc)
         refuse(
             ws,
-            ApiError(503, "storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}),
+            Unavailable("storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}),
             INTERNAL_ERROR,
         )
     except Exception:
         log.exception("unhandled error on the socket of %s", game_id)
-        refuse(ws, ApiError(500, "internal", "internal error"), INTERNAL_ERROR)
+        refuse(ws, Broken("internal", "internal error"), INTERNAL_ERROR)
 
 
-def refuse(ws, exc: ApiError, close_code: int) -> None:
+def refuse(ws, exc: Refusal, close_code: int) -> None:
     """The last frame says why; then the socket closes with ``close_code``."""
     try:
         ws.send(error(exc))

@@ -24,12 +24,11 @@ from projections.games import get as get_game
 from projections.games import registry
 from projections.tournaments import fold as tfold
 from projections.tournaments import standings as tstandings
-from projections.tournaments.fold import TournamentError
 from projections.tournaments.pairing import fill_byes, plan_round
 
 from . import names
 from .callers import issue_bot_token, token_digest
-from .errors import ApiError, not_found
+from .errors import Conflict, Forbidden, Invalid, Refusal, Unauthenticated, Unprocessable, not_found
 
 SYSTEM = {"role": "system"}
 DIRECTOR = {"role": "referee", "name": "tournament director"}
@@ -72,9 +71,9 @@ class Tournaments:
                 try:
                     payload = SCHEMAS[type_]().load(payload)
                 except ValidationError as exc:
-                    raise ApiError(400, "bad_request", f"invalid {type_} payload", exc.messages) from exc
+                    raise Invalid("bad_request", f"invalid {type_} payload", exc.messages) from exc
                 envelope = seal(seq + 1, type_, actor, payload, head, action_id if i == 0 else None, ts)
-                state = _apply(state, envelope)
+                state = tfold.apply(state, envelope)
                 sealed.append(envelope)
                 head, seq = envelope["hash"], envelope["seq"]
             start = entries[-1]["seq"] if entries else 0
@@ -85,7 +84,7 @@ class Tournaments:
                 return "ok", state
             if result.status == "duplicate":
                 return "duplicate", self.state(tid)
-        raise ApiError(409, "busy", "too many concurrent writers; try again")
+        raise Conflict("busy", "too many concurrent writers; try again")
 
     # -- auth ----------------------------------------------------------------------------
     def role(self, tid: str, token: str | None) -> tuple[str, str | None]:
@@ -94,7 +93,7 @@ class Tournaments:
             return "public", None
         found = self.redis.hget(keys.tournament_secrets(tid), "token:" + token_digest(token))
         if found is None:
-            raise ApiError(401, "bad_token", "this token is not valid for this tournament")
+            raise Unauthenticated("bad_token", "this token is not valid for this tournament")
         if found == "director":
             return "director", None
         return "player", found.split(":", 1)[1]
@@ -102,24 +101,23 @@ class Tournaments:
     def require_director(self, tid: str, token: str | None) -> None:
         self.events(tid)  # 404 first
         if not token:
-            raise ApiError(401, "no_token", "the director's token is needed")
+            raise Unauthenticated("no_token", "the director's token is needed")
         role, _ = self.role(tid, token)
         if role != "director":
-            raise ApiError(403, "not_director", "only the tournament director may do this")
+            raise Forbidden("not_director", "only the tournament director may do this")
 
     # -- commands ------------------------------------------------------------------------
     def create(self, body: dict) -> dict:
         game = get_game(body["game"])
         if game is None:
-            raise ApiError(400, "unknown_game", f"no game called {body['game']!r}", {"known": sorted(registry())})
+            raise Invalid("unknown_game", f"no game called {body['game']!r}", {"known": sorted(registry())})
         try:
             options = TournamentOptionsSchema().load(body.get("options") or {})
         except ValidationError as exc:
-            raise ApiError(400, "bad_options", "the tournament options fail their schema", exc.messages) from exc
+            raise Invalid("bad_options", "the tournament options fail their schema", exc.messages) from exc
         size = options["table_size"]
         if not max(2, game.min_seats) <= size <= game.max_seats:
-            raise ApiError(
-                400,
+            raise Invalid(
                 "bad_table_size",
                 f"{game.title} is played by {game.min_seats} to {game.max_seats}",
                 {"min_seats": game.min_seats, "max_seats": game.max_seats},
@@ -128,8 +126,8 @@ class Tournaments:
             try:
                 options["game_options"] = game.options_schema().load(options["game_options"])
             except ValidationError as exc:
-                raise ApiError(
-                    400, "bad_options", "the game options fail the game's schema", {"game_options": exc.messages}
+                raise Invalid(
+                    "bad_options", "the game options fail the game's schema", {"game_options": exc.messages}
                 ) from exc
         swiss = size == 2
         tid = uuid.uuid4().hex[:12]
@@ -167,8 +165,7 @@ class Tournaments:
             payload = {"pid": pid, "name": clean}
             owner = self.platform.accounts.holder_of_look(clean) if account is None else None
             if owner is not None:  # an anonymous player may not pass for an account
-                raise ApiError(
-                    409,
+                raise Conflict(
                     "account_name",
                     f"this name looks the same as the account {owner!r}: log in to register as it",
                     {"name": clean, "taken": owner},
@@ -197,9 +194,9 @@ class Tournaments:
         self.events(tid)
         role, own = self.role(tid, token) if token else ("public", None)
         if not token:
-            raise ApiError(401, "no_token", "the director's or the player's own token is needed")
+            raise Unauthenticated("no_token", "the director's or the player's own token is needed")
         if role != "director" and own != pid:
-            raise ApiError(403, "not_director", "only the director or the player may withdraw a player")
+            raise Forbidden("not_director", "only the director or the player may withdraw a player")
         self._not_pairing(tid)
         holder = {}
 
@@ -230,7 +227,7 @@ class Tournaments:
 
         try:
             self.platform.append_entries(game_id, build)
-        except ApiError:
+        except Refusal:
             return  # the game ended meanwhile: its result stands
         p = self.platform.state(game_id)
         if str(seat) in p["bots"]:
@@ -254,12 +251,12 @@ class Tournaments:
 
         try:
             self.platform.append_entries(game_id, build)
-        except ApiError:
+        except Refusal:
             pass  # the game ended meanwhile: its result stands
 
     def _not_pairing(self, tid: str) -> None:
         if self.redis.exists(keys.tournament_pairing_lock(tid)):
-            raise ApiError(409, "pairing_in_progress", "the director is pairing a round; try again in a moment")
+            raise Conflict("pairing_in_progress", "the director is pairing a round; try again in a moment")
 
     def pair(self, tid: str, bye_computer: int | None = None) -> dict:
         """Create the next round's games and append ``round.paired``; with
@@ -271,7 +268,7 @@ class Tournaments:
         still moved, nothing is appended and the created games stay orphaned."""
         self.events(tid)
         if not self.redis.set(keys.tournament_pairing_lock(tid), "1", nx=True, ex=300):
-            raise ApiError(409, "pairing_in_progress", "another request is pairing this round")
+            raise Conflict("pairing_in_progress", "another request is pairing this round")
         try:
             return self._pair(tid, bye_computer)
         finally:
@@ -279,15 +276,12 @@ class Tournaments:
 
     def _pair(self, tid: str, bye_computer: int | None = None) -> dict:
         state = self.sync(tid)
-        try:
-            tfold.check_next_round(state)
-            plan = plan_round(state)
-        except TournamentError as exc:
-            raise ApiError(exc.status, exc.code, exc.message, exc.details) from exc
+        tfold.check_next_round(state)
+        plan = plan_round(state)
         rules = get_game(state["game"])
         if bye_computer is not None and plan["byes"]:
             if not rules.plays_by_computer():
-                raise ApiError(400, "no_computer_player", f"{rules.title} has no computer player")
+                raise Invalid("no_computer_player", f"{rules.title} has no computer player")
             plan = fill_byes(state, plan, bye_computer)
         computers = {t["table"]: t["computers"] for t in plan["tables"] if t.get("computers")}
         dry = {
@@ -303,7 +297,9 @@ class Tournaments:
                 for t in plan["tables"]
             ],
         }
-        _apply(state, {"type": "round.paired", "payload": dry, "seq": state["seq"] + 1})  # refuse before creating games
+        tfold.apply(
+            state, {"type": "round.paired", "payload": dry, "seq": state["seq"] + 1}
+        )  # refuse before creating games
         opts = state["options"]
         tables, secrets_map = [], {}
         for t in plan["tables"]:
@@ -342,12 +338,12 @@ class Tournaments:
 
         def build(s):
             if s["seq"] != state["seq"]:
-                raise ApiError(409, "tournament_changed", "the tournament changed while pairing; pair again")
+                raise Conflict("tournament_changed", "the tournament changed while pairing; pair again")
             return [("round.paired", DIRECTOR, payload)]
 
         status, _ = self._append(tid, build, action_id=f"pair:{plan['round']}")
         if status == "duplicate":
-            raise ApiError(409, "round_in_progress", f"round {plan['round']} was paired by another request")
+            raise Conflict("round_in_progress", f"round {plan['round']} was paired by another request")
         return self.round_view(tid, plan["round"], "director", None)
 
     def sync(self, tid: str) -> dict:
@@ -441,10 +437,10 @@ class Tournaments:
     def report(self, tid: str, game_id: str) -> dict:
         state = self.state(tid)
         if game_id not in state["games"]:
-            raise ApiError(422, "game_not_in_tournament", f"game {game_id} is not part of this tournament")
+            raise Unprocessable("game_not_in_tournament", f"game {game_id} is not part of this tournament")
         meta = self.platform.meta(game_id)
         if meta["result"] is None:
-            raise ApiError(409, "game_not_finished", f"game {game_id} has no result yet", {"seq": meta["seq"]})
+            raise Conflict("game_not_finished", f"game {game_id} has no result yet", {"seq": meta["seq"]})
         state = self.sync(tid)
         r, i = state["games"][game_id]
         return self._table_public(state, state["rounds"][r]["tables"][i])
@@ -486,7 +482,7 @@ class Tournaments:
         for tid in self.redis.zrevrange(keys.TOURNAMENTS_INDEX, 0, 199):
             try:
                 state = self.state(tid)
-            except ApiError:
+            except Refusal:
                 continue
             out.append(
                 {
@@ -578,10 +574,3 @@ class Tournaments:
                         }
                     )
         return {"pid": pid, "games": games}
-
-
-def _apply(state: dict | None, envelope: dict) -> dict:
-    try:
-        return tfold.apply(state, envelope)
-    except TournamentError as exc:
-        raise ApiError(exc.status, exc.code, exc.message, exc.details) from exc

@@ -16,7 +16,7 @@ from events.envelope import canonical_json
 from . import json_input
 from .api_schemas import StrictBoolean
 from .callers import bearer_token
-from .errors import ApiError
+from .errors import Forbidden, Invalid, Unauthenticated
 from .tournament_bundle import build_bundle
 from .tournament_service import DIRECTOR, Tournaments
 
@@ -84,13 +84,13 @@ def body(schema: type[Schema]) -> dict:
     try:
         data = json_input.loads(raw) if raw.strip() else {}
     except json_input.MalformedJSON as exc:
-        raise ApiError(400, "malformed", f"the body is not valid JSON: {exc.msg}") from exc
+        raise Invalid("malformed", f"the body is not valid JSON: {exc.msg}") from exc
     if not isinstance(data, dict):
-        raise ApiError(400, "bad_request", "the body must be a JSON object")
+        raise Invalid("bad_request", "the body must be a JSON object")
     try:
         return schema().load(data)
     except ValidationError as exc:
-        raise ApiError(400, "bad_request", "the request fails its schema", exc.messages) from exc
+        raise Invalid("bad_request", "the request fails its schema", exc.messages) from exc
 
 
 # -- API ---------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def register(tid):
         account = current_app.extensions["platform"].accounts.session(token)
         return service().register(tid, account, account=account), 201
     if data["name"] is None:
-        raise ApiError(400, "bad_request", "the request fails its schema", {"name": ["a name, or log in"]})
+        raise Invalid("bad_request", "the request fails its schema", {"name": ["a name, or log in"]})
     return service().register(tid, data["name"]), 201
 
 
@@ -143,9 +143,9 @@ def player_games(tid, pid):
     svc.events(tid)
     role, own = svc.role(tid, bearer())
     if role == "public":
-        raise ApiError(401, "no_token", "the player's own token or the director's is needed")
+        raise Unauthenticated("no_token", "the player's own token or the director's is needed")
     if role != "director" and own != pid:
-        raise ApiError(403, "not_your_player", "a player sees only their own seat links")
+        raise Forbidden("not_your_player", "a player sees only their own seat links")
     return svc.my_games(tid, pid)
 
 

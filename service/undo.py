@@ -8,27 +8,27 @@ import uuid
 from projections.fold import effective_points
 
 from .callers import Caller
-from .errors import ApiError
+from .errors import Conflict, Forbidden, NotFound, Unprocessable
 
 
 def check_target(p: dict, to_seq: int) -> list:
     if to_seq not in effective_points(p):
-        raise ApiError(422, "not_an_effective_step", f"seq {to_seq} is not a step of the current history")
+        raise Unprocessable("not_an_effective_step", f"seq {to_seq} is not a step of the current history")
     after = [h for h in p["history"] if h[0] > to_seq]
     if not after:
-        raise ApiError(422, "nothing_to_undo", f"nothing happened after seq {to_seq}")
+        raise Unprocessable("nothing_to_undo", f"nothing happened after seq {to_seq}")
     return after
 
 
 def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
     if not caller.is_seat:
-        raise ApiError(403, "not_a_seat", "only a seat asks for an undo; the referee rewinds")
+        raise Forbidden("not_a_seat", "only a seat asks for an undo; the referee rewinds")
     outcome = {}
 
     def build(p):
         platform.require_active(p)
         if p["pending_undo"]:
-            raise ApiError(409, "undo_pending", "another undo request is waiting for answers")
+            raise Conflict("undo_pending", "another undo request is waiting for answers")
         after = check_target(p, to_seq)
         if all(seat == caller.seat and not revealing for _, seat, revealing in after):
             outcome["status"] = "done"
@@ -44,11 +44,11 @@ def answer_undo(platform, game_id: str, caller: Caller, request_id: str, approve
     def build(p):
         req = p["pending_undo"]
         if not req or req["id"] != request_id:
-            raise ApiError(404, "not_found", "no such pending undo request")
+            raise NotFound("not_found", "no such pending undo request")
         if not caller.referee and caller.seat not in req["needed"]:
-            raise ApiError(403, "not_asked", "this seat is not asked to answer this request")
+            raise Forbidden("not_asked", "this seat is not asked to answer this request")
         if caller.is_seat and caller.seat in req["approvals"]:
-            raise ApiError(409, "already_answered", "this seat has already approved")
+            raise Conflict("already_answered", "this seat has already approved")
         kind = "game.undo_approved" if approve else "game.undo_declined"
         return [(kind, caller.actor(), {"request_id": request_id})]
 

@@ -23,18 +23,20 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from events.refusal import Refusal
 from events.shapes import JSON
 
 
-class TournamentError(Exception):
-    """A command or event the tournament refuses; ``status`` is the HTTP status."""
+class TournamentError(Refusal):
+    """A command or event the tournament refuses: not acceptable as it stands."""
 
-    def __init__(self, code: str, message: str, status: int = 422, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.details = details or {}
+
+class TournamentConflict(TournamentError):
+    """Acceptable in another state of the tournament, not in this one."""
+
+
+class TournamentUnknown(TournamentError):
+    """It names a player the tournament does not have."""
 
 
 def fold(events: Iterable[JSON]) -> JSON | None:
@@ -51,7 +53,7 @@ def apply(state: dict[str, Any] | None, event: dict[str, Any]) -> dict[str, Any]
     if state is None and event["type"] != "tournament.created":
         raise TournamentError("not_created", "the stream must start with tournament.created")
     if state is not None and event["type"] == "tournament.created":
-        raise TournamentError("already_created", "the tournament already exists", 409)
+        raise TournamentConflict("already_created", "the tournament already exists")
     new: JSON = handler(state, event["payload"], event)
     new["seq"] = event.get("seq", (state or {}).get("seq", 0) + 1)
     return new
@@ -115,22 +117,22 @@ def _created(state: Any, p: JSON, event: JSON) -> JSON:
 
 def _not_finished(state: JSON) -> None:
     if state["status"] == "finished":
-        raise TournamentError("tournament_finished", "the tournament is finished", 409)
+        raise TournamentConflict("tournament_finished", "the tournament is finished")
 
 
 def _registered(state: Any, p: JSON, event: JSON) -> JSON:
     _not_finished(state)
     if state.get("registration") == "closed":
-        raise TournamentError("registration_closed", "the director has closed registration", 409)
+        raise TournamentConflict("registration_closed", "the director has closed registration")
     if p["pid"] in state["players"]:
-        raise TournamentError("already_registered", f"player {p['pid']} is already registered", 409)
+        raise TournamentConflict("already_registered", f"player {p['pid']} is already registered")
     if player_by_name(state, p["name"]) is not None:
-        raise TournamentError(
-            "already_registered", f"a player named {p['name']!r} is already registered", 409, {"name": p["name"]}
+        raise TournamentConflict(
+            "already_registered", f"a player named {p['name']!r} is already registered", {"name": p["name"]}
         )
     if p.get("account") and any(o.get("account") == p["account"] for o in state["players"].values()):
-        raise TournamentError(
-            "already_registered", f"the account {p['account']!r} is already registered", 409, {"account": p["account"]}
+        raise TournamentConflict(
+            "already_registered", f"the account {p['account']!r} is already registered", {"account": p["account"]}
         )
     new = dict(state)
     new["players"] = dict(state["players"])
@@ -150,9 +152,9 @@ def _withdrawn(state: Any, p: JSON, event: JSON) -> JSON:
     _not_finished(state)
     player = state["players"].get(p["pid"])
     if player is None:
-        raise TournamentError("unknown_player", f"no player {p['pid']} in this tournament", 404)
+        raise TournamentUnknown("unknown_player", f"no player {p['pid']} in this tournament")
     if player["withdrawn"]:
-        raise TournamentError("already_withdrawn", f"player {p['pid']} has already withdrawn", 409)
+        raise TournamentConflict("already_withdrawn", f"player {p['pid']} has already withdrawn")
     new = dict(state)
     new["players"] = dict(state["players"])
     new["players"][p["pid"]] = {**player, "withdrawn": True, "withdrawn_round": len(state["rounds"])}
@@ -164,37 +166,35 @@ def check_next_round(state: dict[str, Any]) -> int:
     _not_finished(state)
     rnd = current_round(state)
     if rnd is not None and rnd["status"] != "finished":
-        raise TournamentError(
+        raise TournamentConflict(
             "round_in_progress",
             f"round {rnd['round']} is not finished yet",
-            409,
             {"round": rnd["round"], "unreported": [t["game_id"] for t in unreported_tables(state)]},
         )
     number = len(state["rounds"]) + 1
     if number > state["options"]["rounds"]:
-        raise TournamentError("no_more_rounds", f"all {state['options']['rounds']} rounds are played", 409)
+        raise TournamentConflict("no_more_rounds", f"all {state['options']['rounds']} rounds are played")
     return number
 
 
 def _paired(state: Any, p: JSON, event: JSON) -> JSON:
     number = check_next_round(state)
     if p["round"] != number:
-        raise TournamentError("wrong_round", f"the next round is {number}", 409)
+        raise TournamentConflict("wrong_round", f"the next round is {number}")
     active = set(active_players(state))
     seated = [pid for t in p["tables"] for pid in t["seats"] if pid is not None] + list(p["byes"])
     if sorted(seated) != sorted(active):
-        raise TournamentError("bad_pairing", "a round must seat every active player exactly once", 422)
+        raise TournamentError("bad_pairing", "a round must seat every active player exactly once")
     for t in p["tables"]:
         if not state["min_seats"] <= len(t["seats"]) <= state["max_seats"]:
-            raise TournamentError("bad_pairing", f"table {t['table']} has {len(t['seats'])} seats", 422)
+            raise TournamentError("bad_pairing", f"table {t['table']} has {len(t['seats'])} seats")
         if t["game_id"] in state["games"]:
-            raise TournamentError("bad_pairing", f"game {t['game_id']} is already in the tournament", 422)
+            raise TournamentError("bad_pairing", f"game {t['game_id']} is already in the tournament")
         empty = {str(s) for s, pid in enumerate(t["seats"]) if pid is None}
         if empty != set(t.get("computers") or {}) or len(empty) == len(t["seats"]):
             raise TournamentError(
                 "bad_pairing",
                 f"table {t['table']}: a computer fills each empty seat, and a table holds at least one player",
-                422,
             )
     new = dict(state)
     new["status"] = "running"
@@ -222,15 +222,15 @@ def _paired(state: Any, p: JSON, event: JSON) -> JSON:
 def _reported(state: Any, p: JSON, event: JSON) -> JSON:
     where = state["games"].get(p["game_id"])
     if where is None:
-        raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament", 422)
+        raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament")
     r, i = where
     table = state["rounds"][r]["tables"][i]
     if table["result"] is not None:
-        raise TournamentError("already_reported", f"game {p['game_id']} is already reported", 409)
+        raise TournamentConflict("already_reported", f"game {p['game_id']} is already reported")
     result = p["result"]
     n = len(table["seats"])
     if len(result["scores"]) != n or len(result["ranking"]) != n:
-        raise TournamentError("bad_result", f"a result of game {p['game_id']} needs {n} seats", 422)
+        raise TournamentError("bad_result", f"a result of game {p['game_id']} needs {n} seats")
     return _with_result(state, r, i, result, p.get("head_hash"))
 
 
@@ -239,13 +239,13 @@ def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
     game's log): the table takes the new result, whenever it arrives."""
     where = state["games"].get(p["game_id"])
     if where is None:
-        raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament", 422)
+        raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament")
     r, i = where
     if state["rounds"][r]["tables"][i]["result"] is None:
-        raise TournamentError("not_reported", f"game {p['game_id']} has no result to correct", 409)
+        raise TournamentConflict("not_reported", f"game {p['game_id']} has no result to correct")
     result = p["result"]
     if len(result["scores"]) != len(state["rounds"][r]["tables"][i]["seats"]):
-        raise TournamentError("bad_result", f"a result of game {p['game_id']} has one score per seat", 422)
+        raise TournamentError("bad_result", f"a result of game {p['game_id']} has one score per seat")
     return _with_result(state, r, i, result, p.get("head_hash"))
 
 
@@ -267,13 +267,12 @@ def _with_result(state: JSON, r: int, i: int, result: JSON, head_hash: str | Non
 def _round_finished(state: Any, p: JSON, event: JSON) -> JSON:
     rnd = current_round(state)
     if rnd is None or rnd["round"] != p["round"] or rnd["status"] == "finished":
-        raise TournamentError("wrong_round", f"round {p['round']} is not the round in play", 409)
+        raise TournamentConflict("wrong_round", f"round {p['round']} is not the round in play")
     missing = unreported_tables(state)
     if missing:
-        raise TournamentError(
+        raise TournamentConflict(
             "round_in_progress",
             f"round {p['round']} still has games to finish",
-            409,
             {"unreported": [t["game_id"] for t in missing]},
         )
     new = dict(state)
@@ -285,7 +284,7 @@ def _finished(state: Any, p: JSON, event: JSON) -> JSON:
     _not_finished(state)
     rnd = current_round(state)
     if rnd is not None and rnd["status"] != "finished":
-        raise TournamentError("round_in_progress", f"round {rnd['round']} is not finished yet", 409)
+        raise TournamentConflict("round_in_progress", f"round {rnd['round']} is not finished yet")
     new = dict(state)
     new["status"] = "finished"
     new["finished_at"] = event.get("ts")
@@ -296,7 +295,7 @@ def _registration(value: str) -> Handler:
     def handler(state: JSON, p: JSON, event: JSON) -> JSON:
         _not_finished(state)
         if state.get("registration", "open") == value:
-            raise TournamentError(f"registration_already_{value}", f"registration is already {value}", 409)
+            raise TournamentConflict(f"registration_already_{value}", f"registration is already {value}")
         return {**state, "registration": value}
 
     return handler

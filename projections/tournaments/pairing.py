@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import standings, swiss, tables
-from .fold import TournamentError, active_players
+from .fold import TournamentConflict, active_players
 
 
 def plan_round(state: dict[str, Any]) -> dict[str, Any]:
@@ -24,8 +24,8 @@ def plan_round(state: dict[str, Any]) -> dict[str, Any]:
     active = active_players(state)
     number = len(state["rounds"]) + 1
     if len(active) < max(2, state["min_seats"]):
-        raise TournamentError(
-            "not_enough_players", f"{len(active)} active players; at least {max(2, state['min_seats'])} are needed", 409
+        raise TournamentConflict(
+            "not_enough_players", f"{len(active)} active players; at least {max(2, state['min_seats'])} are needed"
         )
     if number == 1 and any(state["players"][p].get("rating") is not None for p in active):
         return seeded_round(state, active)

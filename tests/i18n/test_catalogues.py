@@ -61,19 +61,20 @@ def test_every_error_template_is_in_the_catalogue():
 
 
 def raised_messages() -> list[tuple[str, int, str]]:
-    """The message of every ``ApiError(status, code, message, ...)`` the server itself
-    raises (the games' rule messages keep their English words by design), with each
-    f-string value replaced by a sample."""
+    """The message of every refusal (``NotFound(code, message, ...)`` and its kin) the
+    server itself raises (the games' rule messages keep their English words by design),
+    with each f-string value replaced by a sample."""
     import ast
 
+    from service import errors
+
+    kinds = set(errors.__all__) - {"not_found"}
     found = []
     for path in sorted([*(ROOT / "service").rglob("*.py"), *(ROOT / "events").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (
-                isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError" and len(node.args) >= 3
-            ):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) in kinds and len(node.args) >= 2):
                 continue
-            message = node.args[2]
+            message = node.args[1]
             if isinstance(message, ast.Constant) and isinstance(message.value, str):
                 found.append((path.name, node.lineno, message.value))
             elif isinstance(message, ast.JoinedStr):
