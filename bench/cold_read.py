@@ -25,8 +25,8 @@ if not os.environ.get("PYTHONPATH"):
 
 from events.connection import connect, start_embedded  # noqa: E402
 from projections.games import registry  # noqa: E402
-from service.callers import Caller  # noqa: E402
-from service.platform import Platform  # noqa: E402
+from service.services.callers import Caller  # noqa: E402
+from service.services.games import Platform  # noqa: E402
 from tests.toygame import TOY  # noqa: E402
 
 registry()["toy"] = TOY

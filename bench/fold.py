@@ -54,7 +54,7 @@ def fold_speed(games: int) -> None:
 
 
 def view_at_random_seq(samples: int = 30) -> None:
-    from service.platform import Platform
+    from service.services.games import Platform
 
     tmp = tempfile.mkdtemp()
     server, url = start_embedded(tmp)

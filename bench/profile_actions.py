@@ -32,10 +32,10 @@ PARTS = [
     ("seal: hash + canonical JSON", "seal (events/envelope.py"),
     ("fold of the action (platform fold + rules)", "Projector.fold_onto (projections/projector.py"),
     ("catch-up reads (stale cache)", "Projector.latest (projections/projector.py"),
-    ("lobby line + snapshot JSON (_extras)", "Platform._extras (service/platform.py"),
-    ("payload schema (marshmallow)", "canonical_payload (service/platform.py"),
-    ("token resolution", "Platform.caller (service/platform.py"),
-    ("Platform.act, all of it", "Platform.act (service/platform.py"),
+    ("lobby line + snapshot JSON (_extras)", "Platform._extras (service/services/games.py"),
+    ("payload schema (marshmallow)", "canonical_payload (service/services/games.py"),
+    ("token resolution", "Platform.caller (service/services/games.py"),
+    ("Platform.act, all of it", "Platform.act (service/services/games.py"),
     ("webargs request parsing", "(webargs/"),
     ("Flask + Werkzeug, all of it", "(flask/"),
     ("Flask response (jsonify)", "make_response (flask/"),
@@ -43,7 +43,7 @@ PARTS = [
     ("gunicorn: write the response", "(gunicorn/http/wsgi.py"),
     ("gunicorn worker loop (accept, poll, keep-alive)", "(gunicorn/workers"),
     ("move socket: frames (simple-websocket, wsproto)", "(simple_websocket/"),
-    ("move socket: one frame's answer", "one_frame (service/sockets.py"),
+    ("move socket: one frame's answer", "one_frame (service/http/sockets.py"),
     ("gevent hub and greenlet switches", "(gevent/"),
 ]
 

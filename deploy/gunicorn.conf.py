@@ -3,7 +3,7 @@
 Worker class: gevent (docs/DEPLOY.md, "Serving model"). A connection costs a greenlet,
 not a thread, so slow clients (slow headers or bodies) and a thousand live spectators
 cannot take the workers from players; each worker tails a game's log once however
-many watch it (service/live.py). ``GUNICORN_WORKER_CLASS=gthread`` keeps the threaded
+many watch it (service/http/live.py). ``GUNICORN_WORKER_CLASS=gthread`` keeps the threaded
 model (then at most half the threads serve streams).
 
 Spreading the work: with ``reuse_port`` every worker opens its own listening socket

@@ -54,7 +54,7 @@ UNAVAILABLE = (
 # reads (a live stream's XREAD BLOCK) use a client of their own with a longer timeout.
 STORAGE_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", 1.0))
 CONNECT_TIMEOUT = 1.0
-BLOCKING_TIMEOUT = 10.0  # live streams block up to 2 s per XREAD (service/live.py)
+BLOCKING_TIMEOUT = 10.0  # live streams block up to 2 s per XREAD (service/http/live.py)
 
 
 def _retry() -> Retry:

@@ -1,6 +1,6 @@
 """Command line: ``verify FILE``, ``verify-tournament BUNDLE``, ``verify-ratings EXPORT...
---live RATINGS`` (service/cli_ratings.py), ``key`` and ``golden
---game X`` (record golden playthroughs; see service/golden.py).
+--live RATINGS`` (service/audit/cli_ratings.py), ``key`` and ``golden
+--game X`` (record golden playthroughs; see service/audit/golden.py).
 
 ``verify`` and ``verify-tournament`` take ``--key`` (the server's public key, base64
 or a file; repeat it for retired keys) to check signatures; ``verify`` also takes
@@ -16,8 +16,8 @@ import sys
 
 
 def verify_command(path: str, key_args: list[str], receipts_path: str | None) -> int:
-    from service.audit import UNSIGNED, parse_lines, verify
-    from service.cli_keys import read_keys
+    from service.audit.cli_keys import read_keys
+    from service.audit.exports import UNSIGNED, parse_lines, verify
 
     try:
         keys = read_keys(key_args)
@@ -38,10 +38,10 @@ def verify_command(path: str, key_args: list[str], receipts_path: str | None) ->
 
 
 def key_command(rotate: bool, revoke: str | None = None) -> int:
+    from service.audit.signing_keys import load_signer, published
+    from service.audit.signing_keys import revoke as revoke_key
+    from service.audit.signing_keys import rotate as rotate_key
     from service.config import from_env
-    from service.keys import load_signer, published
-    from service.keys import revoke as revoke_key
-    from service.keys import rotate as rotate_key
 
     config = from_env()
     if revoke:
@@ -80,26 +80,26 @@ def main(argv: list[str] | None = None) -> int:
     key.add_argument("--rotate", action="store_true", help="replace the key; the old one stays published")
     key.add_argument("--revoke", metavar="KEY_ID", help="a retired key no longer vouches (after a leak)")
     commands.add_parser("bots", help="run the computer seats and evaluation jobs (gunicorn's master starts it)")
-    from service import golden
+    from service.audit import golden
 
     golden.add_arguments(commands.add_parser("golden", help="record new golden playthroughs (adds, never overwrites)"))
     args = parser.parse_args(argv)
     if args.command == "bots":
-        from service.bot_runner import main as run_bots
+        from service.services.bot_runner import main as run_bots
 
         run_bots()
         return 0
     if args.command == "verify":
         return verify_command(args.file, args.key, args.receipts)
     if args.command == "verify-ratings":
-        from service import cli_ratings
+        from service.audit import cli_ratings
 
         return cli_ratings.main(args.exports, args.live, args.key)
     if args.command == "key":
         return key_command(args.rotate, args.revoke)
     if args.command == "golden":
         return golden.main(args)
-    from service import tournament_bundle
+    from service.audit import bundles as tournament_bundle
 
     return tournament_bundle.main([args.bundle, *sum((["--key", k] for k in args.key), [])])
 

@@ -9,31 +9,20 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
-
-from . import (
-    accounts_api,
-    api,
-    api_docs,
-    body_limits,
-    i18n,
-    limits,
-    openapi,
-    ops,
-    request_log,
-    security_headers,
-    sockets,
-    tournaments,
-    web,
-)
-from .accounts import hasher
-from .config import from_env
-from .errors import Refusal
-from .http import errors as http_errors
-from .json_input import StrictJSONProvider
-from .keys import signer_for
-from .live import LiveTails, StreamSlots
-from .metrics import STORAGE_UNAVAILABLE
-from .platform import Platform
+from service.audit.signing_keys import signer_for
+from service.config import from_env
+from service.http import accounts as accounts_api
+from service.http import body_limits, i18n, limits, openapi, ops, request_log, security_headers, sockets, tournaments
+from service.http import docs as api_docs
+from service.http import errors as http_errors
+from service.http import games as api
+from service.http import pages as web
+from service.http.json_input import StrictJSONProvider
+from service.http.live import LiveTails, StreamSlots
+from service.metrics import STORAGE_UNAVAILABLE
+from service.services.accounts import hasher
+from service.services.errors import Refusal
+from service.services.games import Platform
 
 log = logging.getLogger(__name__)
 _embedded = {}

@@ -28,7 +28,7 @@ def from_env() -> dict:
         "OPENAPI_VERSION": "3.0.3",
         "OPENAPI_URL_PREFIX": "/api",
         "OPENAPI_JSON_PATH": "openapi.json",
-        # /api/docs is served by service/api_docs.py from the installed swagger-ui-bundle
+        # /api/docs is served by service/http/docs.py from the installed swagger-ui-bundle
         "RATE_LIMITS_ENABLED": os.environ.get("RATE_LIMITS", "on") != "off",
         "RATE_LIMIT_DEFAULT": os.environ.get("RATE_LIMIT_DEFAULT", "600 per minute"),
         "RATE_LIMIT_CREATE": os.environ.get("RATE_LIMIT_CREATE", "10 per minute;200 per day"),

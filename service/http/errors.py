@@ -9,9 +9,8 @@ from __future__ import annotations
 from events.refusal import Refusal
 from projections.games.base import IllegalAction
 from projections.tournaments.fold import TournamentConflict, TournamentError, TournamentUnknown
-
-from .. import i18n
-from ..errors import (
+from service.http import i18n
+from service.services.errors import (
     Broken,
     Conflict,
     Forbidden,

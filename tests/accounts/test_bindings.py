@@ -3,7 +3,7 @@ claimed with the seat's token; every refusal is a 4xx with nothing written."""
 
 from __future__ import annotations
 
-from service.audit import parse_lines
+from service.audit.exports import parse_lines
 
 from .helpers import auth, bound_game, new_account, roll_out
 

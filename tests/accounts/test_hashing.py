@@ -9,7 +9,7 @@ import textwrap
 
 from argon2 import PasswordHasher
 
-from service.accounts import Accounts
+from service.services.accounts import Accounts
 
 from .helpers import PASSWORD, unique
 
@@ -47,7 +47,7 @@ GEVENT_PROBE = textwrap.dedent(
     import sys, gevent
     from argon2 import PasswordHasher
     sys.path.insert(0, ".")
-    from service.accounts import _HashPool
+    from service.services.accounts import _HashPool
     hasher = PasswordHasher(time_cost=4, memory_cost=65536, parallelism=1)
     pool = _HashPool()
     ticks, done = [], []

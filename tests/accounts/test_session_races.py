@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 
 from events import keys
-from service.accounts import Accounts, hasher
-from service.callers import token_digest
+from service.services.accounts import Accounts, hasher
+from service.services.callers import token_digest
 
 from .helpers import PASSWORD, unique
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from service.tournament_bundle import verify_tournament
+from service.audit.bundles import verify_tournament
 from tests.tournaments.bots import play_round
 
 from .helpers import auth, bound_game, new_account, roll_out

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from projections.bots.search import Budget
-from service.bot_runner import BotRunner
+from service.services.bot_runner import BotRunner
 from tests.platform.helpers import auth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,7 +214,7 @@ def _play_humans(client, platform, gid, humans, seed):
 def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, platform):
     """Three players, two-player Swiss: the player who would sit out plays a computer;
     their result counts as any game's, the computer has no standing, the next bye rotates."""
-    from service.tournament_bundle import verify_tournament
+    from service.audit.bundles import verify_tournament
     from tests.tournaments.bots import bearer as tbearer
 
     made = client.post(

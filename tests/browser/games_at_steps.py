@@ -47,7 +47,7 @@ def finish(server: Server, created: dict, rand: random.Random, limit: int = 6000
 def fixed_seed(seed: str):
     """The next games the test server creates (it runs in this process) get ``seed``
     instead of a secret random one, so their deals and draws are the same every run."""
-    import service.platform as platform_module
+    import service.services.games as platform_module
 
     real = platform_module.new_seed
     platform_module.new_seed = lambda: seed

@@ -10,8 +10,8 @@ import pytest
 
 from events.connection import connect
 from projections.bots.search import Budget
-from service.bot_runner import BotRunner
-from service.platform import Platform
+from service.services.bot_runner import BotRunner
+from service.services.games import Platform
 
 from .axe import audit, axe_script, describe
 from .conftest import shot

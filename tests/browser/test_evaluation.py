@@ -7,8 +7,8 @@ import pytest
 
 from events.connection import connect
 from projections.bots.search import Budget
-from service.bot_runner import BotRunner
-from service.platform import Platform
+from service.services.bot_runner import BotRunner
+from service.services.games import Platform
 
 from .conftest import shot
 from .helpers import GAMES, registered

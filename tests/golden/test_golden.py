@@ -19,8 +19,8 @@ import pytest
 
 from events.envelope import canonical_json
 from projections.games import get as get_game
-from service import golden
-from service.audit import split_trailer, verify
+from service.audit import golden
+from service.audit.exports import split_trailer, verify
 
 HERE = Path(__file__).resolve().parent
 LOGS = sorted(HERE.glob("*/*.jsonl.gz"))

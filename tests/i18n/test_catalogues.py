@@ -54,7 +54,7 @@ def test_every_template_and_api_message_has_a_translation():
 
 
 def test_every_error_template_is_in_the_catalogue():
-    from service.error_messages import TEMPLATES
+    from service.http.error_messages import TEMPLATES
 
     ids = {m.id for m in read_po(PO.open("rb"))}
     assert set(TEMPLATES) <= ids
@@ -66,7 +66,7 @@ def raised_messages() -> list[tuple[str, int, str]]:
     with each f-string value replaced by a sample."""
     import ast
 
-    from service import errors
+    from service.services import errors
 
     kinds = set(errors.__all__) - {"not_found"}
     found = []
@@ -85,7 +85,7 @@ def raised_messages() -> list[tuple[str, int, str]]:
 
 def test_every_error_the_server_raises_has_a_template():
     """Else a zh-Hant client reads the English message behind a generic lead."""
-    from service.i18n import _COMPILED
+    from service.http.i18n import _COMPILED
 
     messages = raised_messages()
     assert len(messages) > 50

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.i18n import tag_for
+from service.http.i18n import tag_for
 
 
 @pytest.mark.parametrize(

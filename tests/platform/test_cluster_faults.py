@@ -13,7 +13,7 @@ import pytest
 from events import keys
 from events.connection import connect
 from service.app import create_app
-from service.lobby import index_key as lobby_index
+from service.services.lobby import index_key as lobby_index
 from tests import redis_servers
 from tests.platform.helpers import GameHandle
 

@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from service.security_headers import CSP
+from service.http.security_headers import CSP
 
 PAGES = [
     "/",

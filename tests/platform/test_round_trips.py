@@ -7,10 +7,10 @@ import json
 import uuid
 
 from events import keys
-from service.api import BadRequestParser
-from service.api_schemas import ActionSchema
 from service.app import create_app
-from service.platform import Platform
+from service.http.games import BadRequestParser
+from service.http.schemas import ActionSchema
+from service.services.games import Platform
 from tests.platform.helpers import GameHandle
 
 HOUSEKEEPING = {"PING", "HELLO", "CLIENT", "SELECT", "AUTH"}  # a connection's own set-up and health checks
@@ -138,7 +138,7 @@ def test_the_append_writes_the_lobby_line_in_the_games_slot(client, redis_client
 
 
 def test_schemas_are_built_once():
-    from service.platform import action_schema
+    from service.services.games import action_schema
 
     parser = BadRequestParser()
     assert parser._get_schema(ActionSchema, None) is parser._get_schema(ActionSchema, None)

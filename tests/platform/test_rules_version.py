@@ -33,7 +33,7 @@ def test_the_export_and_verify_name_the_rules_version(client):
 
 def test_a_log_from_before_rules_versions_is_verified_as_version_1():
     """Logs written before ``game.created`` carried a version were all played under 1."""
-    from service.audit import played_under
+    from service.audit.exports import played_under
 
     assert played_under([{"type": "game.created", "payload": {"game": "toy"}}]) == {"game": "toy", "rules_version": 1}
     assert played_under([]) == {"game": None, "rules_version": None}

@@ -24,7 +24,7 @@ from projections.code_digest import (
 )
 from projections.games import registry
 from projections.projector import Projector
-from service.platform import Platform
+from service.services.games import Platform
 from tests.toygame import TOY
 
 COPY = "caylus_golden_copy"

@@ -1,4 +1,4 @@
-"""Live-stream caps (service/live.py StreamSlots) refuse with the error body and a
+"""Live-stream caps (service/http/live.py StreamSlots) refuse with the error body and a
 ``Retry-After`` a client can follow: per client 429 (when its oldest stream ends), per
 game and per worker 503; the OpenAPI document declares both answers and the header."""
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from projections.games import registry
-from service.tournament_bundle import main as verify_main
-from service.tournament_bundle import verify_tournament
+from service.audit.bundles import main as verify_main
+from service.audit.bundles import verify_tournament
 
 from .bots import bearer, play_game, play_round
 
@@ -320,7 +320,7 @@ def test_a_karaya_field_is_seated_at_tables_the_game_allows(client):
 def test_workers_catching_up_at_once_report_each_game_once(client, app):
     from concurrent.futures import ThreadPoolExecutor
 
-    from service.tournament_service import Tournaments
+    from service.services.tournaments import Tournaments
 
     tid, director, players = create(client, "toy", 2, 1, ["A", "B", "C", "D"])
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()

@@ -106,7 +106,7 @@ JSON = st.recursive(
 @settings(max_examples=80, deadline=None, derandomize=True)
 @given(JSON, JSON, JSON, JSON)
 def test_a_malformed_bundle_fails_and_never_raises(tournament, games, manifest, standings_):
-    from service.tournament_bundle import FORMAT, verify_tournament
+    from service.audit.bundles import FORMAT, verify_tournament
 
     for bundle in (
         {"format": FORMAT, "tournament": tournament, "games": games, "manifest": manifest, "standings": standings_},

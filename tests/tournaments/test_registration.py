@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.tournament_bundle import verify_tournament
+from service.audit.bundles import verify_tournament
 
 
 def bearer(token):

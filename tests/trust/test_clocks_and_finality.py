@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from service.tournament_bundle import verify_tournament
+from service.audit.bundles import verify_tournament
 from tests.platform.helpers import GameHandle, auth
 from tests.tournaments.bots import bearer, play_round
 

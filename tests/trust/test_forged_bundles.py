@@ -8,7 +8,7 @@ import copy
 import json
 import random
 
-from service.tournament_bundle import verify_tournament
+from service.audit.bundles import verify_tournament
 from tests.tournaments.bots import bearer, play_round
 from tests.trust.test_verdicts import rechain, server_keys
 

@@ -4,7 +4,7 @@ the log): the server's own /api/verify and the offline verifier refuse each."""
 from __future__ import annotations
 
 from events.envelope import entry_hash
-from service.audit import parse_lines, verify
+from service.audit.exports import parse_lines, verify
 from tests.platform.helpers import GameHandle, auth
 from tests.trust.test_verdicts import dump, finished_game, rechain, server_keys
 

@@ -26,8 +26,8 @@ from events import keys
 from events.envelope import entry_hash
 from projections import fold
 from projections.games import get as get_game
-from service import callers
-from service.live import LiveTails, event_stream
+from service.http.live import LiveTails, event_stream
+from service.services import callers
 from tests.platform.helpers import GameHandle, auth
 
 GAMES = {"toy": (2, 12), "shadow_of_the_emperor": (4, 100), "sultans_of_karaya": (5, 40), "age_of_rome": (2, 40)}

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from service.audit import parse_lines
+from service.audit.exports import parse_lines
 from tests.trust.test_verdicts import finished_game
 
 

@@ -56,7 +56,7 @@ def test_the_offline_fold_of_many_undos_is_linear(client, platform, counted):
 
 def test_a_cold_past_state_of_a_game_with_many_undos_is_linear(client, redis_client, counted):
     """A worker without snapshots (the worst case of ``?at=``) folds each entry once."""
-    from service.platform import Platform
+    from service.services.games import Platform
 
     g = undo_cycles(client, UNDOS)
     seq = g.meta()["seq"]

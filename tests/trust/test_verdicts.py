@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from events.envelope import entry_hash
-from service.audit import parse_lines, verify
+from service.audit.exports import parse_lines, verify
 from tests.platform.helpers import GameHandle
 
 
@@ -138,7 +138,7 @@ def test_the_key_is_published_printed_and_kept_private(client, app, tmp_path):
 
 
 def test_rotation_keeps_the_old_key_published(tmp_path):
-    from service.keys import load_signer, published, rotate
+    from service.audit.signing_keys import load_signer, published, rotate
 
     old = load_signer(str(tmp_path))
     new = rotate(str(tmp_path))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from service.audit import parse_lines
+from service.audit.exports import parse_lines
 from tests.platform.helpers import GameHandle
 from tests.trust.test_verdicts import dump, rechain
 

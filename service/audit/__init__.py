@@ -1,0 +1,1 @@
+"""What anyone can check offline (exports, tournament bundles, golden logs) and the keys that sign."""

@@ -1,0 +1,61 @@
+"""One body limit for every route: ``MAX_BODY_BYTES`` (64 KiB), except the export
+upload ``/api/verify`` (``VERIFY_MAX_BYTES``, an export of a long game is larger).
+
+A body announced larger than its limit is refused with 413 before any of it is read
+(``Content-Length`` is checked before the view runs, whatever the route or method). A
+chunked body (no length announced) is read here, at most one byte past the limit, and
+refused with the same 413 as soon as it passes it: werkzeug's own limit on such streams
+stops reading at the limit and hands the view a truncated body, which then fails as
+malformed JSON (a 400 that hides the real cause). A route that forgets to read its body
+through a limit cannot exist: the limit is the application's, not a blueprint's.
+"""
+
+from __future__ import annotations
+
+import io
+
+from flask import Flask, current_app, request
+
+from service.services.errors import Refusal, TooLarge
+
+UPLOAD_ENDPOINTS = {"games.verify_export": "VERIFY_MAX_BYTES"}
+
+
+def limit() -> int:
+    config = current_app.config
+    return config[UPLOAD_ENDPOINTS.get(request.endpoint or "", "MAX_BODY_BYTES")]
+
+
+def install(app: Flask) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
+
+    @app.before_request
+    def refuse_large_bodies():
+        most = limit()
+        request.max_content_length = most
+        if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+            _buffer_unsized_body(most)
+        if (request.content_length or 0) > most:
+            raise too_large(most)
+
+
+def too_large(most: int) -> Refusal:
+    return TooLarge("too_large", f"the request body is larger than {most} bytes", {"max_bytes": most})
+
+
+def _buffer_unsized_body(most: int) -> None:
+    """Read a chunked body (at most ``most`` + 1 bytes) and hand it on with its length."""
+    environ = request.environ
+    source, chunks, size = environ["wsgi.input"], [], 0
+    while size <= most:
+        chunk = source.read(min(65536, most + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > most:
+        raise too_large(most)
+    body = b"".join(chunks)
+    environ["wsgi.input"] = io.BytesIO(body)
+    environ["CONTENT_LENGTH"] = str(len(body))
+    request.__dict__.pop("stream", None)  # not read yet; drop any stream built on the old input

@@ -1,0 +1,86 @@
+"""Web pages: lobby, play table, replay viewer, referee console, verify.
+
+The pages are thin shells: each loads an ES module from ``static/js`` that talks to
+the public HTTP API (docs/API.md) and nothing else. Tokens never reach the server in
+a URL: seat and referee links carry them in the fragment (``#token=...``), which the
+browser does not send; the page reads it and passes it as a Bearer header.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from service.http.error_messages import _l
+
+bp = Blueprint("web", __name__, static_folder=None)
+
+GAME_ID = "<string:game_id>"
+
+# Page titles, translated in base.html; listed here for `pybabel extract`.
+TITLES = [
+    _l("Lobby"),
+    _l("Table"),
+    _l("Replay"),
+    _l("Referee console"),
+    _l("Verify an export"),
+    _l("Tournaments"),
+    _l("Tournament"),
+    _l("Account"),
+    _l("Player"),
+    _l("Ratings"),
+]
+
+
+def _page(template: str, title: str, module: str, **context):
+    response = render_template(template, title=title, module=module, **context)
+    return (
+        response,
+        200,
+        {
+            # The token lives in the fragment; keep referrers from leaking paths anyway.
+            "Referrer-Policy": "no-referrer",
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+@bp.get("/")
+def lobby():
+    return _page("lobby.html", "Lobby", "lobby")
+
+
+@bp.get(f"/games/{GAME_ID}")
+def table(game_id: str):
+    return _page("table.html", "Table", "table", game_id=game_id)
+
+
+@bp.get(f"/games/{GAME_ID}/replay")
+def replay(game_id: str):
+    return _page("replay.html", "Replay", "replay", game_id=game_id)
+
+
+@bp.get(f"/games/{GAME_ID}/referee")
+def referee(game_id: str):
+    return _page("referee.html", "Referee console", "referee", game_id=game_id)
+
+
+@bp.get("/account")
+def account():
+    return _page("account.html", "Account", "account")
+
+
+@bp.get("/players/<string:name>")
+def player(name: str):
+    return _page("profile.html", "Player", "profile", player_name=name)
+
+
+@bp.get("/ratings")
+@bp.get("/ratings/<string:game>")
+def ratings(game: str | None = None):
+    return _page("ratings.html", "Ratings", "ratings", game=game or "")
+
+
+@bp.get("/verify")
+def verify():
+    return _page("verify.html", "Verify an export", "verify")

@@ -1,0 +1,1 @@
+"""The services: every write an append to a stream, every read a fold."""

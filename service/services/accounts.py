@@ -1,0 +1,240 @@
+"""Accounts: optional, for players who want their games, ratings and notes to follow them.
+
+- Passwords are hashed with Argon2id by ``argon2-cffi`` (its ``PasswordHasher``, the
+  RFC 9106 low-memory profile); the hash carries its own parameters, so raising them
+  later re-hashes a password at its next login (``check_needs_rehash``).
+- Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
+  (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
+  script (a login racing it cannot slip between its read and its delete).
+- Names follow the tournament names' rules (``service/services/names.py``: ``check_new``):
+  normalised, no mixed look-alike scripts, no role words, unique by look; and no
+  character that would break the profile's address (``/ \\ ? # %``, only dots).
+  Creating an account checks and claims every look-alike key of the name in one Lua
+  script, so two look-alike names racing cannot both win.
+
+Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from events import keys
+from events.envelope import now_rfc3339
+from service.services import names
+from service.services.callers import new_token, token_digest
+from service.services.errors import Conflict, Invalid, NotFound, Refusal, Unauthenticated
+
+MAX_NAME = 40
+PATH_UNSAFE = re.compile(r"[/\\?#%]")  # a name is a path segment of /accounts/<name>
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256  # Argon2 takes any length; a bound keeps a request's cost bounded
+
+CREATE_LUA = """
+for i = 3, #ARGV do
+  local holder = redis.call('HGET', KEYS[2], ARGV[i])
+  if holder then return {'taken', holder} end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for i = 3, #ARGV do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
+return {'ok', ARGV[1]}
+"""
+
+# Read and delete in one step: a login landing between a read and a delete would keep
+# a session that no later logout-all could find.
+LOGOUT_ALL_LUA = """
+local digests = redis.call('SMEMBERS', KEYS[2])
+for i = 1, #digests, 1000 do
+  redis.call('HDEL', KEYS[1], unpack(digests, i, math.min(i + 999, #digests)))
+end
+redis.call('DEL', KEYS[2])
+return #digests
+"""
+
+
+def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
+    """Argon2id; the defaults are RFC 9106's second recommended profile (64 MiB)."""
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
+
+
+HASH_SLOTS = 2  # Argon2 hashes at once per worker (the machine's cores); more wait their turn
+
+
+class _HashPool:
+    """Where Argon2 runs. Under gevent a hash in the loop would stall every greenlet of
+    the worker for its whole cost, so it goes to a small pool of real threads (argon2-cffi
+    releases the GIL); without gevent it runs inline, bounded by a semaphore. Either way
+    at most ``HASH_SLOTS`` hashes run at once. Chosen on first use, after gevent's
+    monkey-patching (gunicorn patches before it loads the app)."""
+
+    def __init__(self, slots: int = HASH_SLOTS):
+        self.slots = slots
+        self._run = None
+
+    def __call__(self, fn, *args):
+        if self._run is None:
+            self._run = self._choose()
+        return self._run(fn, *args)
+
+    def _choose(self):
+        try:
+            from gevent import monkey
+        except ImportError:
+            monkey = None
+        if monkey is not None and monkey.is_module_patched("threading"):
+            from gevent.threadpool import ThreadPool
+
+            pool = ThreadPool(self.slots)
+            return lambda fn, *args: pool.apply(fn, args)
+        import threading
+
+        gate = threading.BoundedSemaphore(self.slots)
+
+        def inline(fn, *args):
+            with gate:
+                return fn(*args)
+
+        return inline
+
+
+class Accounts:
+    def __init__(self, redis, password_hasher: PasswordHasher | None = None):
+        self.redis = redis
+        self._create = redis.register_script(CREATE_LUA)
+        self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
+        self._hashing = _HashPool()
+        self.use_hasher(password_hasher or hasher())
+
+    def use_hasher(self, password_hasher: PasswordHasher) -> None:
+        self.hasher = password_hasher
+        self._dummy_hash: str | None = None
+
+    @property
+    def _dummy(self) -> str:
+        """Verified against when the name is unknown, so a wrong name costs as long as a
+        wrong password (made on first use: building an app hashes nothing)."""
+        if self._dummy_hash is None:
+            self._dummy_hash = self._hashing(self.hasher.hash, "not a password of anyone")
+        return self._dummy_hash
+
+    # -- records -------------------------------------------------------------------------
+    def create(self, name: str, password: str) -> dict:
+        """A new account and a first session; 409 ``name_taken`` for a name that looks
+        like another, 400 for a bad name or password. Nothing is written on refusal."""
+        clean = names.check_new(name, what="name", max_length=MAX_NAME)
+        if PATH_UNSAFE.search(clean) or not clean.strip("."):
+            raise Invalid(
+                "bad_name",
+                "an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address",
+                {"name": clean},
+            )
+        _check_password(password)
+        looks = sorted(names.skeletons(clean))
+        holder = self.holder_of_look(clean)
+        if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
+            password_hash = self._hashing(self.hasher.hash, password)
+            record = {"name": clean, "password": password_hash, "created_at": now_rfc3339()}
+            status, found = self._create(
+                keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS], args=[clean, json.dumps(record), *looks]
+            )
+            holder = found if status == "taken" else None
+        if holder is not None:
+            raise Conflict("name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder})
+        return {"name": clean, "created_at": record["created_at"], "token": self._new_session(clean)}
+
+    def record(self, name: str) -> dict | None:
+        """The account called ``name`` (exactly, or by look: "alice" finds "Alice")."""
+        try:
+            clean = names.normalise(name, max_length=MAX_NAME)
+        except Refusal:
+            return None
+        raw = self.redis.hget(keys.ACCOUNTS, clean)
+        if raw is None:
+            holders = {self.redis.hget(keys.ACCOUNT_SKELETONS, k) for k in names.skeletons(clean)} - {None}
+            if len(holders) != 1:
+                return None
+            raw = self.redis.hget(keys.ACCOUNTS, holders.pop())
+        return None if raw is None else json.loads(raw)
+
+    def holder_of_look(self, name: str) -> str | None:
+        """The account whose name ``name`` looks like, if any (by the look-alike keys)."""
+        looks = sorted(names.skeletons(name))
+        return next(filter(None, self.redis.hmget(keys.ACCOUNT_SKELETONS, looks)), None)
+
+    def require(self, name: str) -> dict:
+        found = self.record(name)
+        if found is None:
+            raise NotFound("not_found", "account not found", {"what": "account"})
+        return found
+
+    # -- sessions ------------------------------------------------------------------------
+    def login(self, name: str, password: str) -> dict:
+        """A new session for the right password; 401 ``bad_credentials`` for a wrong name
+        or password alike (which one is not said)."""
+        found = self.record(name) if isinstance(name, str) else None
+        stored = found["password"] if found else self._dummy
+        try:
+            self._hashing(self.hasher.verify, stored, password)
+        except (VerificationError, InvalidHashError):
+            found = None
+        if found is None:
+            raise Unauthenticated("bad_credentials", "wrong name or password")
+        if self.hasher.check_needs_rehash(stored):
+            self.redis.hset(
+                keys.ACCOUNTS,
+                found["name"],
+                json.dumps({**found, "password": self._hashing(self.hasher.hash, password)}),
+            )
+        return {"name": found["name"], "token": self._new_session(found["name"])}
+
+    def _new_session(self, name: str) -> str:
+        token = new_token()
+        digest = token_digest(token)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(keys.ACCOUNT_SESSIONS, digest, name)
+        pipe.sadd(keys.account_sessions(name), digest)
+        pipe.execute()
+        return token
+
+    def session(self, token: str | None) -> str:
+        """The account name a session token belongs to; 401 without a valid one."""
+        if not token:
+            raise Unauthenticated("no_session", "log in first: 'Authorization: Bearer <session token>'")
+        name = self.redis.hget(keys.ACCOUNT_SESSIONS, token_digest(token))
+        if name is None:
+            raise Unauthenticated("bad_session", "this session is not valid (logged out?)")
+        return name
+
+    def logout(self, token: str | None) -> dict:
+        name = self.session(token)
+        digest = token_digest(token or "")
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hdel(keys.ACCOUNT_SESSIONS, digest)
+        pipe.srem(keys.account_sessions(name), digest)
+        pipe.execute()
+        return {"name": name, "revoked": 1}
+
+    def logout_all(self, token: str | None) -> dict:
+        name = self.session(token)
+        revoked = self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)])
+        return {"name": name, "revoked": int(revoked)}
+
+    # -- games ---------------------------------------------------------------------------
+    def add_game(self, name: str, game_id: str, when: float) -> None:
+        self.redis.zadd(keys.account_games(name), {game_id: when}, nx=True)
+
+    def games(self, name: str, limit: int = 200) -> list[str]:
+        return list(self.redis.zrevrange(keys.account_games(name), 0, limit - 1))
+
+
+def _check_password(password: str) -> None:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise Invalid(
+            "bad_password",
+            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+            {"min": MIN_PASSWORD, "max": MAX_PASSWORD},
+        )

@@ -1,0 +1,150 @@
+"""Names people choose (game seats, tournament players, annotation authors): one
+normaliser for all three, and names compared by how they look rather than by their code
+points.
+
+- ``normalise``: Unicode NFKC (full-width and styled letters become plain ones), then
+  every character that shows nothing removed: format characters (zero-width spaces and
+  joiners, bidi controls: category Cf) and all other default-ignorable code points
+  (Hangul fillers, variation selectors, the combining grapheme joiner; the Unicode
+  property, as the ``regex`` library knows it for its Unicode version) and blank-looking
+  letters (the blank Braille pattern); runs of white space made one space; control
+  characters refused; a name needs one visible letter, digit, punctuation or symbol (a
+  name of combining marks alone shows nothing).
+- ``skeletons``: keys under which look-alike names collide ("Alice", "Аlice" with a
+  Cyrillic А, "AIice" with a capital I, "ALICE"). Built from the Unicode confusables
+  table as packaged by ``confusable-homoglyphs`` (pinned): every character is replaced
+  by the smallest code point of its group of mutually confusable characters (the groups
+  are the connected components of the table, computed once). Case folding both before
+  and after that mapping gives two keys (a capital I looks like an l, its small form
+  does not); two names collide when any key is shared.
+- ``check_new``: the whole check of a new name: normalised, not mixing look-alike
+  scripts, not looking like a reserved role word (``ROLE_WORDS``: a name must not pass
+  for the referee or the director), not looking like a name already taken.
+- ``is_deceptive``: one word written in two of the scripts whose letters imitate each
+  other (Latin, Cyrillic, Greek, Armenian, Cherokee), e.g. a Latin name with one
+  Cyrillic letter. Words in different scripts ("李 Smith") are fine.
+
+The checks run at the edge, before anything is appended: a log already written never
+depends on this table, so an update of the library cannot change a refold.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import regex
+from confusable_homoglyphs import confusables
+
+from service.services.errors import Conflict, Forbidden, Invalid, Refusal
+
+_SPACES = re.compile(r"\s+")
+_INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]")
+_VISIBLE = regex.compile(r"[\p{L}\p{N}\p{P}\p{S}]")
+# Words a name must not pass for: the roles a token proves (compared by look).
+ROLE_WORDS = ("referee", "director", "system", "tournament director", "arbiter", "judge", "admin", "moderator")
+
+
+def _visible_text(name: str) -> str:
+    return _SPACES.sub(" ", _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))).strip()
+
+
+def normalise(name: str, max_length: int = 60) -> str:
+    """The name as stored and shown; 400 ``bad_name`` when nothing visible is left."""
+    if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):
+        raise Invalid("bad_name", "a name may not contain control characters")
+    text = _visible_text(name)
+    if not _VISIBLE.search(text):
+        raise Invalid("bad_name", "a name needs at least one visible character")
+    if len(text) > max_length:
+        raise Invalid("bad_name", f"a name has at most {max_length} characters")
+    return text
+
+
+@lru_cache(maxsize=1)
+def _representatives() -> dict[str, str]:
+    """char -> the smallest character of its confusable group (union-find over the table)."""
+    parent: dict[str, str] = {}
+
+    def find(c: str) -> str:
+        while parent.setdefault(c, c) != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for char, glyphs in confusables.confusables_data.items():
+        if len(char) != 1:
+            continue
+        for glyph in glyphs:
+            other = glyph["c"]
+            if len(other) == 1:
+                a, b = find(char), find(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return {c: find(c) for c in parent}
+
+
+def _map(text: str) -> str:
+    table = _representatives()
+    return "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text))
+
+
+@lru_cache(maxsize=4096)
+def skeletons(name: str) -> frozenset[str]:
+    clean = _visible_text(name)  # never refuses: names stored by an older normaliser are compared too
+    return frozenset({_map(_map(clean).casefold()), _map(clean.casefold())})
+
+
+_LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE")
+
+
+def _script(char: str) -> str | None:
+    label = unicodedata.name(char, "")
+    return next((s for s in _LOOKALIKE_SCRIPTS if label.startswith(s)), None)
+
+
+def is_deceptive(name: str) -> bool:
+    for word in name.split():
+        scripts = {_script(c) for c in word if c.isalpha()} - {None}
+        if len(scripts) > 1:
+            return True
+    return False
+
+
+def check_new(
+    name: str,
+    taken=(),
+    what: str = "name",
+    code: str = "name_taken",
+    max_length: int = 60,
+    reserved=ROLE_WORDS,
+    refused_as: type[Refusal] = Conflict,
+) -> str:
+    """The normalised ``name``, refused (400) if it imitates another script, (403
+    ``reserved_name``) if it looks like one of ``reserved``, or (409, ``code``) if it
+    looks like one of ``taken``."""
+    clean = normalise(name, max_length)
+    if is_deceptive(clean):
+        raise Invalid("confusable_name", f"this {what} mixes look-alike letters of different scripts", {"name": clean})
+    keys = skeletons(clean)
+    for word in reserved:
+        if keys & skeletons(word):
+            raise Forbidden(
+                "reserved_name",
+                f"{clean!r} is reserved: seats, the referee and the director are named by their token",
+                {"name": clean},
+            )
+    for other in taken:
+        if keys & skeletons(other):
+            raise refused_as(code, f"this {what} looks the same as {other!r}", {"name": clean, "taken": other})
+    return clean
+
+
+def check_seats(seat_names: list[str]) -> list[str]:
+    """The seat names of one new game, each checked as a new name; two that look the
+    same are one request contradicting itself (400 ``same_seat_names``)."""
+    out: list[str] = []
+    for name in seat_names:
+        out.append(check_new(name, out, "seat name", code="same_seat_names", refused_as=Invalid))
+    return out

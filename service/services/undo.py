@@ -1,0 +1,57 @@
+"""Undo: immediate when only the caller acted since and nothing hidden was shown;
+otherwise a request every other seat (or the referee) must approve."""
+
+from __future__ import annotations
+
+import uuid
+
+from projections.fold import effective_points
+from service.services.callers import Caller
+from service.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+
+
+def check_target(p: dict, to_seq: int) -> list:
+    if to_seq not in effective_points(p):
+        raise Unprocessable("not_an_effective_step", f"seq {to_seq} is not a step of the current history")
+    after = [h for h in p["history"] if h[0] > to_seq]
+    if not after:
+        raise Unprocessable("nothing_to_undo", f"nothing happened after seq {to_seq}")
+    return after
+
+
+def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
+    if not caller.is_seat:
+        raise Forbidden("not_a_seat", "only a seat asks for an undo; the referee rewinds")
+    outcome = {}
+
+    def build(p):
+        platform.require_active(p)
+        if p["pending_undo"]:
+            raise Conflict("undo_pending", "another undo request is waiting for answers")
+        after = check_target(p, to_seq)
+        if all(seat == caller.seat and not revealing for _, seat, revealing in after):
+            outcome["status"] = "done"
+            return [("game.undo", caller.actor(), {"to_seq": to_seq})]
+        outcome["status"], outcome["request_id"] = "requested", uuid.uuid4().hex[:12]
+        return [("game.undo_requested", caller.actor(), {"to_seq": to_seq, "request_id": outcome["request_id"]})]
+
+    _, seq = platform.append_entries(game_id, build)
+    return {**outcome, "seq": seq}
+
+
+def answer_undo(platform, game_id: str, caller: Caller, request_id: str, approve: bool) -> dict:
+    def build(p):
+        req = p["pending_undo"]
+        if not req or req["id"] != request_id:
+            raise NotFound("not_found", "no such pending undo request")
+        if not caller.referee and caller.seat not in req["needed"]:
+            raise Forbidden("not_asked", "this seat is not asked to answer this request")
+        if caller.is_seat and caller.seat in req["approvals"]:
+            raise Conflict("already_answered", "this seat has already approved")
+        kind = "game.undo_approved" if approve else "game.undo_declined"
+        return [(kind, caller.actor(), {"request_id": request_id})]
+
+    _, seq = platform.append_entries(game_id, build)
+    p = platform.state(game_id)
+    status = "pending" if p["pending_undo"] else ("declined" if not approve else "done")
+    return {"status": status, "seq": seq}
