@@ -42,6 +42,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT),
     )
     app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
+    app.extensions["platform"].accounts.session_seconds = app.config["SESSION_DAYS"] * 86400
     app.extensions["platform"].accounts.use_hasher(
         hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"])
     )

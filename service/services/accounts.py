@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -101,9 +102,14 @@ class _HashPool:
         return inline
 
 
+SESSION_SEP = "\x1f"  # never in a name (control characters are refused)
+
+
 class Accounts:
-    def __init__(self, redis, password_hasher: PasswordHasher | None = None):
+    def __init__(self, redis, password_hasher: PasswordHasher | None = None, session_days: float = 30):
         self.redis = redis
+        self.session_seconds = session_days * 86400
+        self.clock = time.time
         self._create = redis.register_script(CREATE_LUA)
         self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
         self._hashing = _HashPool()
@@ -192,10 +198,13 @@ class Accounts:
         return {"name": found["name"], "token": self._new_session(found["name"])}
 
     def _new_session(self, name: str) -> str:
+        """A session lives ``session_seconds`` from login; its expiry is stored beside
+        the name (``name SEP expires``), so one read says both who and whether still."""
         token = new_token()
         digest = token_digest(token)
+        expires = int(self.clock() + self.session_seconds)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(keys.ACCOUNT_SESSIONS, digest, name)
+        pipe.hset(keys.ACCOUNT_SESSIONS, digest, f"{name}{SESSION_SEP}{expires}")
         pipe.sadd(keys.account_sessions(name), digest)
         pipe.execute()
         return token
@@ -204,9 +213,17 @@ class Accounts:
         """The account name a session token belongs to; 401 without a valid one."""
         if not token:
             raise Unauthenticated("no_session", "log in first: 'Authorization: Bearer <session token>'")
-        name = self.redis.hget(keys.ACCOUNT_SESSIONS, token_digest(token))
-        if name is None:
+        digest = token_digest(token)
+        found = self.redis.hget(keys.ACCOUNT_SESSIONS, digest)
+        if found is None:
             raise Unauthenticated("bad_session", "this session is not valid (logged out?)")
+        name, _, expires = found.partition(SESSION_SEP)
+        if expires and int(expires) <= self.clock():
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hdel(keys.ACCOUNT_SESSIONS, digest)
+            pipe.srem(keys.account_sessions(name), digest)
+            pipe.execute()
+            raise Unauthenticated("session_expired", "this session has expired: log in again")
         return name
 
     def logout(self, token: str | None) -> dict:

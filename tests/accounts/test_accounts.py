@@ -151,3 +151,23 @@ def test_role_words_and_path_unsafe_names_are_refused(client, redis_client):
     assert count_accounts(redis_client) == before
     name, _ = new_account(client, "dots.and-dashes_")
     assert client.get(f"/api/accounts/{name}").status_code == 200
+
+
+def test_a_session_expires_after_its_lifetime_and_is_forgotten(client, platform, redis_client):
+    """A stolen session token does not work forever: after SESSION_DAYS it is refused
+    (401 ``session_expired``) and removed; logging in again gives a fresh one."""
+    name, token = new_account(client, "exp")
+    accounts = platform.accounts
+    assert client.get("/api/me", headers=auth(token)).status_code == 200
+    lifetime = accounts.session_seconds
+    real_clock = accounts.clock
+    accounts.clock = lambda: real_clock() + lifetime + 1
+    try:
+        refused = client.get("/api/me", headers=auth(token))
+        assert refused.status_code == 401 and refused.get_json()["error"]["code"] == "session_expired"
+        assert redis_client.scard(keys.account_sessions(name)) == 0
+        fresh = client.post("/api/sessions", json={"name": name, "password": PASSWORD}).get_json()["token"]
+        assert client.get("/api/me", headers=auth(fresh)).status_code == 200
+    finally:
+        accounts.clock = real_clock
+    assert client.get("/api/me", headers=auth(token)).status_code == 401  # gone for good
