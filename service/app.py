@@ -24,6 +24,7 @@ from . import (
     sockets,
     tournaments,
     web,
+    wiring,
 )
 from .accounts import hasher
 from .config import from_env
@@ -33,6 +34,8 @@ from .keys import signer_for
 from .live import LiveTails, StreamSlots
 from .metrics import STORAGE_UNAVAILABLE
 from .platform import Platform
+from .tournament_service import Tournaments
+from .wiring import Services
 
 log = logging.getLogger(__name__)
 _embedded = {}
@@ -46,22 +49,22 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    app.extensions["platform"] = Platform(
+    platform = Platform(
         connect(url),
         snapshot_every=app.config["SNAPSHOT_EVERY"],
         blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT),
     )
-    app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
-    app.extensions["platform"].accounts.use_hasher(
+    platform.signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
+    platform.accounts.use_hasher(
         hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"])
     )
-    app.extensions["sse_slots"] = StreamSlots(
+    stream_slots = StreamSlots(
         app.config["SSE_MAX_STREAMS"],
         app.config["SSE_MAX_PER_CLIENT"],
         app.config["SSE_MAX_PER_GAME"],
         app.config["SSE_SECONDS"],
     )
-    app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
+    wiring.install(app, Services(platform, Tournaments(platform), LiveTails(platform), stream_slots))
     request_log.install(app)
     body_limits.install(app)
     smorest = openapi.Api(app)
@@ -159,7 +162,7 @@ def _is_json_error(messages: dict) -> bool:
 def start_clock_sweeper(app: Flask) -> None:
     """A daemon thread per process forfeits seats whose clocks ran out. Several
     workers may sweep at once: the forfeit's action id makes the append happen once."""
-    platform = app.extensions["platform"]
+    platform = wiring.of(app).platform
     period = app.config["CLOCK_SWEEP_SECONDS"]
     stop = threading.Event()
 

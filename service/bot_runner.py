@@ -22,7 +22,7 @@ from projections import fold
 from projections.bots.search import Budget, choose
 from projections.games import get as get_game
 
-from . import analysis, callers
+from . import analysis, callers, wiring
 from .errors import ApiError
 
 log = logging.getLogger(__name__)
@@ -125,4 +125,4 @@ def main() -> None:
         {n: dataclasses.replace(b, seconds=min(b.seconds or cap, cap)) for n, b in STRENGTHS.items()} if cap else None
     )
     app = create_app({"CLOCK_SWEEP_SECONDS": 0})
-    BotRunner(app.extensions["platform"], strengths).run_forever()
+    BotRunner(wiring.of(app).platform, strengths).run_forever()

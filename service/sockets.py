@@ -38,11 +38,12 @@ from simple_websocket import ConnectionClosed
 
 from events.connection import UNAVAILABLE
 
-from . import api, i18n, json_input
+from . import api, i18n, json_input, wiring
 from .api_schemas import ActionSchema
 from .callers import bearer_token
 from .errors import ApiError
 from .metrics import SOCKET_FRAMES
+from .wiring import services
 
 log = logging.getLogger(__name__)
 sock = Sock()
@@ -71,7 +72,7 @@ def install(app: Flask) -> None:
         "SOCK_SERVER_OPTIONS", {"ping_interval": 25, "max_message_size": app.config["MAX_BODY_BYTES"]}
     )
     limits_on = app.config["RATE_LIMITS_ENABLED"] and app.config["RATE_LIMIT_DEFAULT"]
-    app.extensions["socket_limits"] = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
+    wiring.of(app).socket_limits = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
     sock.init_app(app)
 
 
@@ -144,9 +145,9 @@ def game_socket(ws, game_id):
     config = current_app.config
     idle = config["SOCKET_IDLE_SECONDS"]
     client = request.remote_addr or ""
-    limits = current_app.extensions["socket_limits"]
+    limits = services().socket_limits
     try:
-        with current_app.extensions["sse_slots"].hold(client, game_id):
+        with services().stream_slots.hold(client, game_id):
             who = authenticate(ws, game_id, idle)
             ws.send(answer(200, {"game": game_id, "viewer": who.describe()}))
             while True:

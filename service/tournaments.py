@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 from marshmallow import Schema, ValidationError, fields, validate
 
 from events.envelope import canonical_json
@@ -19,6 +19,7 @@ from .callers import bearer_token
 from .errors import ApiError
 from .tournament_bundle import build_bundle
 from .tournament_service import DIRECTOR, Tournaments
+from .wiring import services
 
 bp = Blueprint("tournaments", __name__, template_folder="templates", static_folder=None)
 
@@ -69,10 +70,7 @@ class FinishSchema(Schema):
 
 
 def service() -> Tournaments:
-    ext = current_app.extensions
-    if "tournaments" not in ext:
-        ext["tournaments"] = Tournaments(ext["platform"])
-    return ext["tournaments"]
+    return services().tournaments
 
 
 def bearer() -> str | None:
@@ -114,7 +112,7 @@ def get(tid):
 def register(tid):
     data, token = body(RegisterSchema), bearer()
     if token:  # a logged-in player registers as their account
-        account = current_app.extensions["platform"].accounts.session(token)
+        account = services().platform.accounts.session(token)
         return service().register(tid, account, account=account), 201
     if data["name"] is None:
         raise ApiError(400, "bad_request", "the request fails its schema", {"name": ["a name, or log in"]})
