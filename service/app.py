@@ -9,6 +9,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
+from service import wiring
 from service.audit.signing_keys import signer_for
 from service.config import from_env
 from service.http import accounts as accounts_api
@@ -23,6 +24,8 @@ from service.metrics import STORAGE_UNAVAILABLE
 from service.services.accounts import hasher
 from service.services.errors import Refusal
 from service.services.games import Platform
+from service.services.tournaments import Tournaments
+from service.wiring import Services
 
 log = logging.getLogger(__name__)
 _embedded = {}
@@ -36,29 +39,30 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    app.extensions["platform"] = Platform(
+    platform = Platform(
         connect(url),
         snapshot_every=app.config["SNAPSHOT_EVERY"],
         blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT),
     )
-    app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
-    app.extensions["platform"].accounts.session_seconds = app.config["SESSION_DAYS"] * 86400
-    app.extensions["platform"].accounts.use_hasher(
+    platform.signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
+    platform.accounts.session_seconds = app.config["SESSION_DAYS"] * 86400
+    platform.accounts.use_hasher(
         hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"])
     )
-    app.extensions["sse_slots"] = StreamSlots(
+    stream_slots = StreamSlots(
         app.config["SSE_MAX_STREAMS"],
         app.config["SSE_MAX_PER_CLIENT"],
         app.config["SSE_MAX_PER_GAME"],
         app.config["SSE_SECONDS"],
     )
-    app.extensions["live_tails"] = LiveTails(app.extensions["platform"])
+    wiring.install(app, Services(platform, Tournaments(platform), LiveTails(platform), stream_slots))
     request_log.install(app)
     body_limits.install(app)
     smorest = openapi.Api(app)
     smorest.register_blueprint(api.bp)
     smorest.register_blueprint(accounts_api.bp)
-    app.register_blueprint(tournaments.bp)
+    smorest.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournaments.pages)
     app.register_blueprint(web.bp)
     app.register_blueprint(ops.bp)
     i18n.init_app(app)
@@ -150,7 +154,7 @@ def _is_json_error(messages: dict) -> bool:
 def start_clock_sweeper(app: Flask) -> None:
     """A daemon thread per process forfeits seats whose clocks ran out. Several
     workers may sweep at once: the forfeit's action id makes the append happen once."""
-    platform = app.extensions["platform"]
+    platform = wiring.of(app).platform
     period = app.config["CLOCK_SWEEP_SECONDS"]
     stop = threading.Event()
 

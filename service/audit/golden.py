@@ -315,12 +315,13 @@ def record(
     written = []
     with tempfile.TemporaryDirectory() as tmp:
         from events.connection import start_embedded
+        from service import wiring
         from service.app import create_app
 
         server, url = start_embedded(tmp)
         try:
             app = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True})
-            client, platform = app.test_client(), app.extensions["platform"]
+            client, platform = app.test_client(), wiring.of(app).platform
             rand = random.Random()
             for n, opts, trail, (log_path, final_path) in todo:
                 export, final = play(client, platform, game, n, opts, rand, trail)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from flask import current_app, request
+from flask import request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
@@ -20,6 +20,8 @@ from service.http.games import BadRequestParser
 from service.services import bindings
 from service.services.callers import bearer_token
 from service.services.errors import NotFound
+from service.services.games import Platform
+from service.wiring import services
 
 bp = Blueprint("accounts", __name__, url_prefix="/api", description="Accounts, sessions, profiles and ratings")
 bp.ARGUMENTS_PARSER = BadRequestParser()
@@ -39,8 +41,8 @@ class LeaderboardQuerySchema(Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
 
 
-def platform():
-    return current_app.extensions["platform"]
+def platform() -> Platform:
+    return services().platform
 
 
 def session_name() -> str:

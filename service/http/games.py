@@ -39,6 +39,8 @@ from service.services import analysis, annotations, forks, lobby, names, referee
 from service.services.callers import bearer_token
 from service.services.errors import Invalid, NotFound, TooLarge, Unavailable, Unprocessable
 from service.services.game_types import describe_game
+from service.services.games import Platform
+from service.wiring import services
 
 
 class BadRequestParser(FlaskParser):
@@ -72,8 +74,8 @@ bp = Blueprint("games", __name__, url_prefix="/api", description="Games: create,
 bp.ARGUMENTS_PARSER = BadRequestParser()
 
 
-def platform():
-    return current_app.extensions["platform"]
+def platform() -> Platform:
+    return services().platform
 
 
 def bearer() -> str | None:
@@ -174,13 +176,13 @@ def game_events(query, game_id):
 @bp.route("/games/<game_id>/stream")
 def game_stream(game_id):
     """Server-Sent Events: every new entry as the spectator sees it."""
-    tails = current_app.extensions["live_tails"]
+    tails = services().live_tails
     if not tails.watched(game_id):  # a tailed game exists: joining its watchers reads nothing
         platform().state(game_id)
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = parse_seq(last, "Last-Event-ID") if last else None
     slot = ExitStack()
-    slot.enter_context(current_app.extensions["sse_slots"].hold(request.remote_addr or "", game_id))
+    slot.enter_context(services().stream_slots.hold(request.remote_addr or "", game_id))
     body = event_stream(platform(), tails, game_id, after, current_app.config["SSE_SECONDS"])
     response = Response(
         stream_with_context(body),

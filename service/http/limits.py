@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, current_app, request
+from flask import Flask, request
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service import wiring
 from service.http.client_concurrency import InflightCap
 
 # endpoint -> config key of its own limit (on top of the default one)
@@ -73,7 +74,8 @@ def _not_api() -> bool:
 def retry_after() -> int:
     """Seconds until the breached limit lets this client in again (one Redis read, paid
     by the refused request only)."""
-    breached = current_app.extensions["rate_limiter"].current_limit
+    limiter = wiring.services().rate_limiter
+    breached = limiter.current_limit if limiter else None
     try:
         return max(1, int(breached.reset_at - time.time())) if breached else 1
     except Exception:  # the counters became unreadable between the check and now
@@ -104,5 +106,5 @@ def install(app: Flask, redis_url: str) -> Limiter:
             app.view_functions[endpoint] = limiter.limit(cfg[key], override_defaults=False)(
                 app.view_functions[endpoint]
             )
-    app.extensions["rate_limiter"] = limiter
+    wiring.of(app).rate_limiter = limiter
     return limiter

@@ -191,6 +191,14 @@ VERIFY_BODY = {
 }
 
 
+BEARER_AUTH = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "a token the server answered once: a tournament's director token, a player's token, "
+    "or an account's session token (each operation says which)",
+}
+
+
 def _openapi_path(rule: str) -> str:
     return re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule)
 
@@ -199,6 +207,7 @@ def document(smorest: Api) -> None:
     """Add the answers to every operation of the app's spec (call after every blueprint
     is registered)."""
     spec = smorest.spec
+    spec.components.security_scheme("bearerAuth", BEARER_AUTH)
     for name, schema in SCHEMAS.items():
         spec.components.schema(name, schema=schema)
     paths = spec._paths  # apispec keeps the operations here; nothing public edits them in place

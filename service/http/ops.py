@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
 from events.connection import UNAVAILABLE
 from service.metrics import exposition
+from service.wiring import services
 
 bp = Blueprint("ops", __name__)
 
@@ -20,7 +21,7 @@ def healthz():
 def readyz():
     """Ready when storage answers a PING; 503 + Retry-After otherwise."""
     try:
-        current_app.extensions["platform"].redis.ping()
+        services().platform.redis.ping()
     except UNAVAILABLE as exc:
         return jsonify({"status": "unavailable", "storage": str(exc) or type(exc).__name__}), 503, {"Retry-After": "1"}
     return jsonify({"status": "ready"})

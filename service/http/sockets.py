@@ -37,6 +37,7 @@ from marshmallow import ValidationError
 from simple_websocket import ConnectionClosed
 
 from events.connection import UNAVAILABLE
+from service import wiring
 from service.http import errors as http_errors
 from service.http import games as api
 from service.http import json_input
@@ -44,6 +45,7 @@ from service.http.schemas import ActionSchema
 from service.metrics import SOCKET_FRAMES
 from service.services.callers import bearer_token
 from service.services.errors import Broken, Forbidden, Invalid, RateLimited, Refusal, Unauthenticated, Unavailable
+from service.wiring import services
 
 log = logging.getLogger(__name__)
 sock = Sock()
@@ -72,7 +74,7 @@ def install(app: Flask) -> None:
         "SOCK_SERVER_OPTIONS", {"ping_interval": 25, "max_message_size": app.config["MAX_BODY_BYTES"]}
     )
     limits_on = app.config["RATE_LIMITS_ENABLED"] and app.config["RATE_LIMIT_DEFAULT"]
-    app.extensions["socket_limits"] = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
+    wiring.of(app).socket_limits = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
     sock.init_app(app)
 
 
@@ -143,9 +145,9 @@ def game_socket(ws, game_id):
     config = current_app.config
     idle = config["SOCKET_IDLE_SECONDS"]
     client = request.remote_addr or ""
-    limits = current_app.extensions["socket_limits"]
+    limits = services().socket_limits
     try:
-        with current_app.extensions["sse_slots"].hold(client, game_id):
+        with services().stream_slots.hold(client, game_id):
             who = authenticate(ws, game_id, idle)
             ws.send(answer(200, {"game": game_id, "viewer": who.describe()}))
             while True:

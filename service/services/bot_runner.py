@@ -21,6 +21,7 @@ from events import keys
 from projections import fold
 from projections.bots.search import Budget, choose
 from projections.games import get as get_game
+from service import wiring
 from service.services import analysis, callers
 from service.services.errors import Conflict
 
@@ -122,4 +123,4 @@ def main() -> None:
         {n: dataclasses.replace(b, seconds=min(b.seconds or cap, cap)) for n, b in STRENGTHS.items()} if cap else None
     )
     app = create_app({"CLOCK_SWEEP_SECONDS": 0})
-    BotRunner(app.extensions["platform"], strengths).run_forever()
+    BotRunner(wiring.of(app).platform, strengths).run_forever()

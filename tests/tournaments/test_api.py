@@ -305,6 +305,46 @@ def test_the_routes_are_in_the_openapi_document(client):
     assert "TournamentCreate" in spec["components"]["schemas"]
 
 
+def test_the_document_says_which_token_and_body_each_route_takes(client):
+    """Generated from the routes: the bearer scheme, the token each route needs (or may
+    take), every body (the pairing's optional one too) and the route's own refusals."""
+    spec = client.get("/api/openapi.json").get_json()
+    assert spec["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": spec["components"]["securitySchemes"]["bearerAuth"]["description"],
+    }
+    paths = spec["paths"]
+    for path, method in (
+        ("/api/tournaments/{tid}/registration", "post"),
+        ("/api/tournaments/{tid}/rounds", "post"),
+        ("/api/tournaments/{tid}/finish", "post"),
+        ("/api/tournaments/{tid}/players/{pid}", "delete"),
+        ("/api/tournaments/{tid}/players/{pid}/games", "get"),
+    ):
+        operation = paths[path][method]
+        assert operation["security"] == [{"bearerAuth": []}], path
+        assert {"401", "403", "404"} <= set(operation["responses"]), path
+    assert {} in paths["/api/tournaments/{tid}/players"]["post"]["security"]  # a name, or a logged-in account
+    assert "security" not in paths["/api/tournaments"]["post"]
+    pair = paths["/api/tournaments/{tid}/rounds"]["post"]
+    assert pair["requestBody"]["required"] is False
+    assert pair["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/TournamentPair"
+    }
+    assert "422" in paths["/api/tournaments/{tid}/results"]["post"]["responses"]
+    assert "Bearer <director token>" in paths["/api/tournaments/{tid}/finish"]["post"]["description"]
+
+
+def test_without_the_directors_token_the_body_is_not_judged(client):
+    """401 before 400: a director's route says the token is missing whatever the body holds."""
+    tid, _, _ = create(client, "toy", 2, 1, ["Ann", "Bob"])
+    error(client.post(f"/api/tournaments/{tid}/rounds", json={"bye_computer": "x"}), 401, "no_token")
+    error(client.post(f"/api/tournaments/{tid}/registration", json={"open": 1}), 401, "no_token")
+    error(client.post(f"/api/tournaments/{tid}/finish", json={"reason": 5}), 401, "no_token")
+    error(client.post(f"/api/tournaments/{tid}/finish", data="{nope", content_type="application/json"), 401, "no_token")
+
+
 def test_a_karaya_field_is_seated_at_tables_the_game_allows(client):
     if "sultans_of_karaya" not in registry():
         pytest.skip("Sultans of Karaya is not registered")
