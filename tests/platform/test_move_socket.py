@@ -9,9 +9,10 @@ import json
 
 import pytest
 import requests
-from simple_websocket import Client, ConnectionClosed
+from simple_websocket import ConnectionClosed
 
 from tests.platform.gunicorn_server import gunicorn
+from tests.platform.socket_client import Client
 
 pytestmark = pytest.mark.xdist_group("durability")
 
