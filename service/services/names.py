@@ -85,9 +85,26 @@ def _representatives() -> dict[str, str]:
     return {c: find(c) for c in parent}
 
 
+@lru_cache(maxsize=1)
+def _small_capitals() -> dict[int, str]:
+    """Small capital letters (ᴀ, ʀ, ꜱ...) -> the letter they read as. NFKC leaves them, and
+    the confusables table lists only some; their Unicode names say which letter each is."""
+    blocks = (range(0x0250, 0x02B0), range(0x1D00, 0x1D80), range(0xA700, 0xA800))
+    out: dict[int, str] = {}
+    for block in blocks:
+        for code in block:
+            found = _SMALL_CAPITAL.fullmatch(unicodedata.name(chr(code), ""))
+            if found:
+                out[code] = found.group(1).lower()
+    return out
+
+
+_SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
+
+
 def _map(text: str) -> str:
-    table = _representatives()
-    return "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text))
+    table, small = _representatives(), _small_capitals()
+    return "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text).translate(small))
 
 
 @lru_cache(maxsize=4096)

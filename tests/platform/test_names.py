@@ -84,3 +84,14 @@ def test_game_seat_names_are_stored_normalised(client):
     r = client.post("/api/games", json={"game": "toy", "seats": ["Ａｎｎ\ufe0f", "Bob\u3164"]})
     assert r.status_code == 201, r.json
     assert [s["name"] for s in client.get(f"/api/games/{r.json['id']}").json["seats"]] == ["Ann", "Bob"]
+
+
+# Small capitals read as the letter itself at a glance ("ᴀlice" beside "Alice").
+SMALL_CAPITAL_LOOKALIKES = ["\u1d00lice", "Alic\u1d07", "\u1d00\u029f\u026a\u1d04\u1d07", "Al\u026ace"]
+
+
+@pytest.mark.parametrize("name", SMALL_CAPITAL_LOOKALIKES)
+def test_small_capitals_do_not_make_a_name_different(client, tournament, name):
+    assert register(client, tournament, "Alice").status_code == 201
+    second = register(client, tournament, name)
+    assert second.status_code == 409 and second.json["error"]["code"] == "already_registered", second.json
