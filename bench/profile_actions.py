@@ -32,7 +32,7 @@ PARTS = [
     ("seal: hash + canonical JSON", "seal (events/envelope.py"),
     ("fold of the action (platform fold + rules)", "Projector.fold_onto (projections/projector.py"),
     ("catch-up reads (stale cache)", "Projector.latest (projections/projector.py"),
-    ("lobby line + snapshot JSON (_extras)", "Platform._extras (service/platform.py"),
+    ("lobby line + snapshot JSON (extras)", "GameStream.extras (service/platform.py"),
     ("payload schema (marshmallow)", "canonical_payload (service/platform.py"),
     ("token resolution", "Platform.caller (service/platform.py"),
     ("Platform.act, all of it", "Platform.act (service/platform.py"),

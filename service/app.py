@@ -9,6 +9,8 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
+from events.store import RedisEventStore
+from events.writer import WriteConflict
 
 from . import (
     accounts_api,
@@ -27,12 +29,13 @@ from . import (
 )
 from .accounts import hasher
 from .config import from_env
-from .errors import ApiError
+from .errors import ApiError, api_error
 from .json_input import StrictJSONProvider
 from .keys import signer_for
 from .live import LiveTails, StreamSlots
 from .metrics import STORAGE_UNAVAILABLE
 from .platform import Platform
+from .tournament_service import Tournaments
 
 log = logging.getLogger(__name__)
 _embedded = {}
@@ -46,11 +49,10 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    app.extensions["platform"] = Platform(
-        connect(url),
-        snapshot_every=app.config["SNAPSHOT_EVERY"],
-        blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT),
-    )
+    redis = connect(url)
+    store = RedisEventStore(redis, blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT))
+    app.extensions["platform"] = Platform(redis, snapshot_every=app.config["SNAPSHOT_EVERY"], store=store)
+    app.extensions["tournaments"] = Tournaments(app.extensions["platform"], store)
     app.extensions["platform"].signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     app.extensions["platform"].accounts.use_hasher(
         hasher(app.config["ARGON2_TIME_COST"], app.config["ARGON2_MEMORY_KIB"], app.config["ARGON2_PARALLELISM"])
@@ -92,7 +94,9 @@ def embedded_url(data_dir: str) -> str:
 
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def api_error(exc: ApiError):
+    @app.errorhandler(WriteConflict)
+    def answer_api_error(error: ApiError | WriteConflict):
+        exc = api_error(error)  # the stream writer's stale head and contention: 409s, mapped here
         body = exc.body()
         body["error"]["message"] = i18n.localize_error(exc.code, exc.message, exc.status)
         return jsonify(body), exc.status, exc.headers()

@@ -18,6 +18,7 @@ import os
 import time
 
 from events import keys
+from events.writer import WriteConflict
 from projections import fold
 from projections.bots.search import Budget, choose
 from projections.games import get as get_game
@@ -66,8 +67,8 @@ class BotRunner:
                     action_id=f"bot:{p['seq']}:{seat}",
                     expected_seq=p["seq"],
                 )
-            except ApiError as exc:
-                if exc.status != 409:
+            except (ApiError, WriteConflict) as exc:
+                if isinstance(exc, ApiError) and exc.status != 409:
                     raise
                 log.info("bot move in %s at seq %s lost a race; the next turn decides again", game_id, p["seq"])
             return True

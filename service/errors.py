@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from events.writer import StaleHead, WriteConflict
+
 
 class ApiError(Exception):
     def __init__(
@@ -26,3 +28,13 @@ class ApiError(Exception):
 
 def not_found(what: str) -> ApiError:
     return ApiError(404, "not_found", f"{what} not found")
+
+
+def api_error(exc: ApiError | WriteConflict) -> ApiError:
+    """The API's answer to an error: an ApiError as it is; the stream writer's refusals
+    (``events.writer``) as 409s: ``stale_seq`` with the head's seq, or ``busy``."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, StaleHead):
+        return ApiError(409, "stale_seq", f"the game is at seq {exc.seq}", {"seq": exc.seq})
+    return ApiError(409, "busy", "too many concurrent writers; try again")

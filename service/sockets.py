@@ -37,11 +37,12 @@ from marshmallow import ValidationError
 from simple_websocket import ConnectionClosed
 
 from events.connection import UNAVAILABLE
+from events.writer import WriteConflict
 
 from . import api, i18n, json_input
 from .api_schemas import ActionSchema
 from .callers import bearer_token
-from .errors import ApiError
+from .errors import ApiError, api_error
 from .metrics import SOCKET_FRAMES
 
 log = logging.getLogger(__name__)
@@ -129,7 +130,8 @@ def one_frame(game_id: str, who, text, limits: FrameLimits, client: str) -> str:
         status, answered = api.play(game_id, who, body)
         SOCKET_FRAMES.labels(str(status)).inc()
         return answer(status, answered)
-    except ApiError as exc:
+    except (ApiError, WriteConflict) as refused:
+        exc = api_error(refused)
         SOCKET_FRAMES.labels(str(exc.status)).inc()
         return error(exc)
     except UNAVAILABLE as exc:

@@ -69,10 +69,7 @@ class FinishSchema(Schema):
 
 
 def service() -> Tournaments:
-    ext = current_app.extensions
-    if "tournaments" not in ext:
-        ext["tournaments"] = Tournaments(ext["platform"])
-    return ext["tournaments"]
+    return current_app.extensions["tournaments"]
 
 
 def bearer() -> str | None:

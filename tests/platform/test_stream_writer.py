@@ -1,13 +1,15 @@
 """The one stream writer (events/writer.py): its loop on a small stream of its own over
-an in-memory store."""
+an in-memory store, and its refusals as the API answers them."""
 
 from __future__ import annotations
 
 import pytest
 
+from events import keys
 from events.envelope import seal
 from events.store import AppendResult, EventStore, Extras, Loaded
 from events.writer import Busy, Head, StaleHead, StreamWriter
+from tests.platform.helpers import GameHandle
 
 
 class MemoryStore(EventStore):
@@ -178,3 +180,22 @@ def test_every_attempt_lost_is_busy():
     with pytest.raises(Busy):
         writer.write(Counter(store), add(1))
     assert store.calls == 3
+
+
+def test_a_game_build_asking_for_nothing_appends_nothing(platform, client):
+    g = GameHandle(client)
+    seq = g.meta()["seq"]
+    assert platform.append_entries(g.id, lambda p: []) == (200, seq)
+    assert platform.append_entries(g.id, lambda p: [], action_id="nothing") == (200, seq)
+    assert g.meta()["seq"] == seq and platform.store.first_seq(keys.idempotency(g.id), "nothing") is None
+
+
+def test_the_writers_refusals_are_the_apis_409s(app, client, monkeypatch):
+    g = GameHandle(client, options={"rounds": 10})
+    g.act(0, "note", {"text": "a"})
+    stale = g.act(0, "note", {"text": "b"}, expected_seq=1)
+    assert stale.status_code == 409
+    assert stale.json["error"]["code"] == "stale_seq" and stale.json["error"]["details"] == {"seq": 2}
+    monkeypatch.setattr(app.extensions["platform"].writer, "attempts", 0)
+    busy = g.act(0, "note", {"text": "a"})
+    assert (busy.status_code, busy.json["error"]["code"]) == (409, "busy"), busy.json
