@@ -153,6 +153,9 @@ class StreamWriter:
                 if expected_seq is not None and expected_seq != head.seq:
                     raise StaleHead(head.seq)
                 entries = build(head.state)
+                if not entries and not fresh:  # nothing to do, on a state that may be behind: look again
+                    head, fresh = stream.latest(), True
+                    continue
                 if not entries:
                     return Written("noop", head.seq, head.state, [])
                 envelopes, final = self._seal(stream, head, entries, action_id)

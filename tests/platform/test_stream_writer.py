@@ -115,6 +115,15 @@ def test_created_duplicate_and_noop():
     assert store.calls == 2 and [e["seq"] for e in store.logs["counter"]] == [1]
 
 
+def test_nothing_to_do_on_a_cached_state_is_confirmed_on_the_latest():
+    store = MemoryStore()
+    writer = StreamWriter(store)
+    writer.write(Counter(store), add(2))
+    behind = Counter(store, cached=Head(None))
+    written = writer.write(behind, lambda state: [] if state is None else [("add", {"role": "system"}, {"n": 1})])
+    assert (written.status, written.state) == ("created", 3)
+
+
 def test_entries_are_chained_folded_and_followed():
     store = MemoryStore()
     written = StreamWriter(store).write(Counter(store), add(12), action_id="x")
