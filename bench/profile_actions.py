@@ -32,7 +32,7 @@ PARTS = [
     ("seal: hash + canonical JSON", "seal (events/envelope.py"),
     ("fold of the action (platform fold + rules)", "Projector.fold_onto (projections/projector.py"),
     ("catch-up reads (stale cache)", "Projector.latest (projections/projector.py"),
-    ("lobby line + snapshot JSON (_extras)", "Platform._extras (service/services/games.py"),
+    ("lobby line + snapshot JSON (extras)", "GameStream.extras (service/services/games.py"),
     ("payload schema (marshmallow)", "canonical_payload (service/services/games.py"),
     ("token resolution", "Platform.caller (service/services/games.py"),
     ("Platform.act, all of it", "Platform.act (service/services/games.py"),

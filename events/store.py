@@ -118,6 +118,10 @@ class EventStore(ABC):
     ) -> AppendResult: ...
 
     @abstractmethod
+    def first_seq(self, idem_key: str, action_id: str) -> int | None:
+        """The first seq appended under ``action_id`` (None: not applied)."""
+
+    @abstractmethod
     def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded: ...
 
     @abstractmethod
@@ -157,6 +161,10 @@ class RedisEventStore(EventStore):
         status, seq, *missed = self._append(keys=keys_, args=args)
         status = status.decode() if isinstance(status, bytes) else status
         return AppendResult(status, int(seq), [json.loads(e) for e in missed])
+
+    def first_seq(self, idem_key: str, action_id: str) -> int | None:
+        first = self.redis.hget(idem_key, action_id)
+        return None if first is None else int(first)
 
     def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded:
         last, *rest = self._load(keys=[key, snapshots_key, seed_key], args=[every])

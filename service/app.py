@@ -9,6 +9,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from events.connection import BLOCKING_TIMEOUT, UNAVAILABLE, connect, start_embedded
+from events.store import RedisEventStore
 from service import wiring
 from service.audit.signing_keys import signer_for
 from service.config import from_env
@@ -39,11 +40,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.json = StrictJSONProvider(app)
     app.json.sort_keys = False
     url = app.config["REDIS_URL"] or embedded_url(app.config["DATA_DIR"])
-    platform = Platform(
-        connect(url),
-        snapshot_every=app.config["SNAPSHOT_EVERY"],
-        blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT),
-    )
+    redis = connect(url)
+    store = RedisEventStore(redis, blocking=connect(url, socket_timeout=BLOCKING_TIMEOUT))
+    platform = Platform(redis, snapshot_every=app.config["SNAPSHOT_EVERY"], store=store)
     platform.signer = signer_for(app.config["DATA_DIR"], app.config["SIGNING_KEY"])
     platform.accounts.session_seconds = app.config["SESSION_DAYS"] * 86400
     platform.accounts.use_hasher(
@@ -55,7 +54,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         app.config["SSE_MAX_PER_GAME"],
         app.config["SSE_SECONDS"],
     )
-    wiring.install(app, Services(platform, Tournaments(platform), LiveTails(platform), stream_slots))
+    wiring.install(app, Services(platform, Tournaments(platform, store), LiveTails(platform), stream_slots))
     request_log.install(app)
     body_limits.install(app)
     smorest = openapi.Api(app)

@@ -39,8 +39,9 @@ class TournamentUnknown(TournamentError):
     """It names a player the tournament does not have."""
 
 
-def fold(events: Iterable[JSON]) -> JSON | None:
-    state: JSON | None = None
+def fold(events: Iterable[JSON], start: JSON | None = None) -> JSON | None:
+    """The state after ``events``, folded onto ``start`` (None: from the beginning)."""
+    state = start
     for event in events:
         state = apply(state, event)
     return state

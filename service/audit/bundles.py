@@ -36,7 +36,7 @@ import sys
 
 from marshmallow import ValidationError
 
-from events.chain import ChainError, check_links, check_payloads
+from events.chain import ChainError, chain_format, check_links, check_payloads
 from events.envelope import canonical_json, now_rfc3339
 from events.signing import check as check_signature
 from events.tournament_schemas import SCHEMAS
@@ -277,9 +277,13 @@ def final_recorded_result(log: list[dict]) -> dict | None:
 
 
 def _chain_problems(stream: list) -> list[str]:
+    """The tournament stream checked as a game's log is (service/audit/exports.py), by the same
+    functions of events/chain.py: no format downgrade, every link, every payload (the
+    tournament's digests are unsalted)."""
     if not stream:
         return ["empty"]
     try:
+        chain_format(stream)
         check_links(stream)
         check_payloads(stream, None)
     except ChainError as exc:

@@ -7,6 +7,7 @@ its nearest listed base class."""
 from __future__ import annotations
 
 from events.refusal import Refusal
+from events.writer import WriteConflict
 from projections.games.base import IllegalAction
 from projections.tournaments.fold import TournamentConflict, TournamentError, TournamentUnknown
 from service.http import i18n
@@ -30,6 +31,7 @@ STATUS: dict[type[Exception], int] = {
     NotFound: 404,
     TournamentUnknown: 404,
     Conflict: 409,
+    WriteConflict: 409,
     TournamentConflict: 409,
     TooLarge: 413,
     Unprocessable: 422,

@@ -18,6 +18,7 @@ import os
 import time
 
 from events import keys
+from events.writer import WriteConflict
 from projections import fold
 from projections.bots.search import Budget, choose
 from projections.games import get as get_game
@@ -66,7 +67,7 @@ class BotRunner:
                     action_id=f"bot:{p['seq']}:{seat}",
                     expected_seq=p["seq"],
                 )
-            except Conflict:
+            except (Conflict, WriteConflict):
                 log.info("bot move in %s at seq %s lost a race; the next turn decides again", game_id, p["seq"])
             return True
         return False

@@ -17,9 +17,9 @@ from functools import cache
 from marshmallow import ValidationError
 
 from events import keys
-from events.envelope import now_rfc3339, seal
 from events.rng import commitment, new_seed
-from events.store import Extras, RedisEventStore
+from events.store import EventStore, Extras, RedisEventStore
+from events.writer import Head, StreamWriter
 from projections import fold
 from projections import ratings as rfold
 from projections.games import get as get_game
@@ -48,7 +48,6 @@ from service.services.ratings import Ratings
 Entry = tuple[str, dict, dict]  # (type, actor, payload)
 log = logging.getLogger(__name__)
 SYSTEM = {"role": "system"}
-MAX_AUTOMATIC_STEPS = 10000
 SYSTEM_ACTION_PREFIX = "sys:"  # the platform's own action ids; clients may not use it
 
 
@@ -78,9 +77,11 @@ def check_options(rules, options: dict, seats: int) -> None:
 
 
 class Platform:
-    def __init__(self, redis, snapshot_every: int = 100, blocking=None):
+    def __init__(self, redis, snapshot_every: int = 100, blocking=None, store: EventStore | None = None):
+        """``store``: the event store (create_app hands it in); by default one over ``redis``."""
         self.redis = redis
-        self.store = RedisEventStore(redis, blocking)
+        self.store = store or RedisEventStore(redis, blocking)
+        self.writer = StreamWriter(self.store, observe=lambda status: APPENDS.labels(status).inc())
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
         self.tokens = callers.TokenCache(redis)
         self.lobby_writes = LobbyWrites()
@@ -389,153 +390,13 @@ class Platform:
         build: Callable[[dict], list[Entry]],
         action_id: str | None = None,
         expected_seq: int | None = None,
-        attempts: int = 20,
     ) -> tuple[int, int]:
-        """Append what ``build(state)`` returns plus its consequences; (http status, first seq).
-
-        ``build`` validates against the latest state and may raise; on a lost race it runs
-        again on the new state, unless the caller named ``expected_seq`` (then 409).
-
-        One round trip in the common case: the worker's cached state is the starting
-        point and the append script checks it is still the head (and the action id). A
-        conflict's answer carries the entries missed, folded in before ``build`` runs
-        again. A refusal computed on a cached state is confirmed on the latest state
-        first (the cache may be behind); a refusal of a retried action id gives way to
-        the first answer."""
-        p = self.projector.cached(game_id)
-        fresh = p is None
-        if fresh:
-            p = self.projector.latest(game_id)
-        for _ in range(attempts):
-            current = p["seq"] if p else 0
-            try:
-                if expected_seq is not None and expected_seq != current:
-                    raise Conflict("stale_seq", f"the game is at seq {current}", {"seq": current})
-                envelopes, final = self._seal(game_id, p, build(p), action_id)
-            except Refusal:
-                if not fresh:
-                    p, fresh = self.projector.latest(game_id), True
-                    continue
-                first = self.redis.hget(keys.idempotency(game_id), action_id) if action_id is not None else None
-                if first is not None:  # a retry: the first answer stands, whatever happened since
-                    return 200, int(first)
-                raise
-            result = self.store.append(
-                keys.events(game_id),
-                keys.idempotency(game_id),
-                current,
-                action_id,
-                envelopes,
-                self._extras(game_id, p, envelopes, final),
-            )
-            APPENDS.labels(result.status).inc()
-            if result.status == "ok":
-                self.projector.remember(game_id, final)
-                # keys outside the game's slot: written aside, never failing the move (Redis Cluster)
-                self.lobby_writes.run(("clock", game_id), lambda final=final: self._schedule_clock(game_id, final))
-                self.lobby_writes.run(("bots", game_id), lambda final=final: self._schedule_bots(game_id, final))
-                self._after_append(game_id, envelopes, final)
-                if p is None or p["status"] != final["status"]:  # the lobby's indexes change only then
-                    line = summary_line(game_id, final)
-                    self.lobby_writes.run(("index", game_id), lambda line=line: lobby.record(self.redis, line))
-                return 201, envelopes[0]["seq"]
-            if result.status == "duplicate":
-                return 200, result.seq
-            if p is not None and (result.seq < current or (result.missed and result.missed[0]["prev"] != p["head"])):
-                # the log lost entries this worker had cached (an fsync window, a failover):
-                # refold it as it is, never trust the cache over the log
-                self.projector.forget(game_id)
-                p = self.projector.latest(game_id)
-            else:
-                p = self.projector.catch_up(game_id, p, result.missed)
-            fresh = True
-            if expected_seq is not None:
-                applied = self._applied(game_id, action_id)
-                if applied is not None:
-                    return 200, applied
-                raise Conflict("stale_seq", f"the game is at seq {result.seq}", {"seq": result.seq})
-        raise Conflict("busy", "too many concurrent writers; try again")
-
-    def _after_append(self, game_id: str, envelopes: list[dict], final: dict) -> None:
-        """Writes outside the game's slot that follow from what was appended: an
-        account's list of games, and the ratings when a rateable game's result is
-        recorded (first or corrected). They may lag; they never fail the move."""
-        for e in envelopes:
-            if e["type"] == "seat.bound":
-                name, when = e["payload"]["account"], time.time()
-                self.lobby_writes.run(
-                    ("account-game", game_id, name),
-                    lambda name=name, when=when: self.accounts.add_game(name, game_id, when),
-                )
-        ends = [e for e in envelopes if e["type"] in ("game.finished", *rfold.REFEREE_DECIDES)]
-        if ends and final["status"] == "finished" and rfold.is_rateable(final):
-            self.lobby_writes.run(
-                ("rating", game_id, final["head"]), lambda: self.ratings.record_quietly(self, final, ends[-1]["ts"])
-            )
-
-    def _extras(self, game_id: str, p: dict | None, envelopes: list[dict], final: dict) -> Extras:
-        """What the append writes beside the entries: the lobby line, and the snapshot
-        of the fold at a multiple of K when the batch reaches one."""
-        extras = Extras(
-            keys.summary(game_id),
-            json.dumps(summary_line(game_id, final)),
-            self.projector.snapshots_key(game_id, final["game"]),
-        )
-        due = [e["seq"] for e in envelopes if self.projector.snapshot_due(e["seq"])]
-        if due:
-            at = due[-1]
-            snap = (
-                final
-                if at == final["seq"]
-                else self.projector.fold_onto(game_id, p, [e for e in envelopes if e["seq"] <= at])
-            )
-            extras.snapshot_seq, extras.snapshot = at, json.dumps(snap)
-        return extras
-
-    def _applied(self, game_id: str, action_id: str | None) -> int | None:
-        """The first seq of ``action_id`` if it has been applied."""
-        if action_id is None:
-            return None
-        first = self.redis.hget(keys.idempotency(game_id), action_id)
-        return None if first is None else int(first)
-
-    def _seal(self, game_id: str, p: dict | None, entries: list[Entry], action_id: str | None):
-        """Seal entries, fold them (which validates them), then add what follows:
-        the system actor's automatic moves and ``game.finished`` when a result exists."""
-        envelopes: list[dict] = []
-        ts = now_rfc3339()
-        seed = self.projector.seed(game_id)
-        head = p["head"] if p else ""
-        seq = p["seq"] if p else 0
-        state = p
-
-        def add(type_, actor, payload, aid=None):
-            nonlocal head, seq, state
-            envelope = seal(seq + 1, type_, actor, payload, head, aid, ts, seed)
-            try:
-                state = self.projector.fold_onto(game_id, state, [envelope])
-            except IllegalAction as exc:
-                raise Unprocessable(exc.code, exc.message, exc.details) from exc
-            except fold.FoldError as exc:  # e.g. anything but a correction after game.finished
-                raise Conflict("not_accepted", str(exc)) from exc
-            envelopes.append(envelope)
-            head, seq = envelope["hash"], envelope["seq"]
-
-        for i, (type_, actor, payload) in enumerate(entries):
-            add(type_, actor, payload, action_id if i == 0 else None)
-        game = get_game(state["game"])
-        for _ in range(MAX_AUTOMATIC_STEPS):
-            if state["status"] != "active":
-                break
-            auto = game.automatic(state["state"])
-            if auto is None:
-                break
-            add(f"{state['game']}.{auto['type']}", SYSTEM, auto["payload"])
-        if state["status"] != "finished":
-            result = final_result(game, state)
-            if result is not None:
-                add("game.finished", SYSTEM, {"result": result, "seed": self.projector.seed(game_id)})
-        return envelopes, state
+        """Append what ``build(state)`` returns plus its consequences; (http status, first
+        seq): 201 appended, 200 answered from the action id's first append (or nothing
+        to append: the head's seq). ``events.writer.StreamWriter`` owns the loop; a lost
+        race under ``expected_seq`` raises ``StaleHead``."""
+        written = self.writer.write(GameStream(self, game_id), build, action_id, expected_seq)
+        return (201 if written.status == "created" else 200), written.seq
 
     # -- computer seats --------------------------------------------------------------------
     def _schedule_bots(self, game_id: str, p: dict) -> None:
@@ -601,6 +462,99 @@ class Platform:
             flagged.add(seat)
             known = self.projector.latest(game_id)
         return flagged
+
+
+class GameStream:
+    """A game's log as ``StreamWriter`` appends to it: it starts from the worker's
+    cached state, folds through the projector, follows each write with the game's
+    automatic moves and ``game.finished``, writes the lobby line and snapshots with
+    the append, and afterwards what lies outside the game's slot."""
+
+    refusals = (Refusal,)
+
+    def __init__(self, platform: Platform, game_id: str):
+        self.platform, self.projector, self.game_id = platform, platform.projector, game_id
+        self.key, self.idempotency_key = keys.events(game_id), keys.idempotency(game_id)
+
+    def start(self) -> tuple[Head, bool]:
+        p = self.projector.cached(self.game_id)
+        return (self.latest(), True) if p is None else (_head(p), False)
+
+    def latest(self) -> Head:
+        return _head(self.projector.latest(self.game_id))
+
+    def catch_up(self, p: dict | None, missed: list[dict]) -> dict | None:
+        return self.projector.catch_up(self.game_id, p, missed)
+
+    def seed(self) -> str | None:
+        return self.projector.seed(self.game_id)
+
+    def fold(self, p: dict | None, envelope: dict) -> dict:
+        try:
+            return self.projector.fold_onto(self.game_id, p, [envelope])
+        except IllegalAction as exc:
+            raise Unprocessable(exc.code, exc.message, exc.details) from exc
+        except fold.FoldError as exc:  # e.g. anything but a correction after game.finished
+            raise Conflict("not_accepted", str(exc)) from exc
+
+    def follow(self, p: dict) -> Entry | None:
+        """The system's next automatic move, else ``game.finished`` once a result exists."""
+        game = get_game(p["game"])
+        auto = game.automatic(p["state"]) if p["status"] == "active" else None
+        if auto is not None:
+            return f"{p['game']}.{auto['type']}", SYSTEM, auto["payload"]
+        result = final_result(game, p) if p["status"] != "finished" else None
+        if result is not None:
+            return "game.finished", SYSTEM, {"result": result, "seed": self.seed()}
+        return None
+
+    def extras(self, p: dict | None, envelopes: list[dict], final: dict) -> Extras:
+        """What the append writes beside the entries: the lobby line, and the snapshot
+        of the fold at a multiple of K when the batch reaches one."""
+        extras = Extras(
+            keys.summary(self.game_id),
+            json.dumps(summary_line(self.game_id, final)),
+            self.projector.snapshots_key(self.game_id, final["game"]),
+        )
+        due = [e["seq"] for e in envelopes if self.projector.snapshot_due(e["seq"])]
+        if due:
+            at = due[-1]
+            snap = (
+                final
+                if at == final["seq"]
+                else self.projector.fold_onto(self.game_id, p, [e for e in envelopes if e["seq"] <= at])
+            )
+            extras.snapshot_seq, extras.snapshot = at, json.dumps(snap)
+        return extras
+
+    def appended(self, p: dict | None, envelopes: list[dict], final: dict) -> None:
+        """The worker's cache, then writes outside the game's slot, written aside and
+        never failing the move (Redis Cluster): the clock's deadline, the bots' queue,
+        an account's list of games, the ratings when a rateable game's result is
+        recorded (first or corrected), and the lobby's indexes when the status changes."""
+        game_id, platform, writes = self.game_id, self.platform, self.platform.lobby_writes
+        self.projector.remember(game_id, final)
+        writes.run(("clock", game_id), lambda: platform._schedule_clock(game_id, final))
+        writes.run(("bots", game_id), lambda: platform._schedule_bots(game_id, final))
+        for e in envelopes:
+            if e["type"] == "seat.bound":
+                name, when = e["payload"]["account"], time.time()
+                writes.run(
+                    ("account-game", game_id, name),
+                    lambda name=name, when=when: platform.accounts.add_game(name, game_id, when),
+                )
+        ends = [e for e in envelopes if e["type"] in ("game.finished", *rfold.REFEREE_DECIDES)]
+        if ends and final["status"] == "finished" and rfold.is_rateable(final):
+            writes.run(
+                ("rating", game_id, final["head"]), lambda: platform.ratings.record_quietly(platform, final, ends[-1]["ts"])
+            )
+        if p is None or p["status"] != final["status"]:
+            line = summary_line(game_id, final)
+            writes.run(("index", game_id), lambda: lobby.record(platform.redis, line))
+
+
+def _head(p: dict | None) -> Head:
+    return Head(p, p["seq"], p["head"]) if p else Head(None)
 
 
 def out_of_time(p: dict | None, now: float) -> list[int]:

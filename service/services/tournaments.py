@@ -18,8 +18,9 @@ import uuid
 from marshmallow import ValidationError
 
 from events import keys
-from events.envelope import now_rfc3339, seal
+from events.store import EventStore
 from events.tournament_schemas import SCHEMAS, TournamentOptionsSchema
+from events.writer import Head, StreamWriter
 from projections.games import get as get_game
 from projections.games import registry
 from projections.tournaments import fold as tfold
@@ -38,10 +39,13 @@ def seat_link(game_id: str, token: str | None = None) -> str:
 
 
 class Tournaments:
-    def __init__(self, platform):
+    def __init__(self, platform, store: EventStore):
+        """``store``: the event store the tournament streams live in (create_app hands
+        in the games' own)."""
         self.platform = platform
         self.redis = platform.redis
-        self.store = platform.store
+        self.store = store
+        self.writer = StreamWriter(store)
 
     # -- the stream ----------------------------------------------------------------------
     def events(self, tid: str) -> list[dict]:
@@ -53,37 +57,18 @@ class Tournaments:
     def state(self, tid: str) -> dict:
         return tfold.fold(self.events(tid))
 
-    def _append(self, tid: str, build, action_id: str | None = None, attempts: int = 20) -> tuple[str, dict]:
-        """Append what ``build(state)`` returns ([(type, actor, payload)]); every payload is
-        validated by its schema and every event by the fold before anything is written.
-        Returns ("ok" | "duplicate" | "noop", state after)."""
-        for _ in range(attempts):
-            entries = self.store.read(keys.tournament_events(tid))
-            state = tfold.fold(entries)
-            todo = build(state)
-            if not todo:
-                return "noop", state
-            head = entries[-1]["hash"] if entries else ""
-            seq = entries[-1]["seq"] if entries else 0
-            ts, sealed = now_rfc3339(), []
-            for i, (type_, actor, payload) in enumerate(todo):
-                try:
-                    payload = SCHEMAS[type_]().load(payload)
-                except ValidationError as exc:
-                    raise Invalid("bad_request", f"invalid {type_} payload", exc.messages) from exc
-                envelope = seal(seq + 1, type_, actor, payload, head, action_id if i == 0 else None, ts)
-                state = tfold.apply(state, envelope)
-                sealed.append(envelope)
-                head, seq = envelope["hash"], envelope["seq"]
-            start = entries[-1]["seq"] if entries else 0
-            result = self.store.append(
-                keys.tournament_events(tid), keys.tournament_idempotency(tid), start, action_id, sealed
-            )
-            if result.status == "ok":
-                return "ok", state
-            if result.status == "duplicate":
-                return "duplicate", self.state(tid)
-        raise Conflict("busy", "too many concurrent writers; try again")
+    def _append(self, tid: str, build, action_id: str | None = None) -> tuple[str, dict]:
+        """Append what ``build(state)`` returns ([(type, actor, payload)]) through the
+        stream writer; every payload is validated by its schema and every event by the
+        fold before anything is written. Returns ("ok" | "duplicate" | "noop", state after)."""
+
+        def validated(state):
+            return [(type_, actor, _load_payload(type_, payload)) for type_, actor, payload in build(state)]
+
+        written = self.writer.write(TournamentStream(self.store, tid), validated, action_id)
+        if written.status == "duplicate":
+            return "duplicate", self.state(tid)
+        return ("ok" if written.status == "created" else "noop"), written.state
 
     # -- auth ----------------------------------------------------------------------------
     def role(self, tid: str, token: str | None) -> tuple[str, str | None]:
@@ -573,3 +558,47 @@ class Tournaments:
                         }
                     )
         return {"pid": pid, "games": games}
+
+
+def _load_payload(type_: str, payload: dict) -> dict:
+    try:
+        return SCHEMAS[type_]().load(payload)
+    except ValidationError as exc:
+        raise Invalid("bad_request", f"invalid {type_} payload", exc.messages) from exc
+
+
+class TournamentStream:
+    """A tournament's stream as ``StreamWriter`` appends to it: folded afresh from the
+    log on every write (no cache), public payloads (no seed), nothing following an
+    entry and nothing written beside it."""
+
+    refusals = ()  # a refusal is final: it does not give way to an action id's first answer
+
+    def __init__(self, store: EventStore, tid: str):
+        self.store = store
+        self.key, self.idempotency_key = keys.tournament_events(tid), keys.tournament_idempotency(tid)
+
+    def start(self) -> tuple[Head, bool]:
+        return self.latest(), True
+
+    def latest(self) -> Head:
+        entries = self.store.read(self.key)
+        return Head(tfold.fold(entries), entries[-1]["seq"], entries[-1]["hash"]) if entries else Head(None)
+
+    def catch_up(self, state: dict | None, missed: list[dict]) -> dict | None:
+        return tfold.fold(missed, state)
+
+    def seed(self) -> None:
+        return None
+
+    def fold(self, state: dict | None, envelope: dict) -> dict:
+        return tfold.apply(state, envelope)
+
+    def follow(self, state: dict) -> None:
+        return None
+
+    def extras(self, state: dict | None, envelopes: list[dict], after: dict) -> None:
+        return None
+
+    def appended(self, state: dict | None, envelopes: list[dict], after: dict) -> None:
+        return None

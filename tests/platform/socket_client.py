@@ -14,4 +14,7 @@ import simple_websocket
 class Client(simple_websocket.Client):
     def handshake(self) -> None:
         super().handshake()
-        self.connected = self._handle_events()  # before the reader thread starts: no race
+        self._handle_events()  # before the reader thread starts: no race
+        # a close that came along is recorded (close_reason); the reader thread then
+        # finds the socket ended, so the frames before it can still be received
+        self.connected = True

@@ -365,7 +365,8 @@ def test_workers_catching_up_at_once_report_each_game_once(client, app):
     tid, director, players = create(client, "toy", 2, 1, ["A", "B", "C", "D"])
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
     play_round(client, tid, pairing, random.Random(2))  # nobody has read the tournament since
-    workers = [Tournaments(app.extensions["platform"]) for _ in range(4)]
+    platform = app.extensions["platform"]
+    workers = [Tournaments(platform, platform.store) for _ in range(4)]
     with ThreadPoolExecutor(4) as pool:
         states = list(pool.map(lambda w: w.sync(tid), workers))
     assert all(s["status"] == "finished" for s in states)

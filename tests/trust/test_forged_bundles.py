@@ -59,3 +59,17 @@ def test_another_signed_statement_cannot_sign_a_bundle(client):
     statement = json.loads(export[-1])["head_signature"]  # signed by the server, about a game
     forged = {**rewritten(bundle), "signature": statement}
     assert verify_tournament(forged, server_keys(client))["checks"]["signature"] == "failed"
+
+
+def test_a_tournament_entry_downgraded_to_the_legacy_format_fails_the_chain(client):
+    """The bundle's chain check is the audit's: a legacy entry after a format-2 one is
+    refused (the format is never downgraded), as it is in a game's log."""
+    bundle = {k: v for k, v in finished_bundle(client).items() if k != "signature"}
+    stream = bundle["tournament"]
+    for key in ("v", "payload_digest"):
+        del stream[-1][key]
+    rechain(stream)
+    bundle["manifest"]["tournament_head"]["hash"] = stream[-1]["hash"]
+    report = verify_tournament(bundle)
+    assert not report["ok"] and report["checks"]["chain"] == "failed"
+    assert any("legacy entry after a format-2 one" in m for m in report["messages"])
