@@ -46,11 +46,12 @@ BUDGETS = {
     # Iterations per move and the depth at which a rollout stops and the world is judged
     # by the game's evaluation. Small, so that the whole table is affordable on a
     # shared two-core machine; a game whose moves are dear (the Castle's tile placement)
-    # gets shorter rollouts, one with many seats (Sultans of Karaya, up to 15) longer.
+    # gets shorter rollouts; Sultans of Karaya (up to 15 seats, a fast
+    # engine) longer rollouts and more iterations.
     "caylus": Budget(iterations=20, rollout_depth=20),
     "carcassonne_castle": Budget(iterations=20, rollout_depth=4),
     "shadow_of_the_emperor": Budget(iterations=20, rollout_depth=10),
-    "sultans_of_karaya": Budget(iterations=20, rollout_depth=30),
+    "sultans_of_karaya": Budget(iterations=60, rollout_depth=30),
     "age_of_rome": Budget(iterations=20, rollout_depth=10),
 }
 GAMES = {
