@@ -44,22 +44,24 @@ from projections.games import registry  # noqa: E402
 
 BUDGETS = {
     # Iterations per move and the depth at which a rollout stops and the world is judged
-    # by the game's current scores. Small, so that the whole table is affordable on a
+    # by the game's evaluation. Small, so that the whole table is affordable on a
     # shared two-core machine; a game whose moves are dear (the Castle's tile placement)
-    # gets shorter rollouts.
+    # gets shorter rollouts; Sultans of Karaya (up to 15 seats, a fast
+    # engine) longer rollouts and more iterations.
     "caylus": Budget(iterations=20, rollout_depth=20),
     "carcassonne_castle": Budget(iterations=20, rollout_depth=4),
     "shadow_of_the_emperor": Budget(iterations=20, rollout_depth=10),
-    "sultans_of_karaya": Budget(iterations=20, rollout_depth=10),
+    "sultans_of_karaya": Budget(iterations=60, rollout_depth=30),
     "age_of_rome": Budget(iterations=20, rollout_depth=10),
 }
 GAMES = {
-    # Games per cell: fewer where one game costs more.
+    # Games per cell: enough for a 95% interval that can show the goals (40 straight wins
+    # put the Wilson interval's lower end at 0.91).
     "caylus": 40,
-    "carcassonne_castle": 20,
-    "shadow_of_the_emperor": 30,
-    "sultans_of_karaya": 30,
-    "age_of_rome": 30,
+    "carcassonne_castle": 40,
+    "shadow_of_the_emperor": 40,
+    "sultans_of_karaya": 40,
+    "age_of_rome": 40,
 }
 
 

@@ -6,7 +6,6 @@ at random (simultaneous decisions are independent) and asks its policy."""
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 
@@ -14,6 +13,7 @@ from events.rng import SeededRng
 from events.shapes import JSON
 from projections.games.base import Action, Game, State
 
+from .policy import game_weight
 from .search import Budget, choose
 
 Policy = Callable[[Game, State, int, random.Random], Action]
@@ -25,15 +25,11 @@ def uniform(game: Game, state: State, seat: int, rand: random.Random) -> Action:
 
 def weighted(game: Game, state: State, seat: int, rand: random.Random) -> Action:
     """The game's own weighted bot (its ``bot.weight``), uniform where it has none."""
-    module = importlib.import_module(f"projections.games.{game.name}.bot")
-    weight = getattr(module, "weight", None)
+    weight = game_weight(game.name)
     actions = game.legal_actions(state, seat)
     if weight is None:
         return rand.choice(actions)
-    args = {"carcassonne_castle": lambda a: (a, state), "age_of_rome": lambda a: (a, actions)}.get(
-        game.name, lambda a: (a,)
-    )
-    return rand.choices(actions, weights=[weight(*args(a)) for a in actions])[0]
+    return rand.choices(actions, weights=[weight(a, state, actions) for a in actions])[0]
 
 
 def searching(budget: Budget) -> Policy:

@@ -25,8 +25,11 @@ from dataclasses import dataclass, field
 from events.rng import SeededRng
 from projections.games.base import Action, Game, IllegalAction, State
 
-EXPLORATION = 0.7
-"""UCB exploration constant; rewards lie in [0, 1]."""
+from .policy import weights
+
+PUCT = 1.5
+"""Exploration constant of the tree's selection (PUCT: a move's mean reward plus
+``PUCT * prior * sqrt(available) / (1 + visits)``); rewards lie in [0, 1]."""
 
 
 @dataclass
@@ -45,11 +48,6 @@ class Node:
     available: int = 0  # iterations in which this action was legal (IS-MCTS's UCB)
     children: dict[str, Node] = field(default_factory=dict)
 
-    def ucb(self) -> float:
-        if self.visits == 0:
-            return math.inf
-        return self.reward / self.visits + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
-
 
 def key(seat: int, action: Action) -> str:
     """A tree edge: who moved and what (canonical JSON, so equal actions share statistics)."""
@@ -57,23 +55,29 @@ def key(seat: int, action: Action) -> str:
 
 
 def rewards(game: Game, state: State, seats: int) -> list[float]:
-    """Per seat, in [0, 1]: the share of other seats it finishes ahead of (ties count half).
+    """Per seat, in [0, 1]: the share of other seats it finishes ahead of.
 
-    A finished game is judged by its ranking; a rollout cut short by the current
-    ``scores`` of the determinized world. A lone seat (a solo game against the system)
-    scores 1 for first place and 0 otherwise."""
+    A finished game is judged by its ranking (ties count half). A playout cut short is
+    judged by ``game.evaluate`` of the determinized world, pair by pair and smoothly:
+    ``(1 + tanh(difference / game.evaluation_scale)) / 2``, so being a little ahead is
+    worth a little more than level, and far ahead nearly a win. A lone seat (a solo
+    game against the system) scores 1 for first place and 0 otherwise."""
     result = game.result(state)
-    if result is not None:
-        keys = [-r for r in result["ranking"]]
-    else:
-        keys = game.scores(state) or [0.0] * seats
     if seats == 1:
         return [1.0 if result is not None and result["ranking"][0] == 1 else 0.0]
-    return [
-        sum(1.0 if keys[s] > keys[o] else 0.5 if keys[s] == keys[o] else 0.0 for o in range(seats) if o != s)
-        / (seats - 1)
-        for s in range(seats)
-    ]
+    if result is not None:
+        keys = [-float(r) for r in result["ranking"]]
+
+        def pair(a: float, b: float) -> float:
+            return 1.0 if a > b else 0.5 if a == b else 0.0
+    else:
+        keys = [float(v) for v in (game.evaluate(state) or [0.0] * seats)]
+        scale = game.evaluation_scale
+
+        def pair(a: float, b: float) -> float:
+            return 0.5 + 0.5 * math.tanh((a - b) / scale)
+
+    return [sum(pair(keys[s], keys[o]) for o in range(seats) if o != s) / (seats - 1) for s in range(seats)]
 
 
 class Simulation:
@@ -136,22 +140,18 @@ def _iterate(
     path: list[tuple[Node, int]] = []
     node, mover, actions = root, seat, game.legal_actions(sim.state, seat)
     while True:
-        keys = [key(mover, a) for a in actions]
-        for k in keys:
-            node.children.setdefault(k, Node()).available += 1
-        untried = [k for k in keys if node.children[k].visits == 0]
-        k = rand.choice(untried) if untried else max(keys, key=lambda k: node.children[k].ucb())
-        sim.play(mover, actions[keys.index(k)])
-        node = node.children[k]
-        path.append((node, mover))
+        child, action = _select(game, sim.state, node, mover, actions, rand)
+        sim.play(mover, action)
+        path.append((child, mover))
         sim.system_moves()
-        if untried or sim.over():
+        if child.visits == 0 or sim.over():
             break
+        node = child
         movers = sim.movers()
         if not movers:
             break
         mover, actions = movers[0]
-    _rollout(sim, budget.rollout_depth, rand)
+    _rollout(sim, budget.rollout_depth, rand, guided=True)
     reward = rewards(game, sim.state, seats)
     root.visits += 1
     for n, who in path:
@@ -159,7 +159,32 @@ def _iterate(
         n.reward += reward[who]
 
 
-def _rollout(sim: Simulation, depth: int, rand: random.Random) -> None:
+def _select(
+    game: Game, state: State, node: Node, mover: int, actions: list[Action], rand: random.Random
+) -> tuple[Node, Action]:
+    """The child to follow (PUCT over the moves legal in this world, IS-MCTS style: a
+    move's exploration grows with the iterations in which it was available). A move not
+    tried yet is valued at the mean of its tried siblings; the prior decides which of the
+    untried comes first, and a random draw breaks exact ties."""
+    prior = weights(game, state, actions, tree=True)
+    total = sum(prior)
+    children = [node.children.setdefault(key(mover, a), Node()) for a in actions]
+    for c in children:
+        c.available += 1
+    tried = sum(c.visits for c in children)
+    first = sum(c.reward for c in children) / tried if tried else 0.5
+
+    def score(i: int) -> float:
+        c = children[i]
+        mean = c.reward / c.visits if c.visits else first
+        return mean + PUCT * prior[i] / total * math.sqrt(c.available) / (1 + c.visits)
+
+    best = max(range(len(actions)), key=lambda i: (score(i), rand.random()))
+    return children[best], actions[best]
+
+
+def _rollout(sim: Simulation, depth: int, rand: random.Random, guided: bool = False) -> None:
+    """Play on for at most ``depth`` moves: uniformly, or (``guided``) by the game's prior."""
     for _ in range(depth):
         if sim.over():
             return
@@ -167,7 +192,11 @@ def _rollout(sim: Simulation, depth: int, rand: random.Random) -> None:
         if not movers:
             return
         mover, actions = rand.choice(movers)
-        sim.play(mover, rand.choice(actions))
+        if guided and len(actions) > 1:
+            action = rand.choices(actions, weights=weights(sim.game, sim.state, actions))[0]
+        else:
+            action = rand.choice(actions)
+        sim.play(mover, action)
         sim.system_moves()
 
 

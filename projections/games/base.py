@@ -238,6 +238,16 @@ class Game(ABC):
         """Current score per seat (public or not); ranks seats if a game is forfeited."""
         return None
 
+    evaluation_scale: float = 5.0
+    """How many points of ``evaluate`` make one seat clearly ahead of another: a search
+    bot judges a playout it stopped early by ``tanh(difference / evaluation_scale)``."""
+
+    def evaluate(self, state: State) -> list[float] | None:
+        """Each seat's standing in a running game, in points of the final score: what a
+        search bot judges a world by when it stops a playout before the end. The current
+        ``scores`` unless a game counts more (what its final conversion would add)."""
+        return self.scores(state)
+
 
 def played_version(state: State, current: int) -> int:
     """The rules version ``state`` is played under, ``current`` when it names none: what

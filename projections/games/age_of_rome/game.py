@@ -63,5 +63,7 @@ class AgeOfRome(Game):
 
     determinize = staticmethod(determinize.deal)
 
+    evaluation_scale = 6.0
+
     def scores(self, state):
         return [p["glory"] for p in state["players"]]

@@ -60,6 +60,8 @@ class CarcassonneCastle(Game):
         scores = list(state["score"])
         return {"scores": scores, "ranking": ranking_from(scores), "tiebreak": None}
 
+    evaluation_scale = 4.0
+
     def scores(self, state):
         return list(state["score"])
 

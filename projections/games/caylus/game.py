@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..base import REFEREE, Game
 from . import rules, turn
+from .components import FINAL, NON_GOLD
 from .legal import legal_actions
 from .schemas import ACTION_SCHEMAS, OptionsSchema
 from .state import clone, setup_state
@@ -47,3 +48,16 @@ class Caylus(Game):
 
     def scores(self, state):
         return [p["pp"] for p in state["players"]]
+
+    evaluation_scale = 4.0
+
+    def evaluate(self, state):
+        """Prestige plus what the final conversion would make of the goods and deniers
+        held now (3 per gold, a third per other cube, a quarter per denier, unrounded)."""
+        return [
+            p["pp"]
+            + p["gold"] * FINAL["pp_per_gold"]
+            + sum(p[c] for c in NON_GOLD) / FINAL["cubes_per_pp"]
+            + p["deniers"] / FINAL["deniers_per_pp"]
+            for p in state["players"]
+        ]

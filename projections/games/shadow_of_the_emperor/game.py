@@ -54,6 +54,8 @@ class ShadowOfTheEmperor(Game):
 
     determinize = staticmethod(determinize.deal)
 
+    evaluation_scale = 4.0
+
     def scores(self, state):
         return [player["vp"] for player in state["players"]]
 

@@ -63,6 +63,8 @@ class SultansOfKaraya(Game):
     def result(self, state):
         return state["result"]
 
+    evaluation_scale = 2.0
+
     def scores(self, state):
         return list(state["totals"])
 
