@@ -161,10 +161,10 @@ def post_action(body, game_id):
 def play(game_id: str, who, body: dict) -> tuple[int, dict]:
     """An action envelope (``ActionSchema``) played by ``who``: (status, answer with its
     receipt). Shared by the POST route and the move socket (service/http/sockets.py)."""
-    status, answer = platform().act(
+    appended, answer = platform().act(
         game_id, who, body["type"], body["payload"], body["action_id"], body["expected_seq"]
     )
-    return status, with_receipt(game_id, answer)
+    return (201 if appended else 200), with_receipt(game_id, answer)
 
 
 @bp.route("/games/<game_id>/events")

@@ -312,8 +312,9 @@ class Platform:
         payload: dict,
         action_id: str | None = None,
         expected_seq: int | None = None,
-    ) -> tuple[int, dict]:
-        """Post a game action for the caller's seat; returns (http status, body)."""
+    ) -> tuple[bool, dict]:
+        """Post a game action for the caller's seat; returns (appended now, body): False
+        for a retry of an action id already applied."""
         if not caller.is_seat:
             raise Forbidden("not_a_seat", "only a seat token can play actions")
         known = self.projector.cached(game_id) or self.state(game_id)  # a game's type never changes
@@ -342,13 +343,13 @@ class Platform:
                 raise Unprocessable("not_your_turn", "this seat may not act now")
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
 
-        status, seq = self.append_entries(game_id, build, action_id=action_id, expected_seq=expected_seq)
-        if status == 200:
+        appended, seq = self.append_entries(game_id, build, action_id=action_id, expected_seq=expected_seq)
+        if not appended:
             self._require_same_action(game_id, seq, action_id, f"{known['game']}.{type_}", caller.actor(), loaded)
-        p = self.projector.cached(game_id) if status == 201 else None
+        p = self.projector.cached(game_id) if appended else None
         if p is None:  # a retry answered from the idempotency key: the view as it is now
-            return status, {"seq": seq, "view": self.view(game_id, caller)["view"]}
-        return status, {"seq": seq, "view": game.view(p["state"], caller.viewer(self.disclosed(p)))}
+            return appended, {"seq": seq, "view": self.view(game_id, caller)["view"]}
+        return appended, {"seq": seq, "view": game.view(p["state"], caller.viewer(self.disclosed(p)))}
 
     def disclosed(self, p: dict) -> bool:
         """Whether everything about this game may be shown: it has finished, and so has
@@ -390,13 +391,13 @@ class Platform:
         build: Callable[[dict], list[Entry]],
         action_id: str | None = None,
         expected_seq: int | None = None,
-    ) -> tuple[int, int]:
-        """Append what ``build(state)`` returns plus its consequences; (http status, first
-        seq): 201 appended, 200 answered from the action id's first append (or nothing
-        to append: the head's seq). ``events.writer.StreamWriter`` owns the loop; a lost
-        race under ``expected_seq`` raises ``StaleHead``."""
+    ) -> tuple[bool, int]:
+        """Append what ``build(state)`` returns plus its consequences; (appended now, first
+        seq): False when answered from the action id's first append (or when there was
+        nothing to append: the head's seq). ``events.writer.StreamWriter`` owns the loop;
+        a lost race under ``expected_seq`` raises ``StaleHead``."""
         written = self.writer.write(GameStream(self, game_id), build, action_id, expected_seq)
-        return (201 if written.status == "created" else 200), written.seq
+        return written.status == "created", written.seq
 
     # -- computer seats --------------------------------------------------------------------
     def _schedule_bots(self, game_id: str, p: dict) -> None:
@@ -546,7 +547,8 @@ class GameStream:
         ends = [e for e in envelopes if e["type"] in ("game.finished", *rfold.REFEREE_DECIDES)]
         if ends and final["status"] == "finished" and rfold.is_rateable(final):
             writes.run(
-                ("rating", game_id, final["head"]), lambda: platform.ratings.record_quietly(platform, final, ends[-1]["ts"])
+                ("rating", game_id, final["head"]),
+                lambda: platform.ratings.record_quietly(platform, final, ends[-1]["ts"]),
             )
         if p is None or p["status"] != final["status"]:
             line = summary_line(game_id, final)

@@ -194,8 +194,8 @@ def test_every_attempt_lost_is_busy():
 def test_a_game_build_asking_for_nothing_appends_nothing(platform, client):
     g = GameHandle(client)
     seq = g.meta()["seq"]
-    assert platform.append_entries(g.id, lambda p: []) == (200, seq)
-    assert platform.append_entries(g.id, lambda p: [], action_id="nothing") == (200, seq)
+    assert platform.append_entries(g.id, lambda p: []) == (False, seq)
+    assert platform.append_entries(g.id, lambda p: [], action_id="nothing") == (False, seq)
     assert g.meta()["seq"] == seq and platform.store.first_seq(keys.idempotency(g.id), "nothing") is None
 
 
