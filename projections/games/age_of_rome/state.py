@@ -138,7 +138,7 @@ _LISTS = (
 )
 
 
-def copy_state(state: dict) -> dict:
+def copy(state: dict) -> dict:
     """A copy deep enough for ``apply`` to change freely (faster than a generic deep copy).
 
     Options and the result are never changed in place, so they are shared.
