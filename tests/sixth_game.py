@@ -1,6 +1,8 @@
 """A sixth game added the way CONTRIBUTING.md says: a package under projections.games
 (here written to a temporary folder on the package's search path) and its name in
-``GAME_PACKAGES``. Nothing else is edited; every other list derives from the registry."""
+``GAME_PACKAGES``. Nothing else is edited; every other list derives from the registry.
+Its class names only its title: the name is the package's (``layout=__package__``) and the
+rest comes from the toy game it extends."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ INIT = 'from .game import GAME\n\n__all__ = ["GAME"]\n'
 GAME = """from tests.toygame import ToyGame
 
 
-class Sixth(ToyGame):
-    name = "sixth"
+class Sixth(ToyGame, layout=__package__):
     title = "The Sixth Game"
 
 

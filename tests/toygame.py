@@ -1,7 +1,14 @@
 """A minimal game for platform tests (not in the registry), and the template of a game
 (projections/games/README.md): chance, hidden hands,
 a secret note hidden in the log, and a draw from a pre-shuffled deck that counts as
-revealing. Seats take turns; each plays ``rounds`` moves; the highest score wins."""
+revealing. Seats take turns; each plays ``rounds`` moves; the highest score wins.
+
+One file, so the class writes every part itself. Split into a package, the schemas go to
+``schemas.py`` (``OptionsSchema``, ``ACTION_SCHEMAS``) and each method below but ``setup``,
+``result``, ``reveals`` and ``scores`` becomes a function of the same name in ``legal.py``,
+``rules.py``, ``state.py`` or ``view.py``; the class, ``ToyGame(Game, layout=__package__)``,
+then keeps only its title, seats, flags and those four, and takes the rest from the layout
+(``base.LAYOUT``)."""
 
 from __future__ import annotations
 

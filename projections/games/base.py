@@ -18,6 +18,8 @@ Shapes (plain dicts, so states and events serialise as they are):
 from __future__ import annotations
 
 import copy as _copy
+import importlib
+import inspect
 from abc import ABC, abstractmethod
 from typing import Any, NoReturn, Protocol
 
@@ -66,13 +68,73 @@ class Rng(Protocol):
     def sample(self, items: list, k: int) -> list: ...
 
 
+LAYOUT: dict[str, tuple[str, ...]] = {
+    "options_schema": ("schemas.OptionsSchema",),
+    "action_schemas": ("schemas.ACTION_SCHEMAS",),
+    "rules_version": ("versions.CURRENT",),
+    "may_act": ("legal.may_act", "rules.may_act"),
+    "awaits": ("legal.awaits", "rules.awaits"),
+    "malformed": ("legal.malformed", "rules.malformed"),
+    "check": ("legal.check", "rules.check"),
+    "copy": ("state.copy",),
+    "effect": ("rules.effect",),
+    "to_act": ("legal.to_act", "rules.to_act"),
+    "legal_actions": ("legal.legal_actions", "rules.legal_actions"),
+    "view": ("view.view",),
+    "redact": ("view.redact",),
+    "determinize": ("determinize.deal",),
+}
+"""Where the package layout (projections/games/README.md) keeps each part of a game: the
+places ``Game(layout=__package__)`` looks in, for every part its class leaves out."""
+
+
+def from_layout(package: str, part: str) -> Any:
+    """The one place of ``package`` that holds ``part`` (``LAYOUT``), or None where it has
+    none; a part found in two places is an error, so a reader never wonders which."""
+    found = []
+    for place in LAYOUT[part]:
+        module_name, _, attribute = place.partition(".")
+        try:
+            module = importlib.import_module(f"{package}.{module_name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{package}.{module_name}":
+                raise
+            continue
+        value = getattr(module, attribute, None)
+        if value is not None and not inspect.ismodule(value):  # ``import copy`` is no copy
+            found.append((place, value))
+    if len(found) > 1:
+        raise TypeError(f"{package} holds {part} in {' and '.join(place for place, _ in found)}")
+    return found[0][1] if found else None
+
+
 class Game(ABC):
     """Base class of every game. Subclasses set the metadata and implement the rules.
 
     Metadata is data: the registry and ``GET /api/game-types`` read it.
     ``options_schema`` and ``action_schemas`` are marshmallow schema classes from the
     game's ``schemas.py`` (the only module of a game that imports marshmallow).
+
+    A game package's class says ``class MyGame(Game, layout=__package__)`` and writes only
+    what its layout does not hold: its ``name`` is the package's (unless its body names
+    it), and every part in ``LAYOUT`` that neither the class nor a base other than ``Game``
+    sets is taken from the package's module that holds it: the schemas, the current rules
+    version, and the protocol functions of ``legal``, ``rules``, ``state``, ``view`` and
+    ``determinize``. A part kept elsewhere or written otherwise stays a line of the class.
     """
+
+    def __init_subclass__(cls, layout: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if layout is None:
+            return
+        if "name" not in vars(cls):
+            cls.name = layout.rpartition(".")[2]
+        for part in LAYOUT:
+            if _set_below_game(cls, part):
+                continue
+            value = from_layout(layout, part)
+            if value is not None:
+                setattr(cls, part, staticmethod(value) if inspect.isfunction(value) else value)
 
     name: str = ""
     title: str = ""
@@ -247,6 +309,11 @@ class Game(ABC):
         search bot judges a world by when it stops a playout before the end. The current
         ``scores`` unless a game counts more (what its final conversion would add)."""
         return self.scores(state)
+
+
+def _set_below_game(cls: type, attribute: str) -> bool:
+    """Whether ``cls`` or one of its bases other than ``Game`` sets ``attribute``."""
+    return any(attribute in vars(klass) for klass in cls.__mro__ if klass not in (Game, ABC, object))
 
 
 def played_version(state: State, current: int) -> int:

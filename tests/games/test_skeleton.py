@@ -4,13 +4,15 @@ generic code from its own checks."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import pathlib
 import re
 
 import pytest
 
 from events.rng import SeededRng
-from projections.games import base, registry
+from projections.games import GAME_PACKAGES, base, registry
 from projections.games.base import GENERIC_REFUSALS, Game
 from tests.games.harness import assert_refused
 from tests.toygame import TOY
@@ -64,3 +66,40 @@ def test_the_game_check_runs_on_the_untouched_state_before_the_copy():
     state = toy_state()
     card = next(c for c in range(1, 41) if c not in state["hands"][0])
     assert_refused(TOY, state, {"type": "play", "seat": 0, "payload": {"card": card}}, "not_in_hand")
+
+
+@pytest.mark.parametrize("name", GAME_PACKAGES)
+def test_a_game_takes_what_its_class_leaves_out_from_its_package_layout(name):
+    """projections/games/README.md, "What the layout gives game.py": the name is the
+    package's, and each part of ``base.LAYOUT`` its package holds is the game's."""
+    cls = type(registry()[name])
+    package = f"projections.games.{name}"
+    assert cls.name == name
+    assert cls.options_schema is importlib.import_module(f"{package}.schemas").OptionsSchema
+    for part in base.LAYOUT:
+        found = base.from_layout(package, part)
+        if found is not None:
+            bound = inspect.getattr_static(cls, part)
+            assert (bound.__func__ if isinstance(bound, staticmethod) else bound) is found, part
+
+
+def test_a_part_the_class_writes_wins_over_the_layout():
+    from projections.games.caylus import game as caylus
+    from projections.games.shadow_of_the_emperor import rules as shadow_rules
+
+    shadow = type(registry()["shadow_of_the_emperor"])
+    assert inspect.getattr_static(shadow, "to_act").__func__ is shadow_rules.waiting_for
+    assert "view" in vars(caylus.Caylus) and not isinstance(vars(caylus.Caylus)["view"], staticmethod)
+
+
+def test_a_part_two_layout_modules_hold_is_an_error(tmp_path, monkeypatch):
+    package = tmp_path / "twice"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for module in ("legal", "rules"):
+        (package / f"{module}.py").write_text("def check(state, seat, kind, payload):\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(TypeError, match="twice holds check in legal.check and rules.check"):
+
+        class Twice(Game, layout="twice"):
+            title = "Twice"

@@ -1,25 +1,21 @@
-"""Age of Rome as a ``base.Game``: the protocol methods delegate to the rules modules."""
+"""Age of Rome as a ``base.Game``: the layout gives the schemas, the rules version, the checks
+(``legal``), the copy, ``view``, ``redact`` and ``determinize``; the rest delegates here."""
 
 from __future__ import annotations
 
 from projections.games.base import Game, refuse
 
-from . import determinize, legal, resolve, versions
+from . import legal, resolve
 from . import state as initial
 from . import view as views
 from .flow import run
 from .options import DEFAULTS
-from .schemas import ACTION_SCHEMAS, OptionsSchema
 
 
-class AgeOfRome(Game):
-    name = "age_of_rome"
+class AgeOfRome(Game, layout=__package__):
     title = "Age of Rome"
     min_seats, max_seats = 1, 4
     hidden_information = chance = True
-    options_schema = OptionsSchema
-    action_schemas = ACTION_SCHEMAS
-    rules_version = versions.CURRENT
 
     def setup(self, options, seats, rng):
         if not 1 <= seats <= 4:
@@ -27,11 +23,6 @@ class AgeOfRome(Game):
         state = initial.setup({**DEFAULTS, **(options or {})}, seats, rng)
         run(state, rng)
         return state
-
-    may_act = staticmethod(legal.may_act)
-    awaits = staticmethod(legal.awaits)
-    check = staticmethod(legal.check)
-    copy = staticmethod(initial.copy_state)
 
     def effect(self, state, seat, kind, payload, rng):
         resolve.perform(state, seat, kind, payload, dict(state["queue"][0]), rng)
@@ -46,9 +37,6 @@ class AgeOfRome(Game):
     def legal_actions(self, state, seat):
         return legal.offers_for(state, seat) if seat is not None else []
 
-    view = staticmethod(views.view)
-    redact = staticmethod(views.redact)
-
     def result(self, state):
         return state["result"]
 
@@ -60,8 +48,6 @@ class AgeOfRome(Game):
 
     def reveals(self, before, event, after):
         return views.reveals(before, after)
-
-    determinize = staticmethod(determinize.deal)
 
     evaluation_scale = 6.0
 

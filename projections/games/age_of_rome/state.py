@@ -138,7 +138,20 @@ _LISTS = (
 )
 
 
-def copy_state(state: dict) -> dict:
+def copy_provinces(provinces: dict) -> dict:
+    """The provinces with every part an event changes new (the view shows them so too)."""
+    return {
+        name: {
+            "levels": dict(p["levels"]),
+            "population": p["population"],
+            "followers": {t: list(f) for t, f in p["followers"].items()},
+            "plots": [dict(m) if m else None for m in p["plots"]],
+        }
+        for name, p in provinces.items()
+    }
+
+
+def copy(state: dict) -> dict:
     """A copy deep enough for ``apply`` to change freely (faster than a generic deep copy).
 
     Options and the result are never changed in place, so they are shared.
@@ -147,15 +160,7 @@ def copy_state(state: dict) -> dict:
     for key in _LISTS:
         new[key] = list(state[key])
     new["players"] = [_copy_player(p) for p in state["players"]]
-    new["provinces"] = {
-        name: {
-            "levels": dict(p["levels"]),
-            "population": p["population"],
-            "followers": {t: list(f) for t, f in p["followers"].items()},
-            "plots": [dict(m) if m else None for m in p["plots"]],
-        }
-        for name, p in state["provinces"].items()
-    }
+    new["provinces"] = copy_provinces(state["provinces"])
     new["tiles"] = {t: list(v) for t, v in state["tiles"].items()}
     new["medals"] = dict(state["medals"])
     new["pantheon_supply"] = {t: dict(v) for t, v in state["pantheon_supply"].items()}

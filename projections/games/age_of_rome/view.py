@@ -12,6 +12,7 @@ from .content import ANCHORS, AREA, BOARD, CHARACTERS, COMMERCE, EVENTS, MISSION
 from .effects import active_tokens
 from .flow import followers_free
 from .legal import front, waiting_seats
+from .state import copy_provinces
 from .table import faced, facing_owner
 
 PHASE_WORDS = {
@@ -194,15 +195,7 @@ def view(state: dict, viewer) -> dict:
         "event": dict(EVENTS[state["event"]], id=state["event"]) if state["event"] else None,
         "events_done": list(state["events_done"]),
         "event_deck_count": len(state["event_deck"]),
-        "provinces": {
-            name: {
-                "levels": dict(p["levels"]),
-                "population": p["population"],
-                "followers": {t: list(f) for t, f in p["followers"].items()},
-                "plots": [dict(m) if m else None for m in p["plots"]],
-            }
-            for name, p in state["provinces"].items()
-        },
+        "provinces": copy_provinces(state["provinces"]),
         "tiles": {t: list(v) for t, v in state["tiles"].items()},
         "medals": dict(state["medals"]),
         "milestones": [dict(m) for m in state["milestones"]],

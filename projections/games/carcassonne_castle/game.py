@@ -9,19 +9,17 @@ from __future__ import annotations
 
 from projections.games.base import Game, ranking_from
 
-from . import determinize, legal, rules
-from . import view as views
-from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import fork, initial_state
+from .state import initial_state
 
 
-class CarcassonneCastle(Game):
-    name = "carcassonne_castle"
+class CarcassonneCastle(Game, layout=__package__):
+    """The layout gives the rest: the schemas, ``rules``' awaits, malformed, check and effect,
+    ``legal``'s to_act and legal_actions, the copy, ``view`` and ``determinize`` (no
+    ``redact``: events carry only public choices; the draws they cause live in the state)."""
+
     title = "Carcassonne: The Castle"
     min_seats, max_seats = 2, 2
     hidden_information = chance = True
-    options_schema = OptionsSchema
-    action_schemas = ACTION_SCHEMAS
     rules_version = 2
     """2: the unfinished-feature wall tiles need no follower majority by default (the seed's
     reading). Recorded options make versions 1 and 2 fold alike; the number marks which
@@ -36,18 +34,6 @@ class CarcassonneCastle(Game):
 
     def over(self, state):
         return state["phase"] == "over"
-
-    # the skeleton's steps and the protocol, from the rules modules (redact: events carry
-    # only public choices; the draws they cause live in the state)
-    awaits = staticmethod(rules.awaits)
-    malformed = staticmethod(rules.malformed)
-    check = staticmethod(rules.check)
-    copy = staticmethod(fork)
-    effect = staticmethod(rules.effect)
-    to_act = staticmethod(legal.to_act)
-    legal_actions = staticmethod(legal.legal_actions)
-    view = staticmethod(views.view)
-    determinize = staticmethod(determinize.deal)
 
     def reveals(self, before, event, after):
         """A new castle tile turned up, or a face-down wall tile was taken."""

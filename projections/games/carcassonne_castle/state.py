@@ -45,7 +45,7 @@ def initial_state(options: dict, seats: int, rng) -> dict:
     }
 
 
-def fork(state: dict) -> dict:
+def copy(state: dict) -> dict:
     """A deep copy to build the next state in (the state is small: one copy per event)."""
     return json.loads(json.dumps(state))
 

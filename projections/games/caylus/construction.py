@@ -208,6 +208,43 @@ def prestige_options(state: dict, seat: int) -> list[dict]:
     return [{"space": n, "building": b} for n in homes for b in tiles]
 
 
+# -- a building work, as a road building or a royal favour gives it -------------------
+WORKS = ("construct", "lawyer", "architect")
+"""The works of a building effect: ``construct`` a building of ``colour`` (less any
+``discount``), ``lawyer`` a conversion paying ``pay``, ``architect`` a prestige building."""
+
+
+def work_options(state: dict, seat: int, work: dict) -> list[dict]:
+    """Every payload of the ``work`` the seat may carry out now."""
+    if work["kind"] == "construct":
+        return build_options(state, seat, work["colour"], work.get("discount", {}))
+    if work["kind"] == "lawyer":
+        return convert_options(state, seat, work["pay"])
+    return prestige_options(state, seat)
+
+
+def check_work(state: dict, seat: int, work: dict, payload: dict) -> None:
+    if work["kind"] == "construct":
+        check_construct(
+            state, seat, work["colour"], payload.get("building"), payload.get("any"), work.get("discount", {})
+        )
+    elif work["kind"] == "lawyer":
+        check_convert(state, seat, payload.get("space"), work["pay"])
+    else:
+        check_prestige(state, seat, payload.get("space"), payload.get("building"))
+
+
+def do_work(state: dict, seat: int, work: dict, payload: dict) -> None:
+    if work["kind"] == "construct":
+        discount = work.get("discount", {})
+        cost = check_construct(state, seat, work["colour"], payload["building"], payload.get("any"), discount)
+        construct(state, seat, payload["building"], cost)
+    elif work["kind"] == "lawyer":
+        convert(state, seat, payload["space"], work["pay"])
+    else:
+        build_prestige(state, seat, payload["space"], payload["building"])
+
+
 def income(state: dict, seat: int) -> int:
     total = CONST["income"]["base"]
     for sp in state["road"]:

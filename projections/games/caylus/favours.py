@@ -11,17 +11,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from .components import CUBES, FAVOUR_ROWS, FAVOURS, NON_GOLD
-from .construction import (
-    build_options,
-    build_prestige,
-    check_construct,
-    check_convert,
-    check_prestige,
-    construct,
-    convert,
-    convert_options,
-    prestige_options,
-)
+from .construction import check_work, do_work, work_options
 from .state import count_cubes, gain, has, pay, require
 
 PAIRS = [sorted(p) for p in combinations_with_replacement(NON_GOLD, 2)]
@@ -47,6 +37,11 @@ def lawyer_pay(state: dict, effect: dict) -> dict:
     """The favour Lawyer's price: 1 denier (the seed, the default, §14 item 2), or 1 cloth under the
     published option ``favour_lawyer_payment: "cloth"``."""
     return effect["seed_pay"] if state["options"].get("favour_lawyer_payment") == "deniers" else effect["pay"]
+
+
+def favour_work(state: dict, effect: dict) -> dict:
+    """The work a buildings-row favour gives, at the Lawyer's price under the options."""
+    return {**effect, "pay": lawyer_pay(state, effect)} if effect["kind"] == "lawyer" else effect
 
 
 def open_rows(state: dict, seat: int) -> list[str]:
@@ -117,15 +112,14 @@ def _check_buildings(state, seat, column, payload, extras):
     kind = effect["kind"]
     if kind == "nothing":
         require(not extras, "bad_payload", "column 1 of the buildings row does nothing")
-    elif kind == "construct":
+        return
+    if kind == "construct":
         require(extras <= {"building", "any"}, "bad_payload", "say which 'building' (and 'any' cube)")
-        check_construct(state, seat, effect["colour"], payload.get("building"), payload.get("any"), effect["discount"])
     elif kind == "lawyer":
         require(extras == {"space"}, "bad_payload", "say which road 'space' to convert")
-        check_convert(state, seat, payload["space"], lawyer_pay(state, effect))
     else:
         require(extras == {"space", "building"}, "bad_payload", "say which residence 'space' and prestige 'building'")
-        check_prestige(state, seat, payload["space"], payload["building"])
+    check_work(state, seat, favour_work(state, effect), payload)
 
 
 def apply_favour(state: dict, seat: int, payload: dict) -> None:
@@ -148,16 +142,8 @@ def apply_favour(state: dict, seat: int, payload: dict) -> None:
             gain(state, seat, count_cubes(payload["gain"]))
     else:
         effect = FAVOURS["buildings"][column - 1]
-        kind = effect["kind"]
-        if kind == "construct":
-            cost = check_construct(
-                state, seat, effect["colour"], payload["building"], payload.get("any"), effect["discount"]
-            )
-            construct(state, seat, payload["building"], cost)
-        elif kind == "lawyer":
-            convert(state, seat, payload["space"], lawyer_pay(state, effect))
-        elif kind == "architect":
-            build_prestige(state, seat, payload["space"], payload["building"])
+        if effect["kind"] != "nothing":
+            do_work(state, seat, favour_work(state, effect), payload)
 
 
 def favour_options(state: dict, seat: int) -> list[dict]:
@@ -192,8 +178,4 @@ def _building_options(state, seat, column, base):
     kind = effect["kind"]
     if kind == "nothing":
         return [base]
-    if kind == "construct":
-        return [{**base, **o} for o in build_options(state, seat, effect["colour"], effect["discount"])]
-    if kind == "lawyer":
-        return [{**base, **o} for o in convert_options(state, seat, lawyer_pay(state, effect))]
-    return [{**base, **o} for o in prestige_options(state, seat)]
+    return [{**base, **o} for o in work_options(state, seat, favour_work(state, effect))]

@@ -1,34 +1,25 @@
-"""The Caylus game object: the protocol of ``base.Game`` over the package's modules."""
+"""The Caylus game object: the protocol of ``base.Game`` over the package's modules (the
+layout gives the schemas, ``rules``' awaits, check and effect, the copy and ``legal_actions``)."""
 
 from __future__ import annotations
 
 from ..base import REFEREE, Game
-from . import rules, turn
+from . import turn
 from .components import FINAL, NON_GOLD
-from .legal import legal_actions
-from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import clone, setup_state
+from .state import setup_state
 from .turn import current_decision
 from .view import make_view
 
 
-class Caylus(Game):
-    name = "caylus"
+class Caylus(Game, layout=__package__):
     title = "Caylus"
     min_seats, max_seats = 2, 5
     hidden_information, chance = False, True
-    options_schema = OptionsSchema
-    action_schemas = ACTION_SCHEMAS
 
     def setup(self, options, seats, rng):
         state = setup_state(options, seats, rng)
         turn.advance(state)
         return state
-
-    awaits = staticmethod(rules.awaits)
-    check = staticmethod(rules.check)
-    copy = staticmethod(clone)
-    effect = staticmethod(rules.effect)
 
     def advance(self, state, rng):
         turn.advance(state)
@@ -37,8 +28,6 @@ class Caylus(Game):
     def to_act(self, state):
         decision = current_decision(state)
         return set() if decision is None else {decision["seat"]}
-
-    legal_actions = staticmethod(legal_actions)
 
     def view(self, state, viewer):
         return make_view(state, viewer if viewer in (None, REFEREE) else int(viewer))

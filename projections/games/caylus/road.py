@@ -9,17 +9,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from .components import BUILDINGS, CUBES
-from .construction import (
-    build_options,
-    build_prestige,
-    check_construct,
-    check_convert,
-    check_prestige,
-    construct,
-    convert,
-    convert_options,
-    prestige_options,
-)
+from .construction import WORKS, check_work, do_work, work_options
 from .state import count_cubes, gain, has, pay, require
 
 ACTIVATION_ACTIONS = {"trade": "trade", "construct": "build", "lawyer": "convert", "architect": "build_prestige"}
@@ -105,12 +95,8 @@ def activation_options(state: dict, seat: int, number: int) -> list[dict]:
     kind = eff["kind"]
     if kind == "trade":
         payloads = trade_options(state, seat, building)
-    elif kind == "construct":
-        payloads = build_options(state, seat, eff["colour"], {})
-    elif kind == "lawyer":
-        payloads = convert_options(state, seat, eff["pay"])
-    elif kind == "architect":
-        payloads = prestige_options(state, seat)
+    elif kind in WORKS:
+        payloads = work_options(state, seat, eff)
     else:
         payloads = []
     return [{"type": ACTIVATION_ACTIONS[kind], "payload": p} for p in payloads]
@@ -126,13 +112,10 @@ def check_activation(state: dict, seat: int, number: int, action_type: str, payl
     eff = effect(state, building)
     if action_type == "trade":
         check_trade(state, seat, building, payload)
-    elif action_type == "build":
-        check_construct(state, seat, eff["colour"], payload.get("building"), payload.get("any"), {})
-    elif action_type == "convert":
+        return
+    if action_type == "convert":
         require(payload.get("space") != number, "not_convertible", "the Lawyer cannot convert itself")
-        check_convert(state, seat, payload.get("space"), eff["pay"])
-    else:
-        check_prestige(state, seat, payload.get("space"), payload.get("building"))
+    check_work(state, seat, eff, payload)
 
 
 def activate(state: dict, seat: int, number: int, action_type: str, payload: dict) -> None:
@@ -142,10 +125,5 @@ def activate(state: dict, seat: int, number: int, action_type: str, payload: dic
         paid, got = check_trade(state, seat, building, payload)
         pay(state, seat, paid)
         gain(state, seat, got)
-    elif action_type == "build":
-        cost = check_construct(state, seat, eff["colour"], payload["building"], payload.get("any"), {})
-        construct(state, seat, payload["building"], cost)
-    elif action_type == "convert":
-        convert(state, seat, payload["space"], eff["pay"])
     else:
-        build_prestige(state, seat, payload["space"], payload["building"])
+        do_work(state, seat, eff, payload)

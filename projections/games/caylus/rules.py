@@ -30,6 +30,12 @@ def _provost_delta(state: dict, delta, limit: int) -> None:
     )
 
 
+def _leave(state: dict, seat: int, building: str) -> None:
+    """The worker on a special building goes home and frees the building."""
+    state["special"][building] = None
+    return_worker(state, seat)
+
+
 def _bool(value, name: str) -> None:
     require(isinstance(value, bool), "bad_payload", f"'{name}' must be true or false")
 
@@ -70,8 +76,7 @@ def apply_gate_move(state, seat, payload, decision):
 
 
 def apply_gate_recall(state, seat, payload, decision):
-    state["special"]["gate"] = None
-    return_worker(state, seat)
+    _leave(state, seat, "gate")
     state["cursor"] += 1
 
 
@@ -81,8 +86,7 @@ def check_guild(state, seat, payload, decision):
 
 def apply_guild(state, seat, payload, decision):
     state["provost"] += payload["delta"]
-    state["special"]["merchants_guild"] = None
-    return_worker(state, seat)
+    _leave(state, seat, "merchants_guild")
     state["cursor"] += 1
 
 
@@ -94,8 +98,7 @@ def apply_joust(state, seat, payload, decision):
     if payload["pay"]:
         pay(state, seat, CONST["joust_pay"])
         grant_favours(state, seat, 1)
-    state["special"]["joust_field"] = None
-    return_worker(state, seat)
+    _leave(state, seat, "joust_field")
     state["cursor"] += 1
 
 
@@ -105,8 +108,7 @@ def check_inn(state, seat, payload, decision):
 
 def apply_inn(state, seat, payload, decision):
     if not payload["keep"]:
-        state["special"]["inn_right"] = None
-        return_worker(state, seat)
+        _leave(state, seat, "inn_right")
     state["cursor"] += 1
 
 

@@ -13,7 +13,7 @@ from .components import CONST, CUBES, ROAD, ROAD_LENGTH, neutral_tiles, supply_t
 RESOURCES = ("deniers", *CUBES)
 
 
-def clone(state: dict) -> dict:
+def copy(state: dict) -> dict:
     """A deep copy of the mutable parts, written out for speed (apply copies once per event).
 
     ``options``, ``final`` and ``result`` are never changed in place, so they are shared.

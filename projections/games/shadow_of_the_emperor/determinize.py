@@ -7,13 +7,13 @@ is drawn at random."""
 
 from __future__ import annotations
 
-from .state import clone
+from .state import copy
 
 SIDES = ("emperor", "rival")
 
 
 def deal(state: dict, seat: int, rand) -> dict:
-    out = clone(state)
+    out = copy(state)
     own = state["players"][seat]["vp"]
     out["players"] = [p if i == seat else {**p, "vp": own} for i, p in enumerate(out["players"])]
     out["votes"] = {s: (v if int(s) == seat else rand.choice(SIDES)) for s, v in sorted(state["votes"].items())}

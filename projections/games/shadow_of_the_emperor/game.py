@@ -1,23 +1,19 @@
-"""In the Shadow of the Emperor as a base.Game: the protocol methods, delegating to the rules."""
+"""In the Shadow of the Emperor as a base.Game: the protocol methods, delegating to the rules
+(the layout gives the schemas, the rules version, ``rules``' awaits, effect and legal_actions,
+the copy, ``view``, ``redact`` and ``determinize``)."""
 
 from __future__ import annotations
 
 from projections.games.base import Game, ranking_from, refuse
 
-from . import determinize, flow, rules, versions
-from . import view as views
-from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import clone, initial_state
+from . import flow, rules
+from .state import initial_state
 
 
-class ShadowOfTheEmperor(Game):
-    name = "shadow_of_the_emperor"
+class ShadowOfTheEmperor(Game, layout=__package__):
     title = "In the Shadow of the Emperor"
     min_seats, max_seats = 2, 4
     hidden_information = chance = True
-    options_schema = OptionsSchema
-    action_schemas = ACTION_SCHEMAS
-    rules_version = versions.CURRENT
 
     def check_options(self, options, seats):
         first = options.get("first_emperor")
@@ -32,17 +28,10 @@ class ShadowOfTheEmperor(Game):
     def over(self, state):
         return state["phase"] == "finished"
 
-    awaits = staticmethod(rules.awaits)
-    copy = staticmethod(clone)
-    effect = staticmethod(rules.effect)
-
     def advance(self, state, rng):
         return flow.advance(state)
 
     to_act = staticmethod(rules.waiting_for)
-    legal_actions = staticmethod(rules.legal_actions)
-    view = staticmethod(views.view)
-    redact = staticmethod(views.redact)
 
     def reveals(self, before, event, after):
         """The last secret vote reveals every committed vote at once."""
@@ -51,8 +40,6 @@ class ShadowOfTheEmperor(Game):
             and after["election"] is not before["election"]
             and after["election"] != before["election"]
         )
-
-    determinize = staticmethod(determinize.deal)
 
     evaluation_scale = 4.0
 

@@ -15,7 +15,7 @@ from .components import (
 SETUP_PIECES = ["couple35", "baron25", "couple15", "knight"]
 
 
-def clone(state: dict) -> dict:
+def copy(state: dict) -> dict:
     """A copy safe to change: every container the rules mutate is copied, while the
     piece dicts (nobles, knights) and finished records are shared -- the rules always
     replace those, never change them in place (the harness checks apply never mutates)."""

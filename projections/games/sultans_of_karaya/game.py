@@ -1,15 +1,15 @@
-"""The Sultans of Karaya game object: the protocol of base.Game over the modules of this package."""
+"""The Sultans of Karaya game object: the protocol of base.Game over the modules of this package
+(the layout gives the schemas, the rules version, ``legal``'s may_act, awaits, check, to_act and
+legal_actions, ``rules.effect``, the copy, ``view``, ``redact`` and ``determinize``)."""
 
 from __future__ import annotations
 
 from projections.games.base import Game, refuse
 
-from . import determinize, legal, rules, versions
-from . import view as views
 from .components import MAX_SEATS, MIN_SEATS
 from .flow import Engine
-from .schemas import ACTION_SCHEMAS, OptionsSchema
-from .state import copy_state, new_game
+from .schemas import OptionsSchema
+from .state import new_game
 
 PRIVATE_TYPES = {"investigate", "swap", "hide", "look", "capture"}
 
@@ -18,14 +18,10 @@ DEFAULTS = OptionsSchema().load({})
 """The options a test calling ``setup`` directly leaves out (the platform always passes all)."""
 
 
-class SultansOfKaraya(Game):
-    name = "sultans_of_karaya"
+class SultansOfKaraya(Game, layout=__package__):
     title = "Sultans of Karaya"
     min_seats, max_seats = MIN_SEATS, MAX_SEATS
     hidden_information = chance = True
-    options_schema = OptionsSchema
-    action_schemas = ACTION_SCHEMAS
-    rules_version = versions.CURRENT
 
     def check_options(self, options, seats):
         if options.get("first_player") is not None and options["first_player"] >= seats:
@@ -43,22 +39,10 @@ class SultansOfKaraya(Game):
     def over(self, state):
         return state["finished"]
 
-    may_act = staticmethod(legal.may_act)
-    awaits = staticmethod(legal.awaits)
-
     def refuse_unawaited(self, state, seat, kind):
         if state["round_state"]["pending"].get("mode") == "forced_hide":
             refuse("must_hide", f"{kind} is not what the game awaits from this seat now")
         super().refuse_unawaited(state, seat, kind)
-
-    check = staticmethod(legal.check)
-    copy = staticmethod(copy_state)
-    effect = staticmethod(rules.effect)
-    to_act = staticmethod(legal.to_act)
-    legal_actions = staticmethod(legal.legal_actions)
-    view = staticmethod(views.view)
-    redact = staticmethod(views.redact)
-    determinize = staticmethod(determinize.deal)
 
     def result(self, state):
         return state["result"]

@@ -74,7 +74,7 @@ ROUND_LISTS = (
 )
 
 
-def copy_state(state: dict) -> dict:
+def copy(state: dict) -> dict:
     """Copy what an event may change. Rules replace nested entries (swap notes, incoming
     lists, history rows) rather than editing them, so copying the containers suffices;
     the pending step is edited in place and copied whole."""
