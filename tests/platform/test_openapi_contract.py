@@ -80,16 +80,28 @@ def test_405_says_allow(client):
 
 
 @pytest.fixture(scope="module")
-def live(redis_url):
+def live(tmp_path_factory):
+    """A server on a Redis of its own: what the fuzzer creates (accounts named after any
+    string it saw, such as a game type) must not become other tests' world."""
     from werkzeug.serving import make_server
 
+    from events.connection import start_embedded
     from service.app import create_app
 
-    app = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "SSE_SECONDS": 0.5})
+    redis_server, url = start_embedded(str(tmp_path_factory.mktemp("contract-redis")))
+    app = create_app(
+        {
+            "REDIS_URL": url,
+            "CLOCK_SWEEP_SECONDS": 0,
+            "SSE_SECONDS": 0.5,
+            "DATA_DIR": str(tmp_path_factory.mktemp("contract-data")),
+        }
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+    redis_server.shutdown()
 
 
 def test_schemathesis_finds_nothing(live, tmp_path):
