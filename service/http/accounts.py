@@ -32,6 +32,11 @@ class CredentialsSchema(Schema):
     password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
 
 
+class PasswordChangeSchema(Schema):
+    old = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+    new = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+
+
 class ClaimSchema(Schema):
     seat_token = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
@@ -81,6 +86,14 @@ def me():
     name = session_name()
     record = platform().accounts.require(name)
     return {"name": record["name"], "created_at": record["created_at"]}
+
+
+@bp.route("/me/password", methods=["POST"])
+@bp.arguments(PasswordChangeSchema)
+def change_password(body):
+    """Change the password (the current one is asked); every session ends and a fresh
+    one is answered (rate-limited like logging in)."""
+    return platform().accounts.change_password(bearer_token(request.headers), body["old"], body["new"])
 
 
 @bp.route("/games/<game_id>/claim", methods=["POST"])

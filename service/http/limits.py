@@ -49,6 +49,7 @@ ROUTE_LIMITS = {
     "games.add_annotation": "RATE_LIMIT_ANNOTATE",
     "tournaments.register": "RATE_LIMIT_REGISTER",
     "accounts.login": "RATE_LIMIT_LOGIN",
+    "accounts.change_password": "RATE_LIMIT_LOGIN",
     "accounts.create_account": "RATE_LIMIT_ACCOUNT",
 }
 

@@ -97,6 +97,9 @@ RESPONSES.update(
         "accounts.logout": {"200": _object("the session revoked: name, revoked")},
         "accounts.logout_all": {"200": _object("every session of the account revoked: name, revoked (how many)")},
         "accounts.me": {"200": _object("the logged-in account: name, created_at")},
+        "accounts.change_password": {
+            "200": _object("the password changed: name, a fresh session token (once), revoked (every other session)")
+        },
         "accounts.claim_seat": {
             "201": _object("the seat bound: game_id, seat, account, seq"),
             "200": _object("the seat was already bound to this account"),
@@ -330,6 +333,7 @@ SESSION_REFUSALS = {
     "accounts.logout": (True, {"401": "no session, or an expired or revoked one"}),
     "accounts.logout_all": (True, {"401": "no session, or an expired or revoked one"}),
     "accounts.me": (True, {"401": "no session, or an expired or revoked one"}),
+    "accounts.change_password": (True, {"401": "no session, or the current password is not right"}),
     "accounts.claim_seat": (
         True,
         {

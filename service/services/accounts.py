@@ -240,6 +240,21 @@ class Accounts:
         revoked = self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)])
         return {"name": name, "revoked": int(revoked)}
 
+    def change_password(self, token: str | None, old: str, new: str) -> dict:
+        """A new password, given the current one (a stolen session alone cannot lock the
+        owner out). Every session of the account ends, a stolen one with them; the
+        answer carries a fresh session. Nothing is written on a refusal."""
+        name = self.session(token)
+        found = self.require(name)
+        try:
+            self._hashing(self.hasher.verify, found["password"], old)
+        except (VerificationError, InvalidHashError):
+            raise Unauthenticated("bad_credentials", "the current password is not right") from None
+        _check_password(new)
+        self.redis.hset(keys.ACCOUNTS, name, json.dumps({**found, "password": self._hashing(self.hasher.hash, new)}))
+        revoked = self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)])
+        return {"name": name, "token": self._new_session(name), "revoked": int(revoked)}
+
     # -- games ---------------------------------------------------------------------------
     def add_game(self, name: str, game_id: str, when: float) -> None:
         self.redis.zadd(keys.account_games(name), {game_id: when}, nx=True)

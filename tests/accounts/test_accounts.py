@@ -171,3 +171,30 @@ def test_a_session_expires_after_its_lifetime_and_is_forgotten(client, platform,
     finally:
         accounts.clock = real_clock
     assert client.get("/api/me", headers=auth(token)).status_code == 401  # gone for good
+
+
+def test_changing_the_password_needs_the_old_one_and_ends_every_other_session(client, redis_client):
+    """A player who fears a session was stolen changes the password: the old password
+    is asked (a stolen session alone cannot lock the owner out), every session ends,
+    and the answer carries a fresh one."""
+    name, first = new_account(client, "pw")
+    second = client.post("/api/sessions", json={"name": name, "password": PASSWORD}).get_json()["token"]
+    record = redis_client.hget(keys.ACCOUNTS, name)
+    wrong = client.post(
+        "/api/me/password", json={"old": "not it at all", "new": "a new long password"}, headers=auth(first)
+    )
+    assert wrong.status_code == 401 and wrong.get_json()["error"]["code"] == "bad_credentials"
+    short = client.post("/api/me/password", json={"old": PASSWORD, "new": "short"}, headers=auth(first))
+    assert short.status_code == 400 and short.get_json()["error"]["code"] == "bad_password"
+    nobody = client.post("/api/me/password", json={"old": PASSWORD, "new": "a new long password"})
+    assert nobody.status_code == 401
+    assert redis_client.hget(keys.ACCOUNTS, name) == record  # nothing written by a refusal
+    changed = client.post("/api/me/password", json={"old": PASSWORD, "new": "a new long password"}, headers=auth(first))
+    assert changed.status_code == 200, changed.get_json()
+    fresh = changed.get_json()["token"]
+    assert changed.get_json()["name"] == name and changed.get_json()["revoked"] == 2
+    for token in (first, second):
+        assert client.get("/api/me", headers=auth(token)).status_code == 401
+    assert client.get("/api/me", headers=auth(fresh)).status_code == 200
+    assert client.post("/api/sessions", json={"name": name, "password": PASSWORD}).status_code == 401
+    assert client.post("/api/sessions", json={"name": name, "password": "a new long password"}).status_code == 201
