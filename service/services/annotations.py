@@ -44,6 +44,7 @@ def add(platform, game_id: str, caller: Caller, seq: int, text: str, kind: str, 
         raise Conflict("bad_seq", f"seq must be between 1 and {p['seq']}", {"seq": p["seq"]})
     if kind == "dispute" and not caller.is_seat:
         raise Forbidden("not_a_seat", "only a seat raises a dispute")
+    platform.require_speaks_for_seat(p, caller)
     role, author = author_of(p, caller, author)
     count = platform.redis.xlen(keys.notes(game_id))
     if count >= MAX_NOTES or (role == "spectator" and count >= MAX_SPECTATOR_NOTES):

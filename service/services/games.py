@@ -335,10 +335,7 @@ class Platform:
             if caller.seat in flagged or caller.seat in out_of_time(p, time.time()):
                 raise Conflict("clock_ran_out", "this seat's clock has run out")
             self.require_active(p)
-            if (str(caller.seat) in p["bots"]) != caller.bot:
-                raise Forbidden(
-                    "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's"
-                )
+            self.require_speaks_for_seat(p, caller)
             if caller.seat not in game.to_act(p["state"]) and not game.legal_actions(p["state"], caller.seat):
                 raise Unprocessable("not_your_turn", "this seat may not act now")
             return [(f"{p['game']}.{type_}", caller.actor(), loaded)]
@@ -376,6 +373,16 @@ class Platform:
                 "action_id_reused",
                 "this action_id was already used for a different action",
                 {"action_id": action_id, "seq": seq},
+            )
+
+    @staticmethod
+    def require_speaks_for_seat(p: dict, caller: Caller) -> None:
+        """A seat token speaks for its seat only while the seat is its kind's: a person's
+        token not once a computer plays the seat (moves, undos, notes), the computer's
+        not once a person does."""
+        if caller.is_seat and (str(caller.seat) in p["bots"]) != caller.bot:
+            raise Forbidden(
+                "computer_seat", "a computer plays this seat" if not caller.bot else "this seat is a person's"
             )
 
     @staticmethod

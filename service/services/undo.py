@@ -26,6 +26,7 @@ def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
 
     def build(p):
         platform.require_active(p)
+        platform.require_speaks_for_seat(p, caller)
         if p["pending_undo"]:
             raise Conflict("undo_pending", "another undo request is waiting for answers")
         after = check_target(p, to_seq)
@@ -41,6 +42,7 @@ def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
 
 def answer_undo(platform, game_id: str, caller: Caller, request_id: str, approve: bool) -> dict:
     def build(p):
+        platform.require_speaks_for_seat(p, caller)
         req = p["pending_undo"]
         if not req or req["id"] != request_id:
             raise NotFound("not_found", "no such pending undo request")

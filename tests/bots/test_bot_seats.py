@@ -263,3 +263,31 @@ def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, plat
     assert summary["status"] == "finished"
     report = verify_tournament(client.get(f"/api/tournaments/{tid}/export").get_json())
     assert report["ok"], report["messages"]
+
+
+def test_a_computer_seats_old_token_neither_asks_nor_answers_undos_nor_writes_as_the_seat(client, platform):
+    """Once a computer plays a seat, the person's token no longer speaks for it: not in
+    moves, undo requests, undo answers or annotations (each 403 computer_seat, nothing written)."""
+    created = create(client, seats=("ann", "bob", "cy"))
+    gid, ref = created["id"], created["referee_token"]
+    tokens = [s["token"] for s in created["seats"]]
+    for _ in range(3):  # the first seats to act move, so there is something to undo
+        meta = client.get(f"/api/games/{gid}").json
+        seat = meta["to_act"][0]
+        action = client.get(f"/api/games/{gid}/actions", headers=auth(tokens[seat])).json["actions"][0]
+        assert client.post(f"/api/games/{gid}/actions", json=action, headers=auth(tokens[seat])).status_code == 201
+    r = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 0, "strength": 1, "reason": "left"}, headers=auth(ref))
+    assert r.status_code == 201, r.json
+    seq = client.get(f"/api/games/{gid}").json["seq"]
+    refused = [
+        client.post(f"/api/games/{gid}/undo", json={"to_seq": 1}, headers=auth(tokens[0])),
+        client.post(f"/api/games/{gid}/undo/abc/approve", headers=auth(tokens[0])),
+        client.post(f"/api/games/{gid}/annotations", json={"seq": 1, "text": "hi"}, headers=auth(tokens[0])),
+        client.post(
+            f"/api/games/{gid}/annotations", json={"seq": 1, "text": "no", "kind": "dispute"}, headers=auth(tokens[0])
+        ),
+    ]
+    for r in refused:
+        assert r.status_code == 403 and r.json["error"]["code"] == "computer_seat", r.json
+    assert client.get(f"/api/games/{gid}").json["seq"] == seq
+    assert client.get(f"/api/games/{gid}/annotations").json["annotations"] == []
