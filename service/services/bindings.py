@@ -25,8 +25,8 @@ def claim(platform, game_id: str, account: str, seat_token: str) -> tuple[bool, 
 
     def build(p: dict) -> list:
         bound = p.get("accounts") or {}
-        if bound.get(str(seat)) == account:  # a concurrent claim of the same seat won
-            raise Conflict("already_bound", "this seat is already bound to this account", {"seat": seat})
+        if bound.get(str(seat)) == account:  # a concurrent claim of the same seat won: as if retried
+            return []
         if p["status"] == "finished":
             raise Conflict("game_finished", "the game is over")
         if str(seat) in bound:
@@ -44,5 +44,5 @@ def claim(platform, game_id: str, account: str, seat_token: str) -> tuple[bool, 
     p = platform.state(game_id)
     if (p.get("accounts") or {}).get(str(seat)) == account:
         return False, {**answer, "seq": p["seq"]}
-    _, seq = platform.append_entries(game_id, build)
-    return True, {**answer, "seq": seq}
+    bound_now, seq = platform.append_entries(game_id, build)
+    return bound_now, {**answer, "seq": seq}

@@ -103,3 +103,28 @@ def test_account_seat_is_a_strict_integer(client):
         )
         assert answer.status_code == 400, (seat, answer.get_json())
         assert answer.get_json()["error"]["code"] == "bad_request"
+
+
+def test_the_same_claim_sent_many_times_at_once_binds_once_and_answers_alike(app, client):
+    """A client retrying its claim (or two tabs) must not see 409: the seat ends bound to
+    this account either way, so each answer is 201 (bound by it) or 200 (already)."""
+    import threading
+
+    name, session = new_account(client, "twin")
+    created = client.post("/api/games", json={"game": "toy", "seats": ["a", "b"], "options": {}}).get_json()
+    seat_token = created["seats"][1]["token"]
+    barrier, answers = threading.Barrier(8), []
+
+    def claim():
+        mine = app.test_client()
+        barrier.wait()
+        r = mine.post(f"/api/games/{created['id']}/claim", json={"seat_token": seat_token}, headers=auth(session))
+        answers.append((r.status_code, r.get_json()))
+
+    threads = [threading.Thread(target=claim) for _ in range(8)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(s for s, _ in answers).count(201) == 1, answers
+    assert all(s in (200, 201) for s, _ in answers), answers
+    events = client.get(f"/api/games/{created['id']}/events").get_json()["events"]
+    assert [e["payload"] for e in events if e["type"] == "seat.bound"] == [{"seat": 1, "account": name}]
