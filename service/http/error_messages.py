@@ -60,6 +60,7 @@ TEMPLATES = [
     _l("game not found"),
     _l("this session has expired: log in again"),
     _l("the current password is not right"),
+    _l("no player {pid} in this tournament"),
     _l("a computer must sit in one of the game's seats"),
     _l("a computer plays this seat"),
     _l("{title} has no computer player"),

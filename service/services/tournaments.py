@@ -28,7 +28,16 @@ from projections.tournaments import standings as tstandings
 from projections.tournaments.pairing import fill_byes, plan_round
 from service.services import names
 from service.services.callers import issue_bot_token, token_digest
-from service.services.errors import Conflict, Forbidden, Invalid, Refusal, Unauthenticated, Unprocessable, not_found
+from service.services.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refusal,
+    Unauthenticated,
+    Unprocessable,
+    not_found,
+)
 
 SYSTEM = {"role": "system"}
 DIRECTOR = {"role": "referee", "name": "tournament director"}
@@ -541,6 +550,8 @@ class Tournaments:
 
     def my_games(self, tid: str, pid: str) -> dict:
         state = self.sync(tid)
+        if pid not in state["players"]:
+            raise NotFound("unknown_player", f"no player {pid} in this tournament")
         games = []
         for rnd in state["rounds"]:
             for table in rnd["tables"]:

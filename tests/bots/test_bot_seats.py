@@ -276,7 +276,9 @@ def test_a_computer_seats_old_token_neither_asks_nor_answers_undos_nor_writes_as
         seat = meta["to_act"][0]
         action = client.get(f"/api/games/{gid}/actions", headers=auth(tokens[seat])).json["actions"][0]
         assert client.post(f"/api/games/{gid}/actions", json=action, headers=auth(tokens[seat])).status_code == 201
-    r = client.post(f"/api/games/{gid}/referee/bot", json={"seat": 0, "strength": 1, "reason": "left"}, headers=auth(ref))
+    r = client.post(
+        f"/api/games/{gid}/referee/bot", json={"seat": 0, "strength": 1, "reason": "left"}, headers=auth(ref)
+    )
     assert r.status_code == 201, r.json
     seq = client.get(f"/api/games/{gid}").json["seq"]
     refused = [

@@ -290,6 +290,7 @@ def test_players_get_their_own_seat_links_and_the_pages_render(client):
     mine = client.get(f"/api/tournaments/{tid}/players/p1/games", headers=bearer(players["p1"])).get_json()
     assert mine["games"][0]["link"].endswith("#token=" + mine["games"][0]["token"])
     error(client.get(f"/api/tournaments/{tid}/players/p2/games", headers=bearer(players["p1"])), 403, "not_your_player")
+    error(client.get(f"/api/tournaments/{tid}/players/p9/games", headers=bearer(director)), 404, "unknown_player")
     public = client.get(f"/api/tournaments/{tid}/rounds/1").get_json()
     assert all("token" not in s for t in public["tables"] for s in t["seats"])
     listed = client.get("/api/tournaments").get_json()["tournaments"]
