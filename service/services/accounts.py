@@ -90,7 +90,16 @@ class _HashPool:
             from gevent.threadpool import ThreadPool
 
             pool = ThreadPool(self.slots)
-            return lambda fn, *args: pool.apply(fn, args)
+
+            def in_pool(fn, *args):
+                # an exception raised in the pool's thread is printed by gevent's hub
+                # (a traceback per wrong password): carry it back and raise it here
+                ok, value = pool.apply(_caught, (fn, *args))
+                if not ok:
+                    raise value
+                return value
+
+            return in_pool
         import threading
 
         gate = threading.BoundedSemaphore(self.slots)
@@ -100,6 +109,13 @@ class _HashPool:
                 return fn(*args)
 
         return inline
+
+
+def _caught(fn, *args):
+    try:
+        return True, fn(*args)
+    except Exception as exc:
+        return False, exc
 
 
 SESSION_SEP = "\x1f"  # never in a name (control characters are refused)

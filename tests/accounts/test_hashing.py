@@ -69,3 +69,33 @@ def test_under_gevent_a_hash_leaves_the_loop_free():
     if the hash ran on the loop)."""
     out = subprocess.run([sys.executable, "-c", GEVENT_PROBE], capture_output=True, text=True, timeout=60, check=True)
     assert int(out.stdout.strip()) > 1, out
+
+
+WRONG_PASSWORD_PROBE = textwrap.dedent(
+    """
+    from gevent import monkey; monkey.patch_all()
+    import sys
+    from argon2 import PasswordHasher
+    from argon2.exceptions import VerifyMismatchError
+    sys.path.insert(0, ".")
+    from service.services.accounts import _HashPool
+    hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    stored = hasher.hash("the password")
+    pool = _HashPool()
+    for _ in range(3):
+        try:
+            pool(hasher.verify, stored, "not the password")
+        except VerifyMismatchError:
+            print("refused")
+    """
+)
+
+
+def test_a_wrong_password_under_gevent_is_a_refusal_not_a_logged_traceback():
+    """gevent's thread pool reports an exception raised in its thread to the hub, which
+    prints it: every wrong password would put a traceback in the server's log."""
+    out = subprocess.run(
+        [sys.executable, "-c", WRONG_PASSWORD_PROBE], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.split() == ["refused"] * 3, out
+    assert "Traceback" not in out.stderr, out.stderr
