@@ -7,13 +7,9 @@ import time
 
 import requests
 
-from projections.games import GAME_PACKAGES, registry
+from projections.games import GAME_PACKAGES
 
 GAMES = list(GAME_PACKAGES)
-
-
-def registered(name: str) -> bool:
-    return name in registry()
 
 
 class Server:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from events.connection import connect
 from projections.bots.search import Budget
 from service.services.bot_runner import BotRunner
@@ -15,14 +13,11 @@ from service.services.games import Platform
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
-from .helpers import registered
 
 QUICK = {n: Budget(iterations=3, rollout_depth=6) for n in (1, 2, 3)}
 
 
 def test_the_lobby_seats_a_computer_that_then_moves(live_server, page, redis_url):
-    if not registered("caylus"):
-        pytest.skip("caylus is not registered")
     page.goto(live_server.url + "/")
     page.select_option("#create-game", "caylus")
     page.select_option("#create-count", "2")

@@ -11,7 +11,7 @@ from service.services.bot_runner import BotRunner
 from service.services.games import Platform
 
 from .conftest import shot
-from .helpers import GAMES, registered
+from .helpers import GAMES
 
 SEATS = {"caylus": 3, "carcassonne_castle": 2, "shadow_of_the_emperor": 3, "sultans_of_karaya": 5, "age_of_rome": 2}
 QUICK = {n: Budget(iterations=3, rollout_depth=6) for n in (1, 2, 3)}
@@ -19,8 +19,6 @@ QUICK = {n: Budget(iterations=3, rollout_depth=6) for n in (1, 2, 3)}
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_replay_draws_who_was_winning(live_server, page, redis_url, name):
-    if not registered(name):
-        pytest.skip(f"{name} is not registered")
     seats = SEATS[name]
     created = live_server.create(name, seats, bots=[{"seat": s, "strength": 1} for s in range(seats)])
     gid = created["id"]

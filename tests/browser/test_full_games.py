@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import shot
 from .driver import open_table, play_full_game
-from .helpers import GAMES, registered
+from .helpers import GAMES
 
 RENDERERS = Path(__file__).parents[2] / "service" / "static" / "games"
 SEATS = {"caylus": 3, "carcassonne_castle": 2, "shadow_of_the_emperor": 3, "sultans_of_karaya": 5, "age_of_rome": 3}
@@ -22,8 +22,6 @@ SEATS = {"caylus": 3, "carcassonne_castle": 2, "shadow_of_the_emperor": 3, "sult
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_full_game_through_the_page(game, live_server, page):
-    if not registered(game):
-        pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
     types = {t["name"]: t for t in live_server.ok("GET", "/game-types")}
     spec = types[game]
     seats = min(max(SEATS.get(game, 3), spec["min_seats"]), spec["max_seats"])

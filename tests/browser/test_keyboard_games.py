@@ -26,7 +26,7 @@ import pytest
 from .conftest import shot
 from .driver import SEQ_ABOVE_OR_ERROR, SEQ_AT_LEAST, open_table
 from .games_at_steps import finish, new_game
-from .helpers import GAMES, registered
+from .helpers import GAMES
 
 OPENING = 4
 TAIL = {"caylus": 70, "carcassonne_castle": 40, "shadow_of_the_emperor": 60, "sultans_of_karaya": 60, "age_of_rome": 80}
@@ -118,8 +118,6 @@ def play(page, server, created: dict, rand: random.Random, stats: dict, max_mine
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_full_game_with_the_keyboard_only(game, live_server, page):
-    if not registered(game):
-        pytest.skip(f"{game} is not in projections.games.GAME_PACKAGES yet")
     page.on("dialog", lambda d: d.accept(d.default_value or None) if d.type == "prompt" else d.accept())
     rand = random.Random(23)
     stats = {"board": 0, "list": 0}

@@ -11,16 +11,14 @@ import pytest
 
 from .conftest import shot
 from .driver import click_a_move, hand_entered_move, open_table
-from .helpers import registered, wait_for
+from .helpers import wait_for
 
-# Caylus is the game these tests play when it is registered; the platform's toy game
-# (registered by tests/conftest.py) stands in for it otherwise.
-FEATURE_GAME = "caylus"
+FEATURE_GAME = "caylus"  # the game these tests play
 
 
 @pytest.fixture()
 def game_name():
-    return FEATURE_GAME if registered(FEATURE_GAME) else "toy"
+    return FEATURE_GAME
 
 
 @pytest.fixture()
