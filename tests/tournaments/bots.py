@@ -39,3 +39,16 @@ def play_round(client, tid: str, pairing: dict, rand: random.Random) -> None:
     for table in pairing["tables"]:
         tokens = {s["seat"]: s["token"] for s in table["seats"]}
         play_game(client, table["game_id"], tokens, rand)
+
+
+def played_cup(client, seed: int) -> tuple[str, dict]:
+    """A one-round toy cup for Ann and Bob, played out by random bots: (id, pairing)."""
+    created = client.post(
+        "/api/tournaments", json={"game": "toy", "name": "Cup", "options": {"table_size": 2, "rounds": 1}}
+    ).get_json()
+    tid, director = created["id"], created["director_token"]
+    for name in ("Ann", "Bob"):
+        client.post(f"/api/tournaments/{tid}/players", json={"name": name})
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    play_round(client, tid, pairing, random.Random(seed))
+    return tid, pairing

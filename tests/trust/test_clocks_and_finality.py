@@ -7,7 +7,7 @@ import time
 
 from service.audit.bundles import verify_tournament
 from tests.platform.helpers import GameHandle, auth
-from tests.tournaments.bots import bearer, play_round
+from tests.tournaments.bots import played_cup
 
 
 def stop(client, g):
@@ -93,16 +93,7 @@ def test_after_the_end_only_a_signed_correction_is_appended(client):
 
 
 def test_a_tournament_picks_up_a_correction_and_its_bundle_agrees(client):
-    import random
-
-    created = client.post(
-        "/api/tournaments", json={"game": "toy", "name": "Cup", "options": {"table_size": 2, "rounds": 1}}
-    ).get_json()
-    tid, director = created["id"], created["director_token"]
-    for name in ("Ann", "Bob"):
-        client.post(f"/api/tournaments/{tid}/players", json={"name": name})
-    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
-    play_round(client, tid, pairing, random.Random(3))
+    tid, pairing = played_cup(client, seed=3)
     table = pairing["tables"][0]
     before = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
     loser = max(range(2), key=lambda s: client.get(f"/api/games/{table['game_id']}").json["result"]["ranking"][s])

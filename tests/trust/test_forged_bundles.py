@@ -6,22 +6,14 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 
 from service.audit.bundles import verify_tournament
-from tests.tournaments.bots import bearer, play_round
+from tests.tournaments.bots import played_cup
 from tests.trust.test_verdicts import rechain, server_keys
 
 
 def finished_bundle(client):
-    created = client.post(
-        "/api/tournaments", json={"game": "toy", "name": "Cup", "options": {"table_size": 2, "rounds": 1}}
-    ).get_json()
-    tid, director = created["id"], created["director_token"]
-    for name in ("Ann", "Bob"):
-        client.post(f"/api/tournaments/{tid}/players", json={"name": name})
-    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
-    play_round(client, tid, pairing, random.Random(5))
+    tid, _ = played_cup(client, seed=5)
     return client.get(f"/api/tournaments/{tid}/export").get_json()
 
 
