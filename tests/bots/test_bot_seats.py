@@ -172,20 +172,7 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
     meta = client.get(f"/api/games/{gid}").json
     assert meta["status"] == "active" and meta["seats"][1]["bot"] == 1
     humans = {s["seat"]: s["token"] for s in table["seats"] if s["seat"] != 1}
-    bot, rand = runner(platform), random.Random(3)
-    for _ in range(3000):
-        bot.run_until_idle()
-        meta = client.get(f"/api/games/{gid}").json
-        if meta["status"] == "finished":
-            break
-        seat = rand.choice([s for s in meta["to_act"] if s in humans])
-        actions = client.get(f"/api/games/{gid}/actions", headers=auth(humans[seat])).json["actions"]
-        r = client.post(
-            f"/api/games/{gid}/actions",
-            json={**rand.choice(actions), "expected_seq": meta["seq"]},
-            headers=auth(humans[seat]),
-        )
-        assert r.status_code == 201, r.json
+    _play_humans(client, platform, gid, humans, 3)
     result = client.get(f"/api/games/{gid}").json["result"]
     assert result["ranking"][1] == 3 and 1 in result["forfeited"]
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
