@@ -38,7 +38,6 @@ class Services:
 
 def install(app: Flask, built: Services) -> None:
     app.extensions[KEY] = built
-    app.extensions["platform"] = built.platform  # the name tools and tests already use
 
 
 def of(app: Flask) -> Services:

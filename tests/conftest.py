@@ -11,6 +11,7 @@ import pytest
 
 from events.connection import connect, start_embedded
 from projections.games import registry
+from service import wiring
 from tests.toygame import TOY
 
 registry()["toy"] = TOY
@@ -87,4 +88,4 @@ def client(app):
 
 @pytest.fixture()
 def platform(app):
-    return app.extensions["platform"]
+    return wiring.of(app).platform

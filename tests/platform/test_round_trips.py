@@ -7,6 +7,7 @@ import json
 import uuid
 
 from events import keys
+from service import wiring
 from service.app import create_app
 from service.http.games import BadRequestParser
 from service.http.schemas import ActionSchema
@@ -105,6 +106,7 @@ def test_a_cold_load_is_one_round_trip(client, redis_url, redis_client):
     g = GameHandle(client, options={"rounds": 20})
     for _ in range(25):
         g.play_first()
+    Platform(redis_client, snapshot_every=10).state(g.id)  # Redis has the script, as it does once any worker ran
     cold = Platform(redis_client, snapshot_every=10)
     found = {}
     sent = commands_during(redis_client, lambda: found.update(p=cold.state(g.id)))
@@ -117,7 +119,7 @@ def test_snapshots_are_written_while_a_game_is_played(app, client, redis_client)
     g = GameHandle(client, options={"rounds": 11})
     for _ in range(21):  # to seq 22; the app snapshots every 10 entries
         assert g.play_first().status_code == 201
-    platform = app.extensions["platform"]
+    platform = wiring.of(app).platform
     stored = redis_client.hgetall(platform.projector.snapshots_key(g.id))
     assert sorted(map(int, stored)) == [10, 20]
     cold = Platform(redis_client, snapshot_every=10**9)  # folds from the log alone

@@ -9,6 +9,7 @@ from events import keys
 from events.envelope import seal
 from events.store import AppendResult, EventStore, Extras, Loaded
 from events.writer import Busy, Head, StaleHead, StreamWriter
+from service import wiring
 from tests.platform.helpers import GameHandle
 
 
@@ -205,6 +206,6 @@ def test_the_writers_refusals_are_the_apis_409s(app, client, monkeypatch):
     stale = g.act(0, "note", {"text": "b"}, expected_seq=1)
     assert stale.status_code == 409
     assert stale.json["error"]["code"] == "stale_seq" and stale.json["error"]["details"] == {"seq": 2}
-    monkeypatch.setattr(app.extensions["platform"].writer, "attempts", 0)
+    monkeypatch.setattr(wiring.of(app).platform.writer, "attempts", 0)
     busy = g.act(0, "note", {"text": "a"})
     assert (busy.status_code, busy.json["error"]["code"]) == (409, "busy"), busy.json

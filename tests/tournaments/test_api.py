@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from projections.games import registry
+from service import wiring
 from service.audit.bundles import main as verify_main
 from service.audit.bundles import verify_tournament
 
@@ -366,7 +367,7 @@ def test_workers_catching_up_at_once_report_each_game_once(client, app):
     tid, director, players = create(client, "toy", 2, 1, ["A", "B", "C", "D"])
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
     play_round(client, tid, pairing, random.Random(2))  # nobody has read the tournament since
-    platform = app.extensions["platform"]
+    platform = wiring.of(app).platform
     workers = [Tournaments(platform, platform.store) for _ in range(4)]
     with ThreadPoolExecutor(4) as pool:
         states = list(pool.map(lambda w: w.sync(tid), workers))
@@ -421,7 +422,7 @@ def test_registration_waits_while_a_round_is_being_paired(client, app):
     from events.keys import tournament_pairing_lock as pairing_lock_key
 
     tid, director, players = create(client, "toy", 2, 2, ["A", "B"])
-    redis = app.extensions["platform"].redis
+    redis = wiring.of(app).platform.redis
     redis.set(pairing_lock_key(tid), "1", ex=30)  # as if another request were pairing now
     try:
         before = snapshot(client, tid)
