@@ -235,21 +235,20 @@ class Accounts:
             raise Unauthenticated("bad_session", "this session is not valid (logged out?)")
         name, _, expires = found.partition(SESSION_SEP)
         if expires and int(expires) <= self.clock():
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.hdel(keys.ACCOUNT_SESSIONS, digest)
-            pipe.srem(keys.account_sessions(name), digest)
-            pipe.execute()
+            self._forget_session(name, digest)
             raise Unauthenticated("session_expired", "this session has expired: log in again")
         return name
 
     def logout(self, token: str | None) -> dict:
         name = self.session(token)
-        digest = token_digest(token or "")
+        self._forget_session(name, token_digest(token or ""))
+        return {"name": name, "revoked": 1}
+
+    def _forget_session(self, name: str, digest: str) -> None:
         pipe = self.redis.pipeline(transaction=True)
         pipe.hdel(keys.ACCOUNT_SESSIONS, digest)
         pipe.srem(keys.account_sessions(name), digest)
         pipe.execute()
-        return {"name": name, "revoked": 1}
 
     def logout_all(self, token: str | None) -> dict:
         name = self.session(token)
