@@ -17,6 +17,7 @@ from projections.games import get as get_game
 from projections.games import registry
 from projections.ratings import PROVISIONAL_GAMES
 from service.http.games import BadRequestParser
+from service.http.openapi import BEARER, SESSION_REFUSED, refusals
 from service.services import bindings
 from service.services.callers import bearer_token
 from service.services.errors import NotFound
@@ -56,6 +57,7 @@ def session_name() -> str:
 
 @bp.route("/accounts", methods=["POST"])
 @bp.arguments(CredentialsSchema)
+@refusals(bp, {403: "a reserved name", 409: "the name (or one that looks like it) is taken"})
 def create_account(body):
     """Create an account; answers its first session token (once)."""
     return platform().accounts.create(body["name"], body["password"]), 201
@@ -63,24 +65,31 @@ def create_account(body):
 
 @bp.route("/sessions", methods=["POST"])
 @bp.arguments(CredentialsSchema)
+@refusals(bp, {401: "wrong name or password (which one is not said)"})
 def login(body):
     """Log in: a new session token (rate-limited per client)."""
     return platform().accounts.login(body["name"], body["password"]), 201
 
 
 @bp.route("/sessions/current", methods=["DELETE"])
+@bp.doc(security=BEARER)
+@refusals(bp, {401: SESSION_REFUSED})
 def logout():
     """Log out: revoke this session token."""
     return platform().accounts.logout(bearer_token(request.headers))
 
 
 @bp.route("/sessions", methods=["DELETE"])
+@bp.doc(security=BEARER)
+@refusals(bp, {401: SESSION_REFUSED})
 def logout_all():
     """Log out everywhere: revoke every session of the account."""
     return platform().accounts.logout_all(bearer_token(request.headers))
 
 
 @bp.route("/me")
+@bp.doc(security=BEARER)
+@refusals(bp, {401: SESSION_REFUSED})
 def me():
     """The account the session belongs to."""
     name = session_name()
@@ -90,6 +99,8 @@ def me():
 
 @bp.route("/me/password", methods=["POST"])
 @bp.arguments(PasswordChangeSchema)
+@bp.doc(security=BEARER)
+@refusals(bp, {401: "no session, or the current password is not right"})
 def change_password(body):
     """Change the password (the current one is asked); every session ends and a fresh
     one is answered (rate-limited like logging in)."""
@@ -98,6 +109,16 @@ def change_password(body):
 
 @bp.route("/games/<game_id>/claim", methods=["POST"])
 @bp.arguments(ClaimSchema)
+@bp.doc(security=BEARER)
+@refusals(
+    bp,
+    {
+        401: SESSION_REFUSED,
+        403: "not a seat token of this game",
+        404: "no such game",
+        409: "the seat is bound to another account, or the account holds another seat",
+    },
+)
 def claim_seat(body, game_id):
     """Bind the seat whose token is sent to the logged-in account (a ``seat.bound``
     entry in the game's log); 200 if it already is."""
@@ -107,6 +128,7 @@ def claim_seat(body, game_id):
 
 
 @bp.route("/games/<game_id>/rating", methods=["POST"])
+@refusals(bp, {404: "no such game", 409: "unranked, not finished, or already rated"})
 def rate_game(game_id):
     """Record a finished ranked game in the ratings (done by itself when the game ends;
     this recovers a lost write). 409 when unranked, not rateable or already rated."""
@@ -114,6 +136,7 @@ def rate_game(game_id):
 
 
 @bp.route("/accounts/<name>")
+@refusals(bp, {404: "no such account"})
 def profile(name):
     """An account's profile: rating per game with its history, games, annotations."""
     p = platform()

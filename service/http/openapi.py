@@ -202,6 +202,22 @@ BEARER_AUTH = {
 }
 
 
+BEARER = [{"bearerAuth": []}]
+BEARER_OR_NONE = [{}, {"bearerAuth": []}]
+SESSION_REFUSED = "no session, or an expired or revoked one"
+
+
+def refusals(bp, answers: dict[int, str]):
+    """Document the refusals a route gives (the ``{"error": {...}}`` body), each with why."""
+
+    def decorate(view):
+        for code, why in reversed(list(answers.items())):
+            view = bp.alt_response(code, schema=R.ErrorSchema, description=why)(view)
+        return view
+
+    return decorate
+
+
 def _openapi_path(rule: str) -> str:
     return re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule)
 
@@ -241,7 +257,6 @@ def document(smorest: Api) -> None:
                 responses["413"] = TOO_LARGE
     _describe_create_game(spec)
     _links(spec)
-    _sessions(spec, smorest)
 
 
 def _describe_create_game(spec) -> None:
@@ -321,52 +336,3 @@ def _links(spec) -> None:
                     "operationRef": f"#/paths/{pointer}/{method}",
                     "parameters": {param: "$response.body#/id"},
                 }
-
-
-# endpoint -> (a session is required, {status: why it is refused})
-SESSION_REFUSALS = {
-    "accounts.create_account": (
-        False,
-        {"403": "a reserved name", "409": "the name (or one that looks like it) is taken"},
-    ),
-    "accounts.login": (False, {"401": "wrong name or password (which one is not said)"}),
-    "accounts.logout": (True, {"401": "no session, or an expired or revoked one"}),
-    "accounts.logout_all": (True, {"401": "no session, or an expired or revoked one"}),
-    "accounts.me": (True, {"401": "no session, or an expired or revoked one"}),
-    "accounts.change_password": (True, {"401": "no session, or the current password is not right"}),
-    "accounts.claim_seat": (
-        True,
-        {
-            "401": "no session, or an expired or revoked one",
-            "403": "not a seat token of this game",
-            "404": "no such game",
-            "409": "the seat is bound to another account, or the account holds another seat",
-        },
-    ),
-    "accounts.rate_game": (False, {"404": "no such game", "409": "unranked, not finished, or already rated"}),
-    "accounts.profile": (False, {"404": "no such account"}),
-}
-
-
-def _sessions(spec, smorest: Api) -> None:
-    """Accounts' bearer sessions as a security scheme, and the refusals each account
-    operation documents (docs/RATINGS.md)."""
-    spec.components.security_scheme(
-        "session",
-        {"type": "http", "scheme": "bearer", "description": "an account session token (POST /api/sessions)"},
-    )
-    paths = spec._paths
-    for rule in smorest._app.url_map.iter_rules():
-        if rule.endpoint not in SESSION_REFUSALS:
-            continue
-        required, refusals = SESSION_REFUSALS[rule.endpoint]
-        for method in rule.methods - {"HEAD", "OPTIONS"}:
-            operation = paths.get(_openapi_path(rule.rule), {}).get(method.lower())
-            if operation is None:
-                continue
-            if required:
-                operation["security"] = [{"session": []}]
-            for status, why in refusals.items():
-                operation["responses"].setdefault(
-                    status, {"description": why, "content": {"application/json": {"schema": ERROR_REF}}}
-                )

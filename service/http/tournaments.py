@@ -21,7 +21,7 @@ from events.envelope import canonical_json
 from service.audit.bundles import build_bundle
 from service.http import json_input
 from service.http.games import BadRequestParser
-from service.http.responses import ErrorSchema
+from service.http.openapi import BEARER, BEARER_OR_NONE, refusals
 from service.http.schemas import StrictBoolean
 from service.services.callers import bearer_token
 from service.services.errors import Forbidden, Invalid, Unauthenticated
@@ -62,8 +62,6 @@ bp = Blueprint(
 bp.ARGUMENTS_PARSER = TournamentBodyParser()
 pages = PageBlueprint("tournament_pages", __name__, static_folder=None)
 
-BEARER = [{"bearerAuth": []}]
-BEARER_OR_NONE = [{}, {"bearerAuth": []}]
 _ERRORS = {
     400: "the body is not valid JSON (`malformed`) or fails its schema (`bad_request`, field by field in details)",
     401: "no token, or one that is not valid here",
@@ -89,12 +87,7 @@ def director_first(view):
 def errors(*codes: int):
     """Document the error answers a route gives (the ``{"error": {...}}`` body)."""
 
-    def decorate(view):
-        for code in reversed(codes):
-            view = bp.alt_response(code, schema=ErrorSchema, description=_ERRORS[code])(view)
-        return view
-
-    return decorate
+    return refusals(bp, {code: _ERRORS[code] for code in codes})
 
 
 def _not_blank(value: str) -> None:
