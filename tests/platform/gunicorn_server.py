@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 
@@ -41,15 +42,21 @@ def gunicorn_process(port: int | None = None, app: str = "wsgi:app", **env_overr
         stderr=subprocess.STDOUT,
         text=True,
     )
-    base, output = f"http://127.0.0.1:{port}/api", []
+    base, lines = f"http://127.0.0.1:{port}/api", []
+    # Read the output as it comes: a pipe left unread fills (64 KiB) and the workers
+    # then block writing their logs, as a server whose log is never read would.
+    reader = threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in proc.stdout), daemon=True)
+    reader.start()
+    output: list[str] = []
     try:
         wait_until_serving(base)
         yield base, output, proc
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=30)
-        output.extend(out.splitlines())
+        proc.wait(timeout=30)
+        reader.join(timeout=10)
+        output.extend(lines)
 
 
 def wait_until_serving(base: str, seconds: float = 60) -> bool:

@@ -38,8 +38,9 @@ def test_kept_alive_connections_spread_evenly_over_the_workers():
         def client():
             session = requests.Session()
             barrier.wait()
-            for _ in range(3):
-                assert session.get(base + "/game-types", timeout=30).status_code == 200
+            with session:  # closed, so the server's graceful stop waits for no idle connection
+                for _ in range(3):
+                    assert session.get(base + "/game-types", timeout=30).status_code == 200
 
         threads = [threading.Thread(target=client) for _ in range(CONNECTIONS)]
         [t.start() for t in threads]
