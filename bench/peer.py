@@ -201,11 +201,15 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take, set-up included")
     parser.add_argument("--servers", default="ours,ours-ws,bgio-memory,bgio-flatfile")
     parser.add_argument(
-        "--before", help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR)"
+        "--before",
+        help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR), "
+        "as 'before' beside 'ours' and 'before-ws' beside 'ours-ws'",
     )
     args = parser.parse_args()
-    names = args.servers.split(",") + (["before"] if args.before else [])
-    servers = {name: Server(name, args.before if name == "before" else ROOT) for name in names}
+    names = args.servers.split(",")
+    if args.before:
+        names += [n.replace("ours", "before") for n in names if n.startswith("ours")]
+    servers = {name: Server(name, args.before if name.startswith("before") else ROOT) for name in names}
     load = os.getloadavg()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; "

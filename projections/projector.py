@@ -36,6 +36,8 @@ CACHE_LOOKUPS = Counter(
     "state_cache_lookups", "Latest-state lookups by the worker cache's answer", ["result"]
 )  # hit: cache current or caught up; miss: cold; stale: ahead of the log
 FOLDED = Counter("events_folded", "Log entries folded into platform states")
+# bound once: in multiprocess mode each ``labels()`` takes a lock and a dict lookup
+CACHE_HIT, CACHE_STALE, CACHE_MISS = (CACHE_LOOKUPS.labels(r) for r in ("hit", "stale", "miss"))
 
 
 class Projector:
@@ -96,15 +98,15 @@ class Projector:
             # to a lagging replica): trust the cache only while the log still holds its head.
             entries = self.store.read(keys.events(game_id), after=cached["seq"] - 1)
             if entries and entries[0]["hash"] == cached["head"]:
-                CACHE_LOOKUPS.labels("hit").inc()
+                CACHE_HIT.inc()
                 pstate = self._fold(game_id, entries[1:], cached)
                 if pstate is not None:
                     self.remember(game_id, pstate)
                 return pstate
-            CACHE_LOOKUPS.labels("stale").inc()
+            CACHE_STALE.inc()
             self.forget(game_id)
         else:
-            CACHE_LOOKUPS.labels("miss").inc()
+            CACHE_MISS.inc()
         game_type = self._logged_game_type(game_id)
         if game_type is None:
             return None
@@ -183,9 +185,10 @@ class Projector:
         for envelope in entries:
             pstate = fold.apply(pstate, envelope, seed, state_at)
             folded[pstate["seq"]] = pstate
-            FOLDED.inc()
             if write_snapshots and self.snapshot_due(pstate["seq"]):
                 self.redis.hsetnx(self.snapshots_key(game_id, pstate["game"]), pstate["seq"], json.dumps(pstate))
+        if entries:
+            FOLDED.inc(len(entries))
         return pstate
 
     def _snapshot_at_or_before(self, game_id: str, seq: int) -> PlatformState | None:

@@ -27,7 +27,8 @@ LATENCY = Histogram(
     ["route", "method"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
-APPENDS = Counter("event_appends", "Compare-and-append attempts by result", ["result"])  # ok | conflict | duplicate
+APPENDS = Counter("event_appends", "Compare-and-append attempts by result", ["result"])
+APPEND_RESULTS = {r: APPENDS.labels(r) for r in ("ok", "conflict", "duplicate")}  # bound once: labels() locks
 SOCKET_FRAMES = Counter("socket_frames", "Action frames answered over move sockets, by the status answered", ["status"])
 STORAGE_UNAVAILABLE = Counter("storage_unavailable", "Requests answered 503 because storage was unreachable")
 LIVE_STREAMS = Gauge("live_streams", "Open live streams (SSE)", multiprocess_mode="livesum")

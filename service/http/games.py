@@ -89,8 +89,9 @@ def caller(game_id):
 def with_receipt(game_id: str, answer: dict) -> dict:
     """An accepted write's answer, with the server's signed receipt of the log's head
     after it: a player who keeps receipts can prove any later rewrite."""
-    p = platform().projector.cached(game_id) or platform().state(game_id)
-    return {**answer, "receipt": keys.receipt(platform().signer, game_id, p)}
+    games = platform()
+    p = games.projector.cached(game_id) or games.state(game_id)
+    return {**answer, "receipt": keys.receipt(games.signer, game_id, p)}
 
 
 @bp.route("/keys")

@@ -28,7 +28,7 @@ from projections.games.base import IllegalAction
 from projections.outcome import final_result
 from projections.projector import Projector
 from projections.views import redacted_envelope
-from service.metrics import APPENDS
+from service.metrics import APPEND_RESULTS
 from service.services import callers, lobby, names
 from service.services.accounts import Accounts
 from service.services.callers import Caller
@@ -81,7 +81,7 @@ class Platform:
         """``store``: the event store (create_app hands it in); by default one over ``redis``."""
         self.redis = redis
         self.store = store or RedisEventStore(redis, blocking)
-        self.writer = StreamWriter(self.store, observe=lambda status: APPENDS.labels(status).inc())
+        self.writer = StreamWriter(self.store, observe=lambda status: APPEND_RESULTS[status].inc())
         self.projector = Projector(self.store, redis, snapshot_every=snapshot_every)
         self.tokens = callers.TokenCache(redis)
         self.lobby_writes = LobbyWrites()
@@ -542,8 +542,10 @@ class GameStream:
         recorded (first or corrected), and the lobby's indexes when the status changes."""
         game_id, platform, writes = self.game_id, self.platform, self.platform.lobby_writes
         self.projector.remember(game_id, final)
-        writes.run(("clock", game_id), lambda: platform._schedule_clock(game_id, final))
-        writes.run(("bots", game_id), lambda: platform._schedule_bots(game_id, final))
+        if final["clocks"]:  # a game without clocks or computer seats has nothing to schedule
+            writes.run(("clock", game_id), lambda: platform._schedule_clock(game_id, final))
+        if final["bots"]:
+            writes.run(("bots", game_id), lambda: platform._schedule_bots(game_id, final))
         for e in envelopes:
             if e["type"] == "seat.bound":
                 name, when = e["payload"]["account"], time.time()

@@ -30,6 +30,7 @@ class LobbyWrites:
         self._pending: dict[Hashable, Callable[[], object]] = {}
         self._retry_at = 0.0
         self._lock = threading.Lock()
+        self._reported = -1  # the gauge's last value: a move does not rewrite an unchanged gauge
 
     def run(self, key: Hashable, write: Callable[[], object]) -> None:
         """Make ``write`` now if its node answers, else keep it (replacing an older
@@ -53,7 +54,10 @@ class LobbyWrites:
             with self._lock:
                 if self._pending.get(key) is write:
                     del self._pending[key]
-        LAGGING_WRITES.set(self.pending())
+        pending = self.pending()
+        if pending != self._reported:
+            self._reported = pending
+            LAGGING_WRITES.set(pending)
 
     def pending(self) -> int:
         with self._lock:
