@@ -24,7 +24,11 @@ function request(agent, method, href, body, headers = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request({
       agent, method, hostname: u.hostname, port: u.port, path: u.pathname + u.search,
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        ...(data === undefined ? {} : { 'content-length': Buffer.byteLength(data) }),  // as a browser's fetch sends it
+        ...headers,
+      },
     }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));

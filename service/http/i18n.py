@@ -139,9 +139,19 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _vary(response):
         if request.path.startswith("/api/"):
-            response.vary.add("Accept-Language")
+            _vary_on(response, "Accept-Language")
         elif response.mimetype == "text/html":
-            response.vary.add("Accept-Language")
-            response.vary.add("Cookie")
+            _vary_on(response, "Accept-Language", "Cookie")
             response.headers.setdefault("Content-Language", current_tag())
         return response
+
+
+def _vary_on(response, *names: str) -> None:
+    """Add ``names`` to the response's Vary header. The plain header when there is none
+    yet (every API answer): Werkzeug's ``vary`` set parses and rewrites the header, a
+    measurable share of a small request's CPU."""
+    if "Vary" in response.headers:
+        for name in names:
+            response.vary.add(name)
+    else:
+        response.headers["Vary"] = ", ".join(names)

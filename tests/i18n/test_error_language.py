@@ -103,3 +103,12 @@ def test_storage_unreachable_is_said_in_the_request_language(tmp_path):
     assert r.status_code == 503 and r.headers["Retry-After"] == "1"
     assert r.get_json()["error"]["code"] == "storage_unavailable"
     assert r.get_json()["error"]["message"] == "暫時無法連上儲存服務；請稍後再試"
+
+
+def test_caches_are_told_what_each_answer_depends_on(client):
+    page = client.get("/")
+    assert page.mimetype == "text/html"
+    assert {v.strip() for v in page.headers["Vary"].split(",")} >= {"Accept-Language", "Cookie"}
+    assert page.headers["Content-Language"] in ("en", "zh-Hant")
+    api = client.get("/api/game-types")
+    assert [v.strip() for v in api.headers["Vary"].split(",")].count("Accept-Language") == 1
