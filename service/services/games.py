@@ -86,7 +86,7 @@ class Platform:
         self.tokens = callers.TokenCache(redis)
         self.lobby_writes = LobbyWrites()
         self.accounts = Accounts(redis)
-        self.ratings = Ratings(redis, self.store)
+        self.ratings = Ratings(redis, self.store, self.writer)
 
     # -- reading -------------------------------------------------------------------------
     def state(self, game_id: str) -> dict:

@@ -11,8 +11,9 @@ game whose write was lost; the action id ``<game>@<head>`` makes every record ha
 once, so a game is never rated twice for the same result.
 
 The entries use the games' envelope and hash chain (format 2, no secret), appended by
-the same compare-and-append script; each worker keeps the entries it has read and
-catches up from its last seq.
+the one stream writer (``events/writer.py``) like a game's or a tournament's: each
+worker keeps the entries it has read and writes onto the last of them, and a lost race
+is answered with the entries it missed, so a record is one round trip.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import logging
 import threading
 
 from events import keys
-from events.envelope import now_rfc3339, seal
 from events.store import RedisEventStore
+from events.writer import Entry, Head, StreamWriter
 from projections import ratings as rfold
 from service.services.errors import Conflict
 
@@ -31,9 +32,10 @@ SYSTEM = {"role": "system", "name": "ratings"}
 
 
 class Ratings:
-    def __init__(self, redis, store: RedisEventStore):
+    def __init__(self, redis, store: RedisEventStore, writer: StreamWriter):
         self.redis = redis
         self.store = store
+        self.writer = writer
         self._entries: list[dict] = []
         self._fold = rfold.Fold()
         self._seen = 0  # entries added to the fold
@@ -49,12 +51,32 @@ class Ratings:
 
     def folded(self) -> dict:
         """The fold, caught up with the stream (one update per new result in order)."""
-        entries = self.entries()
+        self.entries()
+        return self._folded()
+
+    def _folded(self) -> dict:
+        """The fold of the entries this worker holds, without asking Redis for newer ones."""
         with self._lock:
-            for e in entries[self._seen :]:
+            for e in self._entries[self._seen :]:
                 self._fold.add(e["payload"])
-            self._seen = len(entries)
+            self._seen = len(self._entries)
             return self._fold.out
+
+    def _learn(self, new: list[dict]) -> list[dict]:
+        """Add entries written since this worker's last one (a write's own, or a lost
+        race's answer); the entries held after them."""
+        with self._lock:
+            last = self._entries[-1]["seq"] if self._entries else 0
+            self._entries = self._entries + [e for e in new if e["seq"] > last]
+            return self._entries
+
+    def _reload(self) -> list[dict]:
+        """Every entry read afresh and the fold rebuilt: the log lost entries this worker
+        had seen (an fsync window, a failover), so what was seen is not trusted."""
+        entries = self.store.read(keys.RATINGS_EVENTS)
+        with self._lock:
+            self._entries, self._fold, self._seen = entries, rfold.Fold(), 0
+        return entries
 
     def recorded(self, game_id: str) -> list[dict]:
         return [e["payload"] for e in self.entries() if e["payload"]["game_id"] == game_id]
@@ -64,10 +86,9 @@ class Ratings:
         """Append the game's result: "ok", or "duplicate" if this head was recorded before.
         With ``void`` (why), the entry takes an earlier result of the game back out."""
         result = rfold.result_of(pstate, finished_at)
-        action_id = f"{result['game_id']}@{result['head']}"
-        for _ in range(20):
-            entries = self.entries()
-            before = self.folded().get(result["game"], {})
+
+        def build(_entries: list[dict] | None) -> list[Entry]:
+            before = self._folded().get(result["game"], {})  # the fold of the entries built on
             if void:
                 payload = {**result, "ranking": None, "void": void, "before": {}, "after": {}}
             else:
@@ -81,13 +102,10 @@ class Ratings:
                         for a, r in zip(result["accounts"], after)
                     },
                 }
-            seq = entries[-1]["seq"] if entries else 0
-            head = entries[-1]["hash"] if entries else ""
-            envelope = seal(seq + 1, "rating.result", SYSTEM, payload, head, action_id, now_rfc3339())
-            answer = self.store.append(keys.RATINGS_EVENTS, keys.RATINGS_IDEMPOTENCY, seq, action_id, [envelope])
-            if answer.status in ("ok", "duplicate"):
-                return answer.status
-        raise Conflict("busy", "too many concurrent writers; try again")
+            return [("rating.result", SYSTEM, payload)]
+
+        written = self.writer.write(RatingsStream(self), build, action_id=f"{result['game_id']}@{result['head']}")
+        return "ok" if written.status == "created" else "duplicate"
 
     def record_quietly(self, platform, pstate: dict, finished_at: str) -> None:
         """The platform's after-append hook: never fails the move (a storage outage is
@@ -194,3 +212,43 @@ def finished_ts(platform, game_id: str) -> str:
         if e["type"] == "game.finished":
             return e["ts"]
     raise Conflict("not_finished", "the game has not finished")
+
+
+class RatingsStream:
+    """The ratings stream as ``StreamWriter`` appends to it: it starts from the entries
+    this worker holds (perhaps behind: a lost race's answer brings the missed ones), a
+    state is the list of entries, and nothing follows an entry or is written beside it."""
+
+    key, idempotency_key = keys.RATINGS_EVENTS, keys.RATINGS_IDEMPOTENCY
+    refusals = ()
+
+    def __init__(self, ratings: Ratings):
+        self.ratings = ratings
+
+    def start(self) -> tuple[Head, bool]:
+        return _head(self.ratings._learn([])), False
+
+    def latest(self) -> Head:
+        return _head(self.ratings._reload())
+
+    def catch_up(self, entries: list[dict] | None, missed: list[dict]) -> list[dict]:
+        return self.ratings._learn(missed)
+
+    def seed(self) -> None:
+        return None
+
+    def fold(self, entries: list[dict] | None, envelope: dict) -> list[dict]:
+        return [*(entries or []), envelope]
+
+    def follow(self, entries: list[dict]) -> None:
+        return None
+
+    def extras(self, before: list[dict] | None, envelopes: list[dict], after: list[dict]) -> None:
+        return None
+
+    def appended(self, before: list[dict] | None, envelopes: list[dict], after: list[dict]) -> None:
+        self.ratings._learn(envelopes)
+
+
+def _head(entries: list[dict]) -> Head:
+    return Head(entries, entries[-1]["seq"], entries[-1]["hash"]) if entries else Head(None)

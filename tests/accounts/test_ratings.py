@@ -4,10 +4,15 @@ Plackett-Luce applied to the recorded rankings."""
 
 from __future__ import annotations
 
+import json
+
 from openskill.models import PlackettLuce
 
 from events import keys
 from projections import ratings as rfold
+from service import wiring
+from service.services.ratings import finished_ts
+from tests.platform.test_round_trips import commands_during, fresh_app
 
 from .helpers import auth, bound_game, new_account, roll_out
 
@@ -200,3 +205,37 @@ def test_a_correction_that_changes_nothing_is_refused_and_nothing_written(client
     assert after["head_hash"] == meta["head_hash"] and after["seq"] == meta["seq"]
     assert stream_length(redis_client) == length
     assert row(client, "toy", accounts[0][0])["games"] == 1
+
+
+def _finished_unrecorded(client, platform, monkeypatch, sessions) -> tuple[dict, str]:
+    """A rated game played to its end with its ratings write lost: (its state, its end's ts)."""
+    created = bound_game(client, sessions, options={"rounds": 1})
+    monkeypatch.setattr(platform.ratings, "record", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("lost")))
+    roll_out(client, created)
+    monkeypatch.undo()
+    return platform.state(created["id"]), finished_ts(platform, created["id"])
+
+
+def test_recording_a_result_is_one_round_trip(client, platform, redis_client, monkeypatch):
+    accounts = players(client, 2, "o")
+    pstate, finished_at = _finished_unrecorded(client, platform, monkeypatch, [s for _, s in accounts])
+    platform.ratings.entries()  # this worker has read the stream so far
+    sent = commands_during(redis_client, lambda: platform.ratings.record(pstate, finished_at))
+    assert sent == ["EVALSHA"]
+    assert row(client, "toy", accounts[0][0])["games"] == 1
+
+
+def test_a_lost_race_catches_up_from_the_scripts_answer(client, platform, redis_client, redis_url, monkeypatch):
+    (a, a_session), (b, b_session), (c, c_session) = players(client, 3, "w")
+    first = _finished_unrecorded(client, platform, monkeypatch, [a_session, b_session])
+    second = _finished_unrecorded(client, platform, monkeypatch, [a_session, c_session])
+    other = wiring.of(fresh_app(redis_url)).platform.ratings
+    other.entries()  # the other worker has read the stream so far, then falls behind:
+    assert platform.ratings.record(*first) == "ok"
+    sent = commands_during(redis_client, lambda: other.record(*second))
+    assert sent == ["EVALSHA", "EVALSHA"]  # the conflict's answer carried the missed entry: no read
+    last_two = [json.loads(fields["e"]) for _, fields in redis_client.xrange(keys.RATINGS_EVENTS)][-2:]
+    one, two = (e["payload"] for e in last_two)
+    assert (one["game_id"], two["game_id"]) == (first[0]["game_id"], second[0]["game_id"])
+    assert last_two[1]["prev"] == last_two[0]["hash"]
+    assert two["before"][a] == one["after"][a]  # rated on the fold that includes the first result
