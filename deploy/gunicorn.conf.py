@@ -4,7 +4,9 @@ Worker class: gevent (docs/DEPLOY.md, "Serving model"). A connection costs a gre
 not a thread, so slow clients (slow headers or bodies) and a thousand live spectators
 cannot take the workers from players; each worker tails a game's log once however
 many watch it (service/http/live.py). ``GUNICORN_WORKER_CLASS=gthread`` keeps the threaded
-model (then at most half the threads serve streams).
+model (then at most half the threads serve streams). Either way the worker class is
+gunicorn's own with one change (deploy/gunicorn_workers.py): the errors gunicorn answers
+before Flask sees the request (414, 431, a malformed request line or header) are JSON.
 
 Spreading the work: with ``reuse_port`` every worker opens its own listening socket
 (SO_REUSEPORT) and the kernel spreads new connections over them evenly; a shared
@@ -31,13 +33,19 @@ import resource
 import shutil
 import tempfile
 
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
-if worker_class == "gevent":
+_kind = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+if _kind == "gevent":
     # Before anything imports ssl or socket users (the embedded Redis's client does, in
     # the master): patching later leaves modules with unpatched references.
     from gevent import monkey
 
     monkey.patch_all()
+# gunicorn's own worker classes, except that the errors gunicorn answers itself (a request
+# line or header over its limits, a malformed request) get the API's JSON error body.
+worker_class = {
+    "gevent": "deploy.gunicorn_workers.JsonErrorsGeventWorker",
+    "gthread": "deploy.gunicorn_workers.JsonErrorsThreadWorker",
+}.get(_kind, _kind)
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -50,7 +58,7 @@ accesslog = os.environ.get("ACCESS_LOG", "-") or None
 # The path only: tokens travel in headers and link fragments, never in URLs.
 access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
 _created: list[str] = []  # a metrics directory this master made, removed on exit
-_streams = worker_connections * 3 // 4 if worker_class == "gevent" else max(1, threads // 2)
+_streams = worker_connections * 3 // 4 if _kind == "gevent" else max(1, threads // 2)
 raw_env = [f"SSE_MAX_STREAMS={os.environ.get('SSE_MAX_STREAMS', _streams)}"]
 
 

@@ -1,0 +1,89 @@
+"""Requests gunicorn refuses before Flask sees them (a request line or a header over its
+limits, a malformed request line or header) get the API's JSON error body, with the
+status gunicorn chose, ``Connection: close`` and the security headers, under both
+worker classes."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from service.http.security_headers import HEADERS
+from tests.platform.gunicorn_server import gunicorn
+
+pytestmark = pytest.mark.xdist_group("durability")
+
+REFUSED = {
+    "a request line over the limit": (
+        b"GET /api/" + b"a" * 9000 + b" HTTP/1.1\r\nHost: t\r\n\r\n",
+        414,
+        "uri_too_long",
+    ),
+    "a header over the limit": (
+        b"GET /api/game-types HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
+        431,
+        "headers_too_large",
+    ),
+    "more than 100 headers": (
+        b"GET /api/game-types HTTP/1.1\r\nHost: t\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(101)) + b"\r\n",
+        431,
+        "headers_too_large",
+    ),
+    "a malformed request line": (b"NOT A REQUEST LINE AT ALL\r\n\r\n", 400, "malformed_request"),
+    "an invalid method": (b"G(T /api/game-types HTTP/1.1\r\nHost: t\r\n\r\n", 400, "malformed_request"),
+    "an invalid header name": (
+        b"GET /api/game-types HTTP/1.1\r\nHost: t\r\nBad Name: x\r\n\r\n",
+        400,
+        "malformed_request",
+    ),
+    "a bad Content-Length": (
+        b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Length: ten\r\n\r\n",
+        400,
+        "malformed_request",
+    ),
+}
+
+
+@pytest.fixture(scope="module", params=["gevent", "gthread"])
+def port(request, tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("data")
+    with gunicorn(DATA_DIR=data_dir, REDIS_URL=None, WEB_CONCURRENCY=1, GUNICORN_WORKER_CLASS=request.param) as (
+        base,
+        _,
+    ):
+        yield int(base.split(":")[2].split("/")[0])
+
+
+def exchange(port: int, raw: bytes) -> tuple[str, dict[str, str], bytes]:
+    """Sends ``raw`` and reads the answer to the end (the server closes): status line,
+    headers (lower-cased names), body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return status, headers, body
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_request_gunicorn_refuses_gets_the_json_error_body(port, case):
+    raw, status, code = REFUSED[case]
+    status_line, headers, body = exchange(port, raw)
+    assert status_line.startswith(f"HTTP/1.1 {status} "), (status_line, body[:200])
+    assert headers["content-type"] == "application/json", headers
+    assert headers["connection"] == "close"
+    assert int(headers["content-length"]) == len(body)
+    error = json.loads(body)["error"]
+    assert error["code"] == code and error["message"], error
+    for name, value in HEADERS.items():
+        assert headers[name.lower()] == value, name
+
+
+def test_a_good_request_still_gets_its_answer(port):
+    status_line, headers, body = exchange(port, b"GET /api/game-types HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    assert status_line.startswith("HTTP/1.1 200 ") and headers["content-type"] == "application/json"
