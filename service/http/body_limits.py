@@ -7,7 +7,9 @@ chunked body (no length announced) is read here, at most one byte past the limit
 refused with the same 413 as soon as it passes it: werkzeug's own limit on such streams
 stops reading at the limit and hands the view a truncated body, which then fails as
 malformed JSON (a 400 that hides the real cause). A route that forgets to read its body
-through a limit cannot exist: the limit is the application's, not a blueprint's.
+through a limit cannot exist: the limit is the application's, not a blueprint's. A
+chunked body gunicorn cannot parse (a chunk size that is not hex, a chunk without its
+end) is a 400 ``malformed`` here too: gunicorn raises it while the body is read.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from __future__ import annotations
 import io
 
 from flask import Flask, current_app, request
+from gunicorn.http.errors import ParseException
 
-from service.services.errors import Refusal, TooLarge
+from service.services.errors import Invalid, Refusal, TooLarge
 
 UPLOAD_ENDPOINTS = {"games.verify_export": "VERIFY_MAX_BYTES"}
 
@@ -48,7 +51,10 @@ def _buffer_unsized_body(most: int) -> None:
     environ = request.environ
     source, chunks, size = environ["wsgi.input"], [], 0
     while size <= most:
-        chunk = source.read(min(65536, most + 1 - size))
+        try:
+            chunk = source.read(min(65536, most + 1 - size))
+        except ParseException:  # a chunk size that is not hex, a chunk without its end
+            raise Invalid("malformed", "the body is not valid chunked encoding") from None
         if not chunk:
             break
         chunks.append(chunk)

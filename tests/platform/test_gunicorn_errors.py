@@ -87,3 +87,19 @@ def test_a_request_gunicorn_refuses_gets_the_json_error_body(port, case):
 def test_a_good_request_still_gets_its_answer(port):
     status_line, headers, body = exchange(port, b"GET /api/game-types HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
     assert status_line.startswith("HTTP/1.1 200 ") and headers["content-type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"zz\r\n{}\r\n0\r\n\r\n", b"2\r\n{}XX0\r\n\r\n"],
+    ids=["a chunk size that is not hex", "a chunk without its terminator"],
+)
+def test_a_malformed_chunked_body_is_a_400_not_a_500(port, body):
+    # gunicorn raises while the app reads such a body; the app answers, not gunicorn
+    raw = b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    status_line, headers, answer = exchange(
+        port, raw + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + body
+    )
+    assert status_line.startswith("HTTP/1.1 400 "), (status_line, answer[:200])
+    assert headers["content-type"] == "application/json"
+    assert json.loads(answer)["error"]["code"] == "malformed"
