@@ -66,6 +66,28 @@ def test_every_page_passes_axe(live_server, lang_page, axe):
     assert_clean(page, axe, "a bad link")
 
 
+def test_the_account_page_passes_axe(live_server, lang_page, axe):
+    """Logged out (the log-in and sign-up forms) and logged in (the change-password
+    form, also with its error shown)."""
+    page = lang_page
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#login-form")
+    assert_clean(page, axe, "account, logged out")
+    name = f"Ida{random.randrange(10**6)}"
+    token = live_server.ok("POST", "/accounts", json={"name": name, "password": "correct horse battery"})["token"]
+    page.evaluate(
+        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
+    )
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#password-form")
+    assert_clean(page, axe, "account, logged in")
+    page.fill("#password-old", "not the password")
+    page.fill("#password-new", "another long password")
+    page.press("#password-new", "Enter")
+    page.wait_for_selector("#password-error:not(:empty)")
+    assert_clean(page, axe, "account, a refused password change")
+
+
 PAGES = ("seat", "spectator", "replay", "referee")
 
 

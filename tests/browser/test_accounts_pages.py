@@ -1,7 +1,7 @@
-"""Accounts, profiles and leaderboards in Chromium: logging in and out, a profile with
-its rating chart (SVG), games and notes, a leaderboard with provisional ratings marked;
-screenshots in tests/browser/artifacts/ and no serious or critical axe violation, in
-English and in Traditional Chinese."""
+"""Accounts, profiles and leaderboards in Chromium: logging in and out, changing the
+password, a profile with its rating chart (SVG), games and notes, a leaderboard with
+provisional ratings marked; screenshots in tests/browser/artifacts/ and no serious or
+critical axe violation, in English and in Traditional Chinese."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
+from .untranslated import scan
 
 PASSWORD = "correct horse battery"
 
@@ -158,5 +159,125 @@ def test_a_logged_in_player_claims_their_seat_at_the_table(live_server, browser,
     found = audit(page, axe)
     assert not found, describe(found)
     shot(page, "table-seat-claimed")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def session_of(page) -> dict | None:
+    return page.evaluate("() => JSON.parse(localStorage.getItem('boardroom:session') || 'null')")
+
+
+def signed_in_page(browser, server, lang, name, token):
+    """The account page of a browser that holds ``name``'s session."""
+    page = lang_page(browser, lang)
+    page.goto(server.url + "/account")
+    page.evaluate(
+        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
+    )
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#password-form")
+    return page
+
+
+def test_change_the_password_from_the_account_page(live_server, browser, axe):
+    """Sign up, change the password from the keyboard, log out: the old password is
+    refused, the new one lets the player in. The answer's fresh session replaces the
+    page's (the change ended every session, this one with them)."""
+    page = lang_page(browser, "en")
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#signup-form")
+    name = f"Gus{uuid.uuid4().int % 10**6}"
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    page.wait_for_selector("#password-form")
+    old_token = session_of(page)["token"]
+    # the form: labelled fields with the password managers' hints
+    assert page.get_by_label("Current password").get_attribute("autocomplete") == "current-password"
+    assert page.get_by_label("New password").get_attribute("autocomplete") == "new-password"
+    assert page.locator("#password-error").get_attribute("role") == "alert"
+    assert not audit(page, axe), describe(audit(page, axe))
+    # from the keyboard: type, Tab to the next field, Enter submits
+    new_password = "a new and longer secret"
+    page.focus("#password-old")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "password-new"
+    page.keyboard.type(new_password)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#flash.flash-ok:has-text('Password changed')")
+    page.wait_for_selector("#password-form")
+    assert page.input_value("#password-old") == page.input_value("#password-new") == ""
+    held = session_of(page)
+    assert held["name"] == name and held["token"] != old_token
+    assert live_server.api("GET", "/me", old_token).status_code == 401  # every old session ended
+    assert live_server.api("GET", "/me", held["token"]).json()["name"] == name
+    shot(page, "account-password-changed")
+    page.click("#logout")
+    page.wait_for_selector("#login-form")
+    assert live_server.api("GET", "/me", held["token"]).status_code == 401
+    page.fill("#login-name", name)
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_selector("#login-error:not(:empty)")
+    assert "wrong name or password" in page.inner_text("#login-error")
+    page.fill("#login-password", new_password)
+    page.click("#login-submit")
+    page.wait_for_selector("#logged-in")
+    assert name in page.inner_text("#logged-in")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_a_wrong_current_password_shows_the_servers_error_and_changes_nothing(live_server, browser, axe, lang):
+    name = f"{'Hal' if lang == 'en' else '春嬌'}{uuid.uuid4().int % 10**6}"
+    token = live_server.ok("POST", "/accounts", json={"name": name, "password": PASSWORD})["token"]
+    page = signed_in_page(browser, live_server, lang, name, token)
+    page.fill("#password-old", "not the password")
+    page.fill("#password-new", "what it would have been")
+    page.click("#password-submit")
+    page.wait_for_selector("#password-error:not(:empty)")
+    # the server's own words, in the page's language
+    refused = live_server.http.post(
+        f"{live_server.url}/api/me/password",
+        json={"old": "not the password", "new": "what it would have been"},
+        headers={"Authorization": f"Bearer {token}", "Accept-Language": lang},
+        timeout=30,
+    )
+    assert refused.status_code == 401
+    expected = {"en": "the current password is not right", "zh-Hant": "目前的密碼不正確"}[lang]
+    assert page.inner_text("#password-error") == refused.json()["error"]["message"] == expected
+    assert page.locator("#password-error").get_attribute("role") == "alert"
+    # nothing changed: the same session, still valid; the old password still the password
+    assert session_of(page) == {"name": name, "token": token}
+    assert live_server.api("GET", "/me", token).json()["name"] == name
+    assert live_server.api("POST", "/sessions", json={"name": name, "password": PASSWORD}).status_code == 201
+    assert (
+        live_server.api("POST", "/sessions", json={"name": name, "password": "what it would have been"}).status_code
+        == 401
+    )
+    found = audit(page, axe)
+    assert not found, describe(found)
+    if lang == "zh-Hant":
+        texts = scan(page)
+        assert not texts["missing"], texts["missing"]
+        assert not texts["untranslated"], texts["untranslated"]
+    shot(page, f"account-password-refused-{lang}")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_password_change_from_a_session_ended_elsewhere_offers_the_log_in_form(live_server, browser):
+    name, token = account(live_server, "Ivy")
+    page = signed_in_page(browser, live_server, "en", name, token)
+    live_server.ok("DELETE", "/sessions", token)  # logged out everywhere from another device
+    page.fill("#password-old", PASSWORD)
+    page.fill("#password-new", "never to be set")
+    page.click("#password-submit")
+    page.wait_for_selector("#login-form")
+    assert "not valid" in page.inner_text("#flash")
+    assert session_of(page) is None
+    assert live_server.api("POST", "/sessions", json={"name": name, "password": PASSWORD}).status_code == 201
     assert not page.errors, page.errors
     page.context.close()

@@ -2,8 +2,8 @@
 
 A browser whose language is Chinese gets every page in zh-Hant: no visible text, title,
 label or placeholder with an English word in it (tests/browser/untranslated.py), and no
-text the modules asked the catalogue for and did not find, on the lobby, verify and
-tournament pages and, for each game, the seat's table, the replay and the referee
+text the modules asked the catalogue for and did not find, on the lobby, verify,
+tournament and account pages and, for each game, the seat's table, the replay and the referee
 console at the start, in the middle and at the end of a game (axe-core runs on them too).
 The switch changes the language and is remembered. Screenshots of each game's table in
 both languages go to tests/browser/artifacts/."""
@@ -69,6 +69,29 @@ def test_the_pages_are_in_chinese_for_a_chinese_browser(live_server, zh_page, ax
     page.goto(live_server.url + "/tournaments")
     page.wait_for_selector("#create-game option", state="attached")
     assert_chinese(page, "tournaments")
+
+
+def test_the_account_page_is_in_chinese(live_server, zh_page, axe):
+    """Logged out, logged in with the change-password form, and that form refusing a
+    wrong current password in the server's Chinese words."""
+    page = zh_page
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#login-form")
+    assert_chinese(page, "account, logged out")
+    name = f"大同{random.randrange(10**6)}"
+    token = live_server.ok("POST", "/accounts", json={"name": name, "password": "correct horse battery"})["token"]
+    page.evaluate(
+        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
+    )
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#password-form")
+    assert_chinese(page, "account, logged in", axe)
+    page.fill("#password-old", "not the password")
+    page.fill("#password-new", "another long password")
+    page.click("#password-submit")
+    page.wait_for_selector("#password-error:not(:empty)")
+    assert page.inner_text("#password-error") == "目前的密碼不正確"
+    assert_chinese(page, "account, a refused password change")
 
 
 def look(page, server, created, axe_src, label, pages=("table", "replay", "referee"), seat: int = 0):

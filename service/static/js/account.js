@@ -1,4 +1,4 @@
-// Account page: log in, create an account, log out (here or everywhere).
+// Account page: log in, create an account, change the password, log out (here or everywhere).
 import { t as _ } from "./i18n.js";
 import { Api } from "./api.js";
 import { h, clear, $, flash, errorText } from "./shell.js";
@@ -28,6 +28,50 @@ function credentialsForm(id, title, submitText, onSubmit) {
     }
   });
   return h("section", { class: "panel narrow", "aria-labelledby": `${id}-title` }, h("h2", { id: `${id}-title` }, title), form);
+}
+
+// The page's session ended on the server (logged out elsewhere, expired): not a wrong password.
+const SESSION_GONE = new Set(["no_session", "bad_session", "session_expired"]);
+
+function passwordForm(current) {
+  const old = h("input", { id: "password-old", name: "current-password", type: "password", required: true,
+    maxlength: 1024, autocomplete: "current-password" });
+  const fresh = h("input", { id: "password-new", name: "new-password", type: "password", required: true,
+    minlength: 8, maxlength: 256, autocomplete: "new-password", "aria-describedby": "password-note" });
+  const error = h("p", { class: "form-error", id: "password-error", role: "alert" });
+  const form = h("form", { id: "password-form", class: "stack" },
+    // the account's name for password managers, so they update the right entry (not shown)
+    h("input", { type: "text", name: "username", autocomplete: "username", value: current.name, readonly: true, hidden: true }),
+    h("label", { for: "password-old" }, _("Current password")), old,
+    h("label", { for: "password-new" }, _("New password")), fresh,
+    h("button", { type: "submit", class: "primary", id: "password-submit" }, _("Change the password")), error);
+  let busy = false;
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (busy) return;
+    busy = true;
+    error.textContent = "";
+    try {
+      // every session of the account ends, this one too: the answer carries the new one
+      const answer = await Api.changePassword(current.token, old.value, fresh.value);
+      keepSession(answer.name, answer.token);
+      flash(_("Password changed. Every other device is logged out."), "ok");
+      render();
+    } catch (e) {
+      busy = false;
+      if (e.status === 401 && SESSION_GONE.has(e.code)) {
+        forgetSession();
+        flash(errorText(e), "error");
+        render();
+        return;
+      }
+      error.textContent = errorText(e);
+    }
+  });
+  return h("section", { class: "panel narrow", "aria-labelledby": "password-title" },
+    h("h2", { id: "password-title" }, _("Change your password")),
+    h("p", { class: "muted", id: "password-note" }, _("At least 8 characters. Changing it logs you out on every other device.")),
+    form);
 }
 
 async function render() {
@@ -60,7 +104,8 @@ async function render() {
     h("p", {}, h("a", { href: `/players/${encodeURIComponent(current.name)}`, id: "my-profile" }, _("Your profile"))),
     h("p", { class: "links" },
       h("button", { type: "button", id: "logout", onclick: () => out(false) }, _("Log out")),
-      h("button", { type: "button", id: "logout-all", onclick: () => out(true) }, _("Log out everywhere")))));
+      h("button", { type: "button", id: "logout-all", onclick: () => out(true) }, _("Log out everywhere")))),
+    passwordForm(current));
 }
 
 render();

@@ -85,6 +85,7 @@ export const Api = {
   logout: (token) => api("/sessions/current", { method: "DELETE", token }),
   logoutAll: (token) => api("/sessions", { method: "DELETE", token }),
   me: (token) => api("/me", { token }),
+  changePassword: (token, old, fresh) => api("/me/password", { method: "POST", token, body: { old, new: fresh } }),
   claimSeat: (id, session, seatToken) => api(`/games/${enc(id)}/claim`, { method: "POST", token: session, body: { seat_token: seatToken } }),
   profile: (name) => api(`/accounts/${enc(name)}`),
   leaderboard: (game, minGames = 1) => api(`/ratings/${enc(game)}?min_games=${minGames}`),
