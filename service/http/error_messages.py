@@ -29,6 +29,7 @@ TEMPLATES = [
     _l("this seat has already approved"),
     _l("the body is not valid JSON"),
     _l("the body is not valid chunked encoding"),
+    _l("the body ended before its Content-Length"),
     _l("the body must be a JSON object"),
     _l("the request fails its schema"),
     _l("the player's own token or the director's is needed"),

@@ -57,6 +57,22 @@ return #digests
 """
 
 
+# The new password is written only onto the record the old one was checked against, and
+# only while the session asking still exists; every session then ends, in the same step.
+# Two changes racing (or a change racing one that ended its session) cannot both win.
+CHANGE_PASSWORD_LUA = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return -1 end
+if not redis.call('HGET', KEYS[2], ARGV[4]) then return -2 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+local digests = redis.call('SMEMBERS', KEYS[3])
+for i = 1, #digests, 1000 do
+  redis.call('HDEL', KEYS[2], unpack(digests, i, math.min(i + 999, #digests)))
+end
+redis.call('DEL', KEYS[3])
+return #digests
+"""
+
+
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
     """Argon2id; the defaults are RFC 9106's second recommended profile (64 MiB)."""
     return PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
@@ -128,6 +144,7 @@ class Accounts:
         self.clock = time.time
         self._create = redis.register_script(CREATE_LUA)
         self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
+        self._change_password = redis.register_script(CHANGE_PASSWORD_LUA)
         self._hashing = _HashPool()
         self.use_hasher(password_hasher or hasher())
 
@@ -260,14 +277,24 @@ class Accounts:
         owner out). Every session of the account ends, a stolen one with them; the
         answer carries a fresh session. Nothing is written on a refusal."""
         name = self.session(token)
-        found = self.require(name)
+        raw = self.redis.hget(keys.ACCOUNTS, name)
+        if raw is None:
+            raise NotFound("not_found", "account not found", {"what": "account"})
+        found = json.loads(raw)
         try:
             self._hashing(self.hasher.verify, found["password"], old)
         except (VerificationError, InvalidHashError):
             raise Unauthenticated("bad_credentials", "the current password is not right") from None
         _check_password(new)
-        self.redis.hset(keys.ACCOUNTS, name, json.dumps({**found, "password": self._hashing(self.hasher.hash, new)}))
-        revoked = self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)])
+        changed = json.dumps({**found, "password": self._hashing(self.hasher.hash, new)})
+        revoked = self._change_password(
+            keys=[keys.ACCOUNTS, keys.ACCOUNT_SESSIONS, keys.account_sessions(name)],
+            args=[name, raw, changed, token_digest(token or "")],
+        )
+        if revoked == -1:  # another change landed since the old password was checked
+            raise Unauthenticated("bad_credentials", "the current password is not right")
+        if revoked == -2:  # this session ended meanwhile (a change, a logout everywhere)
+            raise Unauthenticated("bad_session", "this session is not valid (logged out?)")
         return {"name": name, "token": self._new_session(name), "revoked": int(revoked)}
 
     # -- games ---------------------------------------------------------------------------

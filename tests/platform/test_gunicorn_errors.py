@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import socket
+import uuid
 
 import pytest
 
@@ -56,11 +57,14 @@ def port(request, tmp_path_factory):
         yield int(base.split(":")[2].split("/")[0])
 
 
-def exchange(port: int, raw: bytes) -> tuple[str, dict[str, str], bytes]:
-    """Sends ``raw`` and reads the answer to the end (the server closes): status line,
-    headers (lower-cased names), body."""
+def exchange(port: int, raw: bytes, stop_sending: bool = False) -> tuple[str, dict[str, str], bytes]:
+    """Sends ``raw`` (then, with ``stop_sending``, closes the sending half, as a client
+    that gives up mid-body) and reads the answer to the end (the server closes): status
+    line, headers (lower-cased names), body."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(raw)
+        if stop_sending:
+            sock.shutdown(socket.SHUT_WR)
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
@@ -103,3 +107,24 @@ def test_a_malformed_chunked_body_is_a_400_not_a_500(port, body):
     assert status_line.startswith("HTTP/1.1 400 "), (status_line, answer[:200])
     assert headers["content-type"] == "application/json"
     assert json.loads(answer)["error"]["code"] == "malformed"
+
+
+def test_a_chunked_body_cut_short_is_a_400_not_a_500(port):
+    raw = b"POST /api/accounts HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    raw += b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n"  # no last chunk: the client stops sending
+    status_line, headers, answer = exchange(port, raw, stop_sending=True)
+    assert status_line.startswith("HTTP/1.1 400 "), (status_line, answer[:200])
+    assert json.loads(answer)["error"]["code"] == "malformed"
+
+
+def test_a_body_shorter_than_its_content_length_is_refused_and_nothing_written(port):
+    name = f"cut{uuid.uuid4().hex[:8]}"
+    body = json.dumps({"name": name, "password": "a long enough password"}).encode()
+    raw = b"POST /api/accounts HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    raw += b"Content-Length: %d\r\n\r\n%s" % (len(body) + 50, body)  # then the client stops sending
+    status_line, headers, answer = exchange(port, raw, stop_sending=True)
+    assert status_line.startswith("HTTP/1.1 400 "), (status_line, answer[:200])
+    assert headers["content-type"] == "application/json"
+    assert json.loads(answer)["error"]["code"] == "malformed"
+    lookup = f"GET /api/accounts/{name} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode()
+    assert exchange(port, lookup)[0].startswith("HTTP/1.1 404 ")  # no account was made
