@@ -45,32 +45,31 @@ for i = 3, #ARGV do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
 return {'ok', ARGV[1]}
 """
 
-# Read and delete in one step: a login landing between a read and a delete would keep
-# a session that no later logout-all could find.
-LOGOUT_ALL_LUA = """
-local digests = redis.call('SMEMBERS', KEYS[2])
+# Ends every session of an account: ``sessions`` is the digest -> name hash, ``mine`` the
+# account's set of digests. Read and delete in one step: a login landing between a read
+# and a delete would keep a session that no later logout-all could find.
+END_SESSIONS_LUA = """
+local digests = redis.call('SMEMBERS', mine)
 for i = 1, #digests, 1000 do
-  redis.call('HDEL', KEYS[1], unpack(digests, i, math.min(i + 999, #digests)))
+  redis.call('HDEL', sessions, unpack(digests, i, math.min(i + 999, #digests)))
 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', mine)
 return #digests
 """
-
+LOGOUT_ALL_LUA = "local sessions, mine = KEYS[1], KEYS[2]\n" + END_SESSIONS_LUA
 
 # The new password is written only onto the record the old one was checked against, and
 # only while the session asking still exists; every session then ends, in the same step.
 # Two changes racing (or a change racing one that ended its session) cannot both win.
-CHANGE_PASSWORD_LUA = """
+CHANGE_PASSWORD_LUA = (
+    """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return -1 end
 if not redis.call('HGET', KEYS[2], ARGV[4]) then return -2 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-local digests = redis.call('SMEMBERS', KEYS[3])
-for i = 1, #digests, 1000 do
-  redis.call('HDEL', KEYS[2], unpack(digests, i, math.min(i + 999, #digests)))
-end
-redis.call('DEL', KEYS[3])
-return #digests
+local sessions, mine = KEYS[2], KEYS[3]
 """
+    + END_SESSIONS_LUA
+)
 
 
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
