@@ -71,3 +71,10 @@ def wait_for(predicate, timeout: float = 10.0, step: float = 0.05, what: str = "
             return value
         time.sleep(step)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def hold_session(page, name: str, token: str) -> None:
+    """The page (on the server's origin) holds ``name``'s session, as after logging in."""
+    page.evaluate(
+        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
+    )

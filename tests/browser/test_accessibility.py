@@ -14,7 +14,7 @@ import pytest
 from .axe import audit, axe_script, describe
 from .conftest import shot
 from .games_at_steps import Scripted, advance, finish, new_game, sweep_games
-from .helpers import GAMES
+from .helpers import GAMES, hold_session
 
 
 @pytest.fixture(scope="session")
@@ -75,9 +75,7 @@ def test_the_account_page_passes_axe(live_server, lang_page, axe):
     assert_clean(page, axe, "account, logged out")
     name = f"Ida{random.randrange(10**6)}"
     token = live_server.ok("POST", "/accounts", json={"name": name, "password": "correct horse battery"})["token"]
-    page.evaluate(
-        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
-    )
+    hold_session(page, name, token)
     page.goto(live_server.url + "/account")
     page.wait_for_selector("#password-form")
     assert_clean(page, axe, "account, logged in")

@@ -11,6 +11,7 @@ import pytest
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
+from .helpers import hold_session
 from .untranslated import scan
 
 PASSWORD = "correct horse battery"
@@ -147,9 +148,7 @@ def test_a_logged_in_player_claims_their_seat_at_the_table(live_server, browser,
     created = live_server.ok("POST", "/games", json={"game": "toy", "seats": ["Eli", "Fay"], "options": {"rounds": 1}})
     page = lang_page(browser, "en")
     page.goto(live_server.url + "/account")
-    page.evaluate(
-        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, session]
-    )
+    hold_session(page, name, session)
     page.goto(f"{live_server.url}/games/{created['id']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("#claim-seat")
     page.click("#claim-seat")
@@ -171,9 +170,7 @@ def signed_in_page(browser, server, lang, name, token):
     """The account page of a browser that holds ``name``'s session."""
     page = lang_page(browser, lang)
     page.goto(server.url + "/account")
-    page.evaluate(
-        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
-    )
+    hold_session(page, name, token)
     page.goto(server.url + "/account")
     page.wait_for_selector("#password-form")
     return page

@@ -17,7 +17,7 @@ import pytest
 from .axe import audit, axe_script, describe
 from .conftest import shot
 from .games_at_steps import NAMES, Scripted, advance, finish, new_game, sweep_games
-from .helpers import GAMES
+from .helpers import GAMES, hold_session
 from .untranslated import scan
 
 
@@ -80,9 +80,7 @@ def test_the_account_page_is_in_chinese(live_server, zh_page, axe):
     assert_chinese(page, "account, logged out")
     name = f"大同{random.randrange(10**6)}"
     token = live_server.ok("POST", "/accounts", json={"name": name, "password": "correct horse battery"})["token"]
-    page.evaluate(
-        "([n, t]) => localStorage.setItem('boardroom:session', JSON.stringify({name: n, token: t}))", [name, token]
-    )
+    hold_session(page, name, token)
     page.goto(live_server.url + "/account")
     page.wait_for_selector("#password-form")
     assert_chinese(page, "account, logged in", axe)
