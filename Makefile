@@ -45,6 +45,7 @@ test-fast: install
 bench: install
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/wsgi_cost.py
 	$(BIN)/python bench/redis_client.py
 	$(BIN)/python bench/undo.py
 	$(BIN)/python bench/fsync.py
