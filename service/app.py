@@ -93,8 +93,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        if not request.path.startswith("/api/"):
-            return exc
+        if not _target_is_path():
+            return _json_error("target_not_a_path", "the request target is not a path", 400)
+        if _browser_page_request():
+            return exc  # Werkzeug's HTML page, for a page a browser asked for
         data = getattr(exc, "data", None) or {}
         messages = data.get("messages", {})
         code = {
@@ -144,6 +146,24 @@ def register_error_handlers(app: Flask) -> None:
         log.exception("unhandled error on %s", request.path)
         message = i18n.localize_error("internal", "internal error", 500)
         return jsonify({"error": {"code": "internal", "message": message, "details": {}}}), 500
+
+
+def _target_is_path() -> bool:
+    """Whether the request line named a path: ``OPTIONS *`` (asterisk-form) and
+    ``CONNECT host:443`` (authority-form) name none, and Werkzeug would make one up
+    (``/*``, ``/443``). An absolute-form target carries its path, possibly empty."""
+    return request.environ.get("PATH_INFO", "").startswith("/") or not request.environ.get("PATH_INFO")
+
+
+def _browser_page_request() -> bool:
+    """A GET or HEAD outside /api/: what a browser navigates to, answered with an HTML
+    page. Any other method, or any path under /api/, gets the JSON error body."""
+    return request.method in ("GET", "HEAD") and not request.path.startswith("/api/")
+
+
+def _json_error(code: str, message: str, status: int):
+    message = i18n.localize_error(code, message, status)
+    return jsonify({"error": {"code": code, "message": message, "details": {}}}), status
 
 
 def _is_json_error(messages: dict) -> bool:

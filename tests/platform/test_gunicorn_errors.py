@@ -48,13 +48,19 @@ REFUSED = {
 
 
 @pytest.fixture(scope="module", params=["gevent", "gthread"])
-def port(request, tmp_path_factory):
+def server(request, tmp_path_factory):
+    """(port, worker class) of a gunicorn serving the app."""
     data_dir = tmp_path_factory.mktemp("data")
     with gunicorn(DATA_DIR=data_dir, REDIS_URL=None, WEB_CONCURRENCY=1, GUNICORN_WORKER_CLASS=request.param) as (
         base,
         _,
     ):
-        yield int(base.split(":")[2].split("/")[0])
+        yield int(base.split(":")[2].split("/")[0]), request.param
+
+
+@pytest.fixture()
+def port(server):
+    return server[0]
 
 
 def exchange(port: int, raw: bytes, stop_sending: bool = False) -> tuple[str, dict[str, str], bytes]:
@@ -128,3 +134,39 @@ def test_a_body_shorter_than_its_content_length_is_refused_and_nothing_written(p
     assert json.loads(answer)["error"]["code"] == "malformed"
     lookup = f"GET /api/accounts/{name} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode()
     assert exchange(port, lookup)[0].startswith("HTTP/1.1 404 ")  # no account was made
+
+
+ZH = b"Accept-Language: zh-TW,zh;q=0.9\r\n"
+
+
+UNROUTABLE = {
+    "OPTIONS *": (b"OPTIONS * HTTP/1.1\r\nHost: t\r\n", 400, "target_not_a_path"),
+    "CONNECT to an authority": (b"CONNECT host:443 HTTP/1.1\r\nHost: host:443\r\n", 400, "target_not_a_path"),
+    "an unknown method on a page": (b"FOO / HTTP/1.1\r\nHost: t\r\n", 405, "method_not_allowed"),
+    "DELETE on a page": (b"DELETE /ratings HTTP/1.1\r\nHost: t\r\n", 405, "method_not_allowed"),
+    "CONNECT to a path": (b"CONNECT /api/game-types HTTP/1.1\r\nHost: t\r\n", 405, "method_not_allowed"),
+    "a POST to no page": (b"POST /no-such-page HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n", 404, "not_found"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNROUTABLE))
+def test_a_method_or_target_nothing_answers_gets_the_json_error(port, case):
+    head, status, code = UNROUTABLE[case]
+    status_line, headers, body = exchange(port, head + b"Connection: close\r\n\r\n")
+    assert status_line.startswith(f"HTTP/1.1 {status} "), (status_line, body[:200])
+    assert headers["content-type"] == "application/json", (headers, body[:200])
+    error = json.loads(body)["error"]
+    assert error["code"] == code and error["message"] and error["details"] == {}, error
+    if status == 405:
+        assert "GET" in headers["allow"]
+
+
+def test_a_target_that_is_not_a_path_is_refused_in_the_callers_language(port):
+    status_line, _, body = exchange(port, b"OPTIONS * HTTP/1.1\r\nHost: t\r\n" + ZH + b"Connection: close\r\n\r\n")
+    assert status_line.startswith("HTTP/1.1 400 ")
+    assert json.loads(body)["error"]["message"] == "請求目標不是路徑"
+
+
+def test_a_browser_asking_for_a_missing_page_still_gets_the_html_page(port):
+    status_line, headers, _ = exchange(port, b"GET /no-such-page HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    assert status_line.startswith("HTTP/1.1 404 ") and headers["content-type"].startswith("text/html")
