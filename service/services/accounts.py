@@ -3,6 +3,11 @@
 - Passwords are hashed with Argon2id by ``argon2-cffi`` (its ``PasswordHasher``, the
   RFC 9106 low-memory profile); the hash carries its own parameters, so raising them
   later re-hashes a password at its next login (``check_needs_rehash``).
+- A password is normalised to Unicode NFKC before it is checked or hashed (NIST SP
+  800-63B, 5.1.1.2), so "café" typed with a precomposed é or with e and a combining
+  accent, or in full-width letters, is one password. Hashes made before that from the
+  raw text still verify: a login whose normalised form fails tries the raw text, and on
+  success the hash is replaced by one of the normalised form.
 - Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
   (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
   script (a login racing it cannot slip between its read and its delete).
@@ -20,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -70,6 +76,20 @@ local sessions, mine = KEYS[2], KEYS[3]
 """
     + END_SESSIONS_LUA
 )
+
+
+# A password's hash replaced (a re-hash at login) only on the record it was checked
+# against: a password change landing meanwhile must not be undone by the old password.
+REHASH_LUA = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
+
+def password_form(password: str) -> str:
+    """What is hashed and checked: the password in Unicode NFKC (NIST SP 800-63B)."""
+    return unicodedata.normalize("NFKC", password)
 
 
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
@@ -137,6 +157,8 @@ SESSION_SEP = "\x1f"  # never in a name (control characters are refused)
 
 
 class Accounts:
+    password_form = staticmethod(password_form)  # what is hashed and checked of a password
+
     def __init__(self, redis, password_hasher: PasswordHasher | None = None, session_days: float = 30):
         self.redis = redis
         self.session_seconds = session_days * 86400
@@ -144,6 +166,7 @@ class Accounts:
         self._create = redis.register_script(CREATE_LUA)
         self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
         self._change_password = redis.register_script(CHANGE_PASSWORD_LUA)
+        self._rehash = redis.register_script(REHASH_LUA)
         self._hashing = _HashPool()
         self.use_hasher(password_hasher or hasher())
 
@@ -170,7 +193,7 @@ class Accounts:
                 "an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address",
                 {"name": clean},
             )
-        _check_password(password)
+        password = _checked_password(self.password_form, password)
         looks = sorted(names.skeletons(clean))
         holder = self.holder_of_look(clean)
         if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
@@ -186,6 +209,11 @@ class Accounts:
 
     def record(self, name: str) -> dict | None:
         """The account called ``name`` (exactly, or by look: "alice" finds "Alice")."""
+        raw = self._stored(name)
+        return None if raw is None else json.loads(raw)
+
+    def _stored(self, name: str) -> str | None:
+        """The account's record as stored (JSON text), found as ``record`` finds it."""
         try:
             clean = names.normalise(name, max_length=MAX_NAME)
         except Refusal:
@@ -196,7 +224,7 @@ class Accounts:
             if len(holders) != 1:
                 return None
             raw = self.redis.hget(keys.ACCOUNTS, holders.pop())
-        return None if raw is None else json.loads(raw)
+        return raw
 
     def holder_of_look(self, name: str) -> str | None:
         """The account whose name ``name`` looks like, if any (by the look-alike keys)."""
@@ -213,21 +241,37 @@ class Accounts:
     def login(self, name: str, password: str) -> dict:
         """A new session for the right password; 401 ``bad_credentials`` for a wrong name
         or password alike (which one is not said)."""
-        found = self.record(name) if isinstance(name, str) else None
-        stored = found["password"] if found else self._dummy
-        try:
-            self._hashing(self.hasher.verify, stored, password)
-        except (VerificationError, InvalidHashError):
-            found = None
-        if found is None:
+        name = name if isinstance(name, str) else ""
+        raw = self._stored(name)
+        found = json.loads(raw) if raw is not None else None
+        matched = self._verify(found["password"] if found else None, password)
+        if found is None or raw is None or matched is None:
             raise Unauthenticated("bad_credentials", "wrong name or password")
-        if self.hasher.check_needs_rehash(stored):
-            self.redis.hset(
-                keys.ACCOUNTS,
-                found["name"],
-                json.dumps({**found, "password": self._hashing(self.hasher.hash, password)}),
-            )
+        normal = self.password_form(password)
+        if matched != normal or self.hasher.check_needs_rehash(found["password"]):
+            # a hash of the raw text (made before passwords were normalised) or of old
+            # parameters: replaced by one of the NFKC form, on this record only (a
+            # password change landing meanwhile wins)
+            upgraded = json.dumps({**found, "password": self._hashing(self.hasher.hash, normal)})
+            self._rehash(keys=[keys.ACCOUNTS], args=[found["name"], raw, upgraded])
         return {"name": found["name"], "token": self._new_session(found["name"])}
+
+    def _verify(self, stored: str | None, password: str) -> str | None:
+        """The form of ``password`` that ``stored`` was made from, or None (``stored``
+        None: no account, checked against the dummy hash at the same cost). Its NFKC
+        form is tried first, then, when that differs, the text as sent (a hash made
+        before passwords were normalised): for an unknown name too, so the cost never
+        says whether the name has an account."""
+        if not isinstance(password, str):
+            return None
+        normal = self.password_form(password)
+        for candidate in [normal] if normal == password else [normal, password]:
+            try:
+                self._hashing(self.hasher.verify, stored or self._dummy, candidate)
+            except (VerificationError, InvalidHashError):
+                continue
+            return candidate if stored else None
+        return None
 
     def _new_session(self, name: str) -> str:
         """A session lives ``session_seconds`` from login; its expiry is stored beside
@@ -280,11 +324,9 @@ class Accounts:
         if raw is None:
             raise NotFound("not_found", "account not found", {"what": "account"})
         found = json.loads(raw)
-        try:
-            self._hashing(self.hasher.verify, found["password"], old)
-        except (VerificationError, InvalidHashError):
-            raise Unauthenticated("bad_credentials", "the current password is not right") from None
-        _check_password(new)
+        if self._verify(found["password"], old) is None:
+            raise Unauthenticated("bad_credentials", "the current password is not right")
+        new = _checked_password(self.password_form, new)
         changed = json.dumps({**found, "password": self._hashing(self.hasher.hash, new)})
         revoked = self._change_password(
             keys=[keys.ACCOUNTS, keys.ACCOUNT_SESSIONS, keys.account_sessions(name)],
@@ -304,10 +346,14 @@ class Accounts:
         return list(self.redis.zrevrange(keys.account_games(name), 0, limit - 1))
 
 
-def _check_password(password: str) -> None:
-    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+def _checked_password(form, password: str) -> str:
+    """A new password's ``form`` (NFKC), as hashed; 400 ``bad_password`` when it is not
+    8 to 256 characters (counted after normalising: what is hashed is what is bounded)."""
+    normal = form(password) if isinstance(password, str) else ""
+    if not MIN_PASSWORD <= len(normal) <= MAX_PASSWORD:
         raise Invalid(
             "bad_password",
             f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
             {"min": MIN_PASSWORD, "max": MAX_PASSWORD},
         )
+    return normal
