@@ -138,4 +138,5 @@ TEMPLATES = [
     _l("a frame is one JSON object as text"),
     _l("send the seat's token first: an Authorization header or a token frame"),
     _l("too many actions from this client; slow down"),
+    _l("too many failed logins for this name; try again later"),
 ]

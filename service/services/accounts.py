@@ -8,6 +8,8 @@
   accent, or in full-width letters, is one password. Hashes made before that from the
   raw text still verify: a login whose normalised form fails tries the raw text, and on
   success the hash is replaced by one of the normalised form.
+- Failed logins are counted per account name (``FailedLogins``, on the ``limits``
+  library's Redis storage); past the limit a login is refused before any Argon2 runs.
 - Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
   (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
   script (a login racing it cannot slip between its read and its delete).
@@ -22,7 +24,9 @@ Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import re
 import time
 import unicodedata
@@ -34,7 +38,7 @@ from events import keys
 from events.envelope import now_rfc3339
 from service.services import names
 from service.services.callers import new_token, token_digest
-from service.services.errors import Conflict, Invalid, NotFound, Refusal, Unauthenticated
+from service.services.errors import Conflict, Invalid, NotFound, RateLimited, Refusal, Unauthenticated
 
 MAX_NAME = 40
 PATH_UNSAFE = re.compile(r"[/\\?#%]")  # a name is a path segment of /accounts/<name>
@@ -90,6 +94,60 @@ return 1
 def password_form(password: str) -> str:
     """What is hashed and checked: the password in Unicode NFKC (NIST SP 800-63B)."""
     return unicodedata.normalize("NFKC", password)
+
+
+class FailedLogins:
+    """Failed logins per account name, in sliding windows of the ``limits`` library on
+    the server's Redis (shared by every worker, one Lua call per window and key).
+
+    An attempt is counted *before* its password is checked, so a burst of parallel
+    guesses cannot all pass while the first ones are still hashing; a right password
+    gives its count back (``cost=-1``), so only failures stay counted. The counters are
+    keyed by the name's looks (its one or two look-alike keys, hashed), computed from
+    the name sent alone: a name with an account and one without are counted, and
+    refused, alike, and "alice", "ALICE" and a full-width "ａｌｉｃｅ" share a counter. An
+    attempt counts under each of its name's looks and is refused when any is spent.
+    (A count given back after its window moved on returns a little more than the
+    attempt still weighed there: at most one failure per right password.)"""
+
+    NAMESPACE = "login-failures"
+
+    def __init__(self, limiter, items):
+        self.limiter = limiter  # a limits.strategies.RateLimiter
+        self.items = list(items)  # limits.RateLimitItem, e.g. parse_many("10 per 15 minutes")
+
+    @staticmethod
+    def counters(name: str) -> list[tuple[str, str]]:
+        return sorted(
+            (FailedLogins.NAMESPACE, hashlib.sha256(look.encode("utf-8", "surrogatepass")).hexdigest()[:32])
+            for look in names.skeletons(name)
+        )
+
+    def attempt(self, name: str) -> list:
+        """Count one attempt for ``name``; 429 ``rate_limited`` (with ``retry_after``)
+        when its failures have reached a limit. Answers what ``succeeded`` gives back."""
+        counted: list = []
+        for item in self.items:
+            for key in self.counters(name):
+                if not self.limiter.hit(item, *key):
+                    self._give_back(counted)
+                    stats = self.limiter.get_window_stats(item, *key)
+                    wait = max(1, math.ceil(stats.reset_time - time.time()))
+                    raise RateLimited(
+                        "rate_limited",
+                        "too many failed logins for this name; try again later",
+                        retry_after=wait,
+                    )
+                counted.append((item, key))
+        return counted
+
+    def succeeded(self, counted: list) -> None:
+        """A right password: its attempt does not count."""
+        self._give_back(counted)
+
+    def _give_back(self, counted: list) -> None:
+        for item, key in counted:
+            self.limiter.hit(item, *key, cost=-1)
 
 
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
@@ -168,6 +226,7 @@ class Accounts:
         self._change_password = redis.register_script(CHANGE_PASSWORD_LUA)
         self._rehash = redis.register_script(REHASH_LUA)
         self._hashing = _HashPool()
+        self.failed_logins: FailedLogins | None = None  # set by the HTTP edge when rate limits are on
         self.use_hasher(password_hasher or hasher())
 
     def use_hasher(self, password_hasher: PasswordHasher) -> None:
@@ -240,13 +299,18 @@ class Accounts:
     # -- sessions ------------------------------------------------------------------------
     def login(self, name: str, password: str) -> dict:
         """A new session for the right password; 401 ``bad_credentials`` for a wrong name
-        or password alike (which one is not said)."""
+        or password alike (which one is not said). With failed logins counted, 429
+        ``rate_limited`` once the name's failures reach the limit, before any hashing."""
         name = name if isinstance(name, str) else ""
+        guard = self.failed_logins
+        counted = guard.attempt(name) if guard else None
         raw = self._stored(name)
         found = json.loads(raw) if raw is not None else None
         matched = self._verify(found["password"] if found else None, password)
         if found is None or raw is None or matched is None:
             raise Unauthenticated("bad_credentials", "wrong name or password")
+        if guard and counted:
+            guard.succeeded(counted)
         normal = self.password_form(password)
         if matched != normal or self.hasher.check_needs_rehash(found["password"]):
             # a hash of the raw text (made before passwords were normalised) or of old
@@ -320,12 +384,16 @@ class Accounts:
         owner out). Every session of the account ends, a stolen one with them; the
         answer carries a fresh session. Nothing is written on a refusal."""
         name = self.session(token)
+        guard = self.failed_logins
+        counted = guard.attempt(name) if guard else None
         raw = self.redis.hget(keys.ACCOUNTS, name)
         if raw is None:
             raise NotFound("not_found", "account not found", {"what": "account"})
         found = json.loads(raw)
         if self._verify(found["password"], old) is None:
             raise Unauthenticated("bad_credentials", "the current password is not right")
+        if guard and counted:
+            guard.succeeded(counted)
         new = _checked_password(self.password_form, new)
         changed = json.dumps({**found, "password": self._hashing(self.hasher.hash, new)})
         revoked = self._change_password(
