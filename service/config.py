@@ -36,6 +36,8 @@ def from_env() -> dict:
         "RATE_LIMIT_REGISTER": os.environ.get("RATE_LIMIT_REGISTER", "10 per minute;100 per day"),
         "RATE_LIMIT_LOGIN": os.environ.get("RATE_LIMIT_LOGIN", "5 per minute;50 per day"),
         "RATE_LIMIT_ACCOUNT": os.environ.get("RATE_LIMIT_ACCOUNT", "5 per minute;20 per day"),
+        # failed logins per account name, from every address together (empty: none)
+        "RATE_LIMIT_LOGIN_FAILURES": os.environ.get("RATE_LIMIT_LOGIN_FAILURES", "10 per 15 minutes"),
         "SESSION_DAYS": float(os.environ.get("SESSION_DAYS", 30)),
         "ARGON2_TIME_COST": int(os.environ.get("ARGON2_TIME_COST", 3)),
         "ARGON2_MEMORY_KIB": int(os.environ.get("ARGON2_MEMORY_KIB", 65536)),

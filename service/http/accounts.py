@@ -67,7 +67,8 @@ def create_account(body):
 @bp.arguments(CredentialsSchema)
 @refusals(bp, {401: "wrong name or password (which one is not said)"})
 def login(body):
-    """Log in: a new session token (rate-limited per client)."""
+    """Log in: a new session token (rate-limited per client, and failed logins per
+    account name: 429 before any password is checked)."""
     return platform().accounts.login(body["name"], body["password"]), 201
 
 

@@ -139,4 +139,5 @@ TEMPLATES = [
     _l("send the seat's token first: an Authorization header or a token frame"),
     _l("too many actions from this client; slow down"),
     _l("the request target is not a path"),
+    _l("too many failed logins for this name; try again later"),
 ]

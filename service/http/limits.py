@@ -19,7 +19,13 @@ Limits (env var, default):
 - registering for a tournament: ``RATE_LIMIT_REGISTER`` = 10 per minute;100 per day;
 - logging in: ``RATE_LIMIT_LOGIN`` = 5 per minute;50 per day (counted for every
   attempt, right or wrong: guessing a password costs a guesser days);
-- creating an account: ``RATE_LIMIT_ACCOUNT`` = 5 per minute;20 per day.
+- creating an account: ``RATE_LIMIT_ACCOUNT`` = 5 per minute;20 per day;
+- failed logins per *account name*, whatever the address: ``RATE_LIMIT_LOGIN_FAILURES``
+  = 10 per 15 minutes (``service/services/accounts.py``: ``FailedLogins``). Many
+  addresses guessing one account's password each stay under the per-client limit; this
+  one counts them together. It is counted by the service, before Argon2 runs, with the
+  same ``limits`` storage as Flask-Limiter's (a refusal costs a counter call or two and
+  one read, no hashing), and a right password gives its count back.
 A refusal is a 429 with ``Retry-After`` and the error body; successful answers carry no
 rate-limit headers (a ``Retry-After`` on a 200 misleads clients, and filling
 ``X-RateLimit-*`` cost two Redis reads per request). So a refused request costs one
@@ -36,10 +42,13 @@ import time
 
 from flask import Flask, request
 from flask_limiter import Limiter
+from limits import parse_many
+from limits.strategies import SlidingWindowCounterRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import wiring
 from service.http.client_concurrency import InflightCap
+from service.services.accounts import FailedLogins
 
 # endpoint -> config key of its own limit (on top of the default one)
 ROUTE_LIMITS = {
@@ -108,4 +117,8 @@ def install(app: Flask, redis_url: str) -> Limiter:
                 app.view_functions[endpoint]
             )
     wiring.of(app).rate_limiter = limiter
+    if cfg["RATE_LIMITS_ENABLED"] and cfg["RATE_LIMIT_LOGIN_FAILURES"]:
+        wiring.of(app).platform.accounts.failed_logins = FailedLogins(
+            SlidingWindowCounterRateLimiter(limiter.storage), parse_many(cfg["RATE_LIMIT_LOGIN_FAILURES"])
+        )
     return limiter

@@ -3,6 +3,13 @@
 - Passwords are hashed with Argon2id by ``argon2-cffi`` (its ``PasswordHasher``, the
   RFC 9106 low-memory profile); the hash carries its own parameters, so raising them
   later re-hashes a password at its next login (``check_needs_rehash``).
+- A password is normalised to Unicode NFKC before it is checked or hashed (NIST SP
+  800-63B, 5.1.1.2), so "café" typed with a precomposed é or with e and a combining
+  accent, or in full-width letters, is one password. Hashes made before that from the
+  raw text still verify: a login whose normalised form fails tries the raw text, and on
+  success the hash is replaced by one of the normalised form.
+- Failed logins are counted per account name (``FailedLogins``, on the ``limits``
+  library's Redis storage); past the limit a login is refused before any Argon2 runs.
 - Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
   (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
   script (a login racing it cannot slip between its read and its delete).
@@ -17,9 +24,12 @@ Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import re
 import time
+import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -28,7 +38,7 @@ from events import keys
 from events.envelope import now_rfc3339
 from service.services import names
 from service.services.callers import new_token, token_digest
-from service.services.errors import Conflict, Invalid, NotFound, Refusal, Unauthenticated
+from service.services.errors import Conflict, Invalid, NotFound, RateLimited, Refusal, Unauthenticated
 
 MAX_NAME = 40
 PATH_UNSAFE = re.compile(r"[/\\?#%]")  # a name is a path segment of /accounts/<name>
@@ -70,6 +80,74 @@ local sessions, mine = KEYS[2], KEYS[3]
 """
     + END_SESSIONS_LUA
 )
+
+
+# A password's hash replaced (a re-hash at login) only on the record it was checked
+# against: a password change landing meanwhile must not be undone by the old password.
+REHASH_LUA = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
+
+def password_form(password: str) -> str:
+    """What is hashed and checked: the password in Unicode NFKC (NIST SP 800-63B)."""
+    return unicodedata.normalize("NFKC", password)
+
+
+class FailedLogins:
+    """Failed logins per account name, in sliding windows of the ``limits`` library on
+    the server's Redis (shared by every worker, one Lua call per window and key).
+
+    An attempt is counted *before* its password is checked, so a burst of parallel
+    guesses cannot all pass while the first ones are still hashing; a right password
+    gives its count back (``cost=-1``), so only failures stay counted. The counters are
+    keyed by the name's looks (its one or two look-alike keys, hashed), computed from
+    the name sent alone: a name with an account and one without are counted, and
+    refused, alike, and "alice", "ALICE" and a full-width "ａｌｉｃｅ" share a counter. An
+    attempt counts under each of its name's looks and is refused when any is spent.
+    (A count given back after its window moved on returns a little more than the
+    attempt still weighed there: at most one failure per right password.)"""
+
+    NAMESPACE = "login-failures"
+
+    def __init__(self, limiter, items):
+        self.limiter = limiter  # a limits.strategies.RateLimiter
+        self.items = list(items)  # limits.RateLimitItem, e.g. parse_many("10 per 15 minutes")
+
+    @staticmethod
+    def counters(name: str) -> list[tuple[str, str]]:
+        return sorted(
+            (FailedLogins.NAMESPACE, hashlib.sha256(look.encode("utf-8", "surrogatepass")).hexdigest()[:32])
+            for look in names.skeletons(name)
+        )
+
+    def attempt(self, name: str) -> list:
+        """Count one attempt for ``name``; 429 ``rate_limited`` (with ``retry_after``)
+        when its failures have reached a limit. Answers what ``succeeded`` gives back."""
+        counted: list = []
+        for item in self.items:
+            for key in self.counters(name):
+                if not self.limiter.hit(item, *key):
+                    self._give_back(counted)
+                    stats = self.limiter.get_window_stats(item, *key)
+                    wait = max(1, math.ceil(stats.reset_time - time.time()))
+                    raise RateLimited(
+                        "rate_limited",
+                        "too many failed logins for this name; try again later",
+                        retry_after=wait,
+                    )
+                counted.append((item, key))
+        return counted
+
+    def succeeded(self, counted: list) -> None:
+        """A right password: its attempt does not count."""
+        self._give_back(counted)
+
+    def _give_back(self, counted: list) -> None:
+        for item, key in counted:
+            self.limiter.hit(item, *key, cost=-1)
 
 
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
@@ -137,6 +215,8 @@ SESSION_SEP = "\x1f"  # never in a name (control characters are refused)
 
 
 class Accounts:
+    password_form = staticmethod(password_form)  # what is hashed and checked of a password
+
     def __init__(self, redis, password_hasher: PasswordHasher | None = None, session_days: float = 30):
         self.redis = redis
         self.session_seconds = session_days * 86400
@@ -144,7 +224,9 @@ class Accounts:
         self._create = redis.register_script(CREATE_LUA)
         self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
         self._change_password = redis.register_script(CHANGE_PASSWORD_LUA)
+        self._rehash = redis.register_script(REHASH_LUA)
         self._hashing = _HashPool()
+        self.failed_logins: FailedLogins | None = None  # set by the HTTP edge when rate limits are on
         self.use_hasher(password_hasher or hasher())
 
     def use_hasher(self, password_hasher: PasswordHasher) -> None:
@@ -170,7 +252,7 @@ class Accounts:
                 "an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address",
                 {"name": clean},
             )
-        _check_password(password)
+        password = _checked_password(self.password_form, password)
         looks = sorted(names.skeletons(clean))
         holder = self.holder_of_look(clean)
         if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
@@ -186,6 +268,11 @@ class Accounts:
 
     def record(self, name: str) -> dict | None:
         """The account called ``name`` (exactly, or by look: "alice" finds "Alice")."""
+        raw = self._stored(name)
+        return None if raw is None else json.loads(raw)
+
+    def _stored(self, name: str) -> str | None:
+        """The account's record as stored (JSON text), found as ``record`` finds it."""
         try:
             clean = names.normalise(name, max_length=MAX_NAME)
         except Refusal:
@@ -196,7 +283,7 @@ class Accounts:
             if len(holders) != 1:
                 return None
             raw = self.redis.hget(keys.ACCOUNTS, holders.pop())
-        return None if raw is None else json.loads(raw)
+        return raw
 
     def holder_of_look(self, name: str) -> str | None:
         """The account whose name ``name`` looks like, if any (by the look-alike keys)."""
@@ -212,22 +299,43 @@ class Accounts:
     # -- sessions ------------------------------------------------------------------------
     def login(self, name: str, password: str) -> dict:
         """A new session for the right password; 401 ``bad_credentials`` for a wrong name
-        or password alike (which one is not said)."""
-        found = self.record(name) if isinstance(name, str) else None
-        stored = found["password"] if found else self._dummy
-        try:
-            self._hashing(self.hasher.verify, stored, password)
-        except (VerificationError, InvalidHashError):
-            found = None
-        if found is None:
+        or password alike (which one is not said). With failed logins counted, 429
+        ``rate_limited`` once the name's failures reach the limit, before any hashing."""
+        name = name if isinstance(name, str) else ""
+        guard = self.failed_logins
+        counted = guard.attempt(name) if guard else None
+        raw = self._stored(name)
+        found = json.loads(raw) if raw is not None else None
+        matched = self._verify(found["password"] if found else None, password)
+        if found is None or raw is None or matched is None:
             raise Unauthenticated("bad_credentials", "wrong name or password")
-        if self.hasher.check_needs_rehash(stored):
-            self.redis.hset(
-                keys.ACCOUNTS,
-                found["name"],
-                json.dumps({**found, "password": self._hashing(self.hasher.hash, password)}),
-            )
+        if guard and counted:
+            guard.succeeded(counted)
+        normal = self.password_form(password)
+        if matched != normal or self.hasher.check_needs_rehash(found["password"]):
+            # a hash of the raw text (made before passwords were normalised) or of old
+            # parameters: replaced by one of the NFKC form, on this record only (a
+            # password change landing meanwhile wins)
+            upgraded = json.dumps({**found, "password": self._hashing(self.hasher.hash, normal)})
+            self._rehash(keys=[keys.ACCOUNTS], args=[found["name"], raw, upgraded])
         return {"name": found["name"], "token": self._new_session(found["name"])}
+
+    def _verify(self, stored: str | None, password: str) -> str | None:
+        """The form of ``password`` that ``stored`` was made from, or None (``stored``
+        None: no account, checked against the dummy hash at the same cost). Its NFKC
+        form is tried first, then, when that differs, the text as sent (a hash made
+        before passwords were normalised): for an unknown name too, so the cost never
+        says whether the name has an account."""
+        if not isinstance(password, str):
+            return None
+        normal = self.password_form(password)
+        for candidate in [normal] if normal == password else [normal, password]:
+            try:
+                self._hashing(self.hasher.verify, stored or self._dummy, candidate)
+            except (VerificationError, InvalidHashError):
+                continue
+            return candidate if stored else None
+        return None
 
     def _new_session(self, name: str) -> str:
         """A session lives ``session_seconds`` from login; its expiry is stored beside
@@ -276,15 +384,17 @@ class Accounts:
         owner out). Every session of the account ends, a stolen one with them; the
         answer carries a fresh session. Nothing is written on a refusal."""
         name = self.session(token)
+        guard = self.failed_logins
+        counted = guard.attempt(name) if guard else None
         raw = self.redis.hget(keys.ACCOUNTS, name)
         if raw is None:
             raise NotFound("not_found", "account not found", {"what": "account"})
         found = json.loads(raw)
-        try:
-            self._hashing(self.hasher.verify, found["password"], old)
-        except (VerificationError, InvalidHashError):
-            raise Unauthenticated("bad_credentials", "the current password is not right") from None
-        _check_password(new)
+        if self._verify(found["password"], old) is None:
+            raise Unauthenticated("bad_credentials", "the current password is not right")
+        if guard and counted:
+            guard.succeeded(counted)
+        new = _checked_password(self.password_form, new)
         changed = json.dumps({**found, "password": self._hashing(self.hasher.hash, new)})
         revoked = self._change_password(
             keys=[keys.ACCOUNTS, keys.ACCOUNT_SESSIONS, keys.account_sessions(name)],
@@ -304,10 +414,14 @@ class Accounts:
         return list(self.redis.zrevrange(keys.account_games(name), 0, limit - 1))
 
 
-def _check_password(password: str) -> None:
-    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+def _checked_password(form, password: str) -> str:
+    """A new password's ``form`` (NFKC), as hashed; 400 ``bad_password`` when it is not
+    8 to 256 characters (counted after normalising: what is hashed is what is bounded)."""
+    normal = form(password) if isinstance(password, str) else ""
+    if not MIN_PASSWORD <= len(normal) <= MAX_PASSWORD:
         raise Invalid(
             "bad_password",
             f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
             {"min": MIN_PASSWORD, "max": MAX_PASSWORD},
         )
+    return normal
