@@ -29,6 +29,7 @@ import logging
 import time
 
 from flask import Flask, current_app, request
+from flask_babel import force_locale
 from flask_sock import Sock
 from limits import parse_many
 from limits.storage import MemoryStorage
@@ -40,7 +41,7 @@ from events.connection import UNAVAILABLE
 from service import wiring
 from service.http import errors as http_errors
 from service.http import games as api
-from service.http import json_input
+from service.http import i18n, json_input
 from service.http.schemas import ActionSchema
 from service.metrics import SOCKET_FRAMES
 from service.services.callers import bearer_token
@@ -103,21 +104,28 @@ def envelope(text) -> dict:
 
 
 def authenticate(ws, game_id: str, idle: float):
-    """The caller, from the handshake's Authorization header or else a first frame
-    ``{"token": ...}`` (browsers cannot set headers on a WebSocket)."""
+    """The caller and the answers' language, from the handshake's Authorization and
+    Accept-Language headers or else a first frame ``{"token": ..., "accept_language"?: ...}``
+    (browsers cannot set headers on a WebSocket: a page's language may not be its
+    browser's)."""
     token = bearer_token(request.headers)
+    language = i18n.request_language()
     if token is None:
         frame = ws.receive(timeout=idle)
         try:
-            token = json.loads(frame)["token"] if isinstance(frame, str) else None
-        except (ValueError, TypeError, KeyError):
-            token = None
-        if not isinstance(token, str) or not token:
+            data = json.loads(frame) if isinstance(frame, str) else None
+            token = data["token"]
+            chosen = data.get("accept_language", None)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            token = chosen = None
+        if not isinstance(token, str) or not token or not isinstance(chosen, (str, type(None))):
             raise Unauthenticated("bad_token", "send the seat's token first: an Authorization header or a token frame")
+        if chosen is not None:
+            language = i18n.tag_for(chosen)
     who = api.platform().caller(game_id, token)
     if not who.is_seat:
         raise Forbidden("not_a_seat", "only a seat token can play actions")
-    return who
+    return who, language
 
 
 def one_frame(game_id: str, who, text, limits: FrameLimits, client: str) -> str:
@@ -148,14 +156,15 @@ def game_socket(ws, game_id):
     limits = services().socket_limits
     try:
         with services().stream_slots.hold(client, game_id):
-            who = authenticate(ws, game_id, idle)
+            who, language = authenticate(ws, game_id, idle)
             ws.send(answer(200, {"game": game_id, "viewer": who.describe()}))
-            while True:
-                text = ws.receive(timeout=idle)
-                if text is None:  # idle past SOCKET_IDLE_SECONDS
-                    ws.close(reason=1000, message="idle")
-                    return
-                ws.send(one_frame(game_id, who, text, limits, client))
+            with force_locale(i18n.LANGUAGES[language]):
+                while True:
+                    text = ws.receive(timeout=idle)
+                    if text is None:  # idle past SOCKET_IDLE_SECONDS
+                        ws.close(reason=1000, message="idle")
+                        return
+                    ws.send(one_frame(game_id, who, text, limits, client))
     except ConnectionClosed:
         return
     except Refusal as exc:  # the handshake's refusal: say why, then close

@@ -179,6 +179,30 @@ def test_errors_in_the_handshake_language(base):
         ws.close()
 
 
+def test_a_token_frame_names_the_language(base):
+    """A browser cannot set Accept-Language on the handshake either: the token frame may
+    carry the page's, and the answers follow it, as a POST with that header would."""
+    game = new_game(base)
+    gid = game["id"]
+    english = "the body is not valid JSON"
+    for header, frame_language, chinese in [("en", "zh-Hant", True), ("zh-Hant", "en", False), ("zh-Hant", None, True)]:
+        ws = connect(base, gid, **{"Accept-Language": header})
+        try:
+            first = {"token": game["seats"][1]["token"]}
+            if frame_language is not None:
+                first["accept_language"] = frame_language
+            ws.send(json.dumps(first))
+            assert json.loads(ws.receive(timeout=10))["status"] == 200
+            message = ask(ws, "not json")["body"]["error"]["message"]
+            assert (message != english) is chinese, (header, frame_language, message)
+        finally:
+            ws.close()
+    ws = connect(base, gid)
+    ws.send(json.dumps({"token": game["seats"][1]["token"], "accept_language": 7}))
+    got = json.loads(ws.receive(timeout=10))
+    assert (got["status"], got["body"]["error"]["code"]) == (401, "bad_token"), got
+
+
 def test_frames_count_against_the_rate_limit(redis_url):
     """Frames are counted per client address in the worker (no Redis round trip per frame)."""
     with gunicorn(

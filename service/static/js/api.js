@@ -1,5 +1,7 @@
-// The HTTP API client: the only way the pages talk to the server (docs/API.md).
+// The API client: the only way the pages talk to the server (docs/API.md); a seat's
+// moves go over its move socket (move_socket.js) when it can carry them.
 import { LANG, t as _ } from "./i18n.js";
+import { sendOverSocket } from "./move_socket.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -58,10 +60,15 @@ export const Api = {
   meta: (id, token) => api(`/games/${enc(id)}`, { token }),
   view: (id, token, at) => api(`/games/${enc(id)}/view${at ? `?at=${at}` : ""}`, { token }),
   actions: (id, token) => api(`/games/${enc(id)}/actions`, { token }),
-  act: (id, token, action, expectedSeq) => api(`/games/${enc(id)}/actions`, {
-    method: "POST", token,
-    body: { type: action.type, payload: action.payload || {}, action_id: uuid(), ...(expectedSeq ? { expected_seq: expectedSeq } : {}) },
-  }),
+  act: async (id, token, action, expectedSeq) => {
+    const body = { type: action.type, payload: action.payload || {}, action_id: uuid(), ...(expectedSeq ? { expected_seq: expectedSeq } : {}) };
+    // Over the seat's move socket when it can carry the move; else (or if it closed
+    // before answering) POSTed with the same action_id, which the server plays once.
+    const answer = await sendOverSocket(id, token, body, LANG);
+    if (!answer) return api(`/games/${enc(id)}/actions`, { method: "POST", token, body });
+    if (answer.status >= 400) throw new ApiError(answer.status, answer.body);
+    return answer.body;
+  },
   events: (id, token, after = 0) => api(`/games/${enc(id)}/events?after=${after}`, { token }),
   undo: (id, token, toSeq) => api(`/games/${enc(id)}/undo`, { method: "POST", token, body: { to_seq: toSeq } }),
   undoAnswer: (id, token, req, answer) => api(`/games/${enc(id)}/undo/${enc(req)}/${answer}`, { method: "POST", token, body: {} }),
