@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 
@@ -151,10 +152,16 @@ def test_a_socket_that_cannot_play_falls_back_to_post(live_server, page, socket)
     gives it 5 s): the move is POSTed and lands once."""
     created, seat, token = a_game_waiting_for_seat(live_server)
     gid = created["id"]
-    if socket == "refused":
-        page.route_web_socket(re.compile(r"/socket$"), lambda ws: ws.close(code=1008, reason="refused"))
-    else:
-        page.route_web_socket(re.compile(r"/socket$"), lambda ws: ws.on_message(lambda message: None))
+    handshakes = []
+
+    def stand_in(ws):
+        handshakes.append(ws.url)
+        if socket == "refused":
+            ws.close(code=1008, reason="refused")
+        else:
+            ws.on_message(lambda message: None)
+
+    page.route_web_socket(re.compile(r"/socket$"), stand_in)
     seen = watch(page)
     open_table(page, live_server, gid, token)
     seq = live_server.meta(gid)["seq"]
@@ -164,6 +171,14 @@ def test_a_socket_that_cannot_play_falls_back_to_post(live_server, page, socket)
     [(envelope, status)] = seen["posts"]
     assert status == 201 and envelope["expected_seq"] == seq
     assert len(logged(live_server, gid, token, envelope["action_id"])) == 1
+    # the next move is POSTed at once: no second handshake (nor its wait) for a while
+    move_for(live_server, gid, seat, created)
+    seq = live_server.meta(gid)["seq"]
+    started = time.monotonic()
+    clicked, error = click_a_move(page, seq, random.Random(3))
+    assert clicked and error is None, error
+    assert time.monotonic() - started < 4, "the move waited for a socket"
+    assert len(handshakes) == 1 and len(seen["posts"]) == 2 and seen["posts"][1][1] == 201
 
 
 def test_a_socket_lost_before_its_answer_lands_the_move_once(live_server, page):

@@ -11,6 +11,7 @@
 
 const OPEN_MS = 5000;     // to open the socket and hear its hello
 const ANSWER_MS = 20000;  // to answer a move, else the socket is dropped and the move POSTed
+const QUIET_MS = 60000;   // after a socket failed to open: moves are POSTed for this long
 
 const sockets = new Map();
 
@@ -22,9 +23,13 @@ class MoveSocket {
     this.ws = null;
     this.ready = null;   // a promise: the socket once its hello came, null if it failed
     this.pending = [];   // [{resolve, timer}], oldest first
+    this.quietUntil = 0; // a socket that would not open is not tried again before this
   }
 
   async send(envelope) {
+    // A socket refused, or one a proxy lets open but never relays, would cost every move
+    // a failed handshake (or OPEN_MS of waiting) before its POST: wait a while instead.
+    if (Date.now() < this.quietUntil) return null;
     const ws = await this.open();
     if (!ws || ws !== this.ws) return null;
     return new Promise((resolve) => {
@@ -56,6 +61,7 @@ class MoveSocket {
           clearTimeout(timer);
           if (frame.status !== 200) { this.drop(ws); return; }  // refused: the POST will say why
           hello = true;
+          this.fail = null;
           resolve(ws);
           return;
         }
@@ -66,7 +72,7 @@ class MoveSocket {
       };
       ws.onerror = () => this.drop(ws);
       ws.onclose = () => this.drop(ws);
-      this.fail = () => { clearTimeout(timer); resolve(null); };
+      this.fail = () => { clearTimeout(timer); this.quietUntil = Date.now() + QUIET_MS; resolve(null); };
     });
     return this.ready;
   }
