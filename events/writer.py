@@ -185,9 +185,10 @@ class StreamWriter:
                 return Written("created", envelopes[0]["seq"], final, envelopes)
             if result.status == "duplicate":
                 return Written("duplicate", result.seq, None, [])
-            if result.seq < head.seq or (result.missed and result.missed[0]["prev"] != head.hash):
-                # the log lost entries this writer had seen (an fsync window, a failover):
-                # refold it as it is, never trust what was seen over the log
+            if result.seq <= head.seq or result.missed[0]["prev"] != head.hash:
+                # the log lost entries this writer had seen (an fsync window, a failover),
+                # perhaps written again since up to the same seq or past it: refold it as
+                # it is, never trust what was seen over the log
                 head = stream.latest()
             else:  # a conflict behind the head: the entries missed come with it
                 head = Head(stream.catch_up(head.state, result.missed), result.seq, result.missed[-1]["hash"])

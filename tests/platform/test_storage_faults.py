@@ -58,6 +58,36 @@ def test_a_worker_cache_ahead_of_the_log_is_noticed_and_refolded(tmp_path):
         redis_servers.stop(proc)
 
 
+def test_a_log_written_again_to_the_seq_a_worker_cached_is_not_chained_onto(tmp_path):
+    """Redis comes back from its last save; another worker, cold, writes the log again up
+    to the very seq this worker had cached. The seq matches, the entries do not: the
+    append must not chain onto a head the log no longer holds (a broken chain, and a move
+    judged on a state that is not the log's), but refold and judge on the log."""
+    proc, url = redis_servers.standalone(tmp_path)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        ahead = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        cold = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        g = GameHandle(ahead, seats=["a", "b"], options={"rounds": 10})
+        assert [note(g, "a").json["seq"] for i in range(2)] == [2, 3]
+        redis.Redis.from_url(url).save()
+        assert [note(g, "a").json["seq"] for i in range(2)] == [4, 5]  # cached here, then lost
+        kill(proc)
+        proc = redis_servers.restart(port, tmp_path)
+        g.client = cold
+        assert [note(g, "b").json["seq"] for i in range(2)] == [4, 5]  # the log again, to seq 5
+
+        g.client = ahead
+        r = note(g, "a")
+        assert (r.status_code, r.json["seq"]) == (201, 6), r.json
+        assert r.json["view"]["notes"][0] == ["a", "a", "b", "b", "a"], "judged on the log, not the lost entries"
+        report = ahead.post("/api/verify", data=g.export(g.referee)).json
+        assert report["checks"]["chain"] == "ok" and report["first_bad_seq"] is None, report
+        assert r.json["receipt"]["head"] == g.meta()["head_hash"]
+    finally:
+        redis_servers.stop(proc)
+
+
 def test_a_killed_standalone_redis_is_answered_503_with_retry_after_then_recovers(tmp_path):
     proc, url = redis_servers.standalone(tmp_path, "--appendonly", "yes", "--appendfsync", "always")
     port = int(url.rsplit(":", 1)[1].split("/")[0])
