@@ -33,7 +33,7 @@ if action_id ~= '' then
   if seen then return {'duplicate', seen} end
 end
 local expected = tonumber(ARGV[1])
-if expected == last_seq and last_seq > 0 and cjson.decode(ARGV[6])['prev'] ~= cjson.decode(last[1][2][2])['hash'] then
+if expected == last_seq and last_seq > 0 and #ARGV >= 6 and cjson.decode(ARGV[6])['prev'] ~= cjson.decode(last[1][2][2])['hash'] then
   return {'conflict', tostring(last_seq)}  -- the seq the writer expected, another entry there: refold
 end
 if expected ~= last_seq then
