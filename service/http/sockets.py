@@ -109,7 +109,7 @@ def authenticate(ws, game_id: str, idle: float):
     if token is None:
         frame = ws.receive(timeout=idle)
         try:
-            token = json.loads(frame)["token"] if isinstance(frame, str) else None
+            token = json_input.loads(frame)["token"] if isinstance(frame, str) else None  # strict: no lone surrogates
         except (ValueError, TypeError, KeyError):
             token = None
         if not isinstance(token, str) or not token:

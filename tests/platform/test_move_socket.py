@@ -167,6 +167,20 @@ def test_who_may_open_a_socket(base):
         ws.close()
 
 
+@pytest.mark.parametrize("first", ['{"token": "\\ud800"}', '{"token": "a\\udfffb"}', '{"token": NaN}'])
+def test_a_token_frame_that_is_not_valid_text_is_a_bad_token(base, first):
+    """A token frame is JSON like any body: a lone surrogate (no UTF-8 spelling, so no
+    digest) is a malformed token, 401, never an internal error."""
+    game = new_game(base)
+    ws = connect(base, game["id"])
+    ws.send(first)
+    got = json.loads(ws.receive(timeout=10))
+    assert (got["status"], got["body"]["error"]["code"]) == (401, "bad_token"), got
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.receive(timeout=10)
+    assert closed.value.reason == 1008
+
+
 def test_errors_in_the_handshake_language(base):
     game = new_game(base)
     ws = connect(base, game["id"], game["seats"][1]["token"], **{"Accept-Language": "zh-Hant"})
