@@ -213,3 +213,21 @@ def test_frames_count_against_the_rate_limit(redis_url):
             assert answers[4]["body"]["error"]["details"]["retry_after"] >= 1
         finally:
             ws.close()
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # a plain GET
+        {"Upgrade": "websocket", "Connection": "Upgrade"},  # no key, no version
+        {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13"},
+        {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "abc", "Sec-WebSocket-Version": "99"},
+    ],
+)
+def test_a_request_that_is_not_a_valid_handshake_is_a_400(base, headers):
+    game = new_game(base)
+    r = requests.get(f"{base}/games/{game['id']}/socket", headers=headers, timeout=10)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["code"] == "bad_handshake"
+    zh = requests.get(f"{base}/games/{game['id']}/socket", headers={**headers, "Accept-Language": "zh-TW"}, timeout=10)
+    assert zh.json()["error"]["message"] != r.json()["error"]["message"]
