@@ -1,8 +1,10 @@
 """The event store: compare-and-append and reads over Redis Streams.
 
 A stream entry id is ``0-<seq>`` and holds one field ``e``: the canonical JSON of the
-sealed envelope. Appending is one Lua script, so checking the expected last seq and
-the idempotency key and writing the entries happen atomically, on a standalone Redis
+sealed envelope. Appending is one Lua script, so checking the expected last seq (and
+that the last entry is the one the new entries chain to: a log that lost entries and
+was written again up to the same seq is another log) and the idempotency key and
+writing the entries happen atomically, on a standalone Redis
 and (all keys in one hash slot) on a Redis Cluster alike.
 
 The hot path costs one round trip: the same script writes the game's lobby line and a
@@ -31,6 +33,9 @@ if action_id ~= '' then
   if seen then return {'duplicate', seen} end
 end
 local expected = tonumber(ARGV[1])
+if expected == last_seq and last_seq > 0 and #ARGV >= 6 and cjson.decode(ARGV[6])['prev'] ~= cjson.decode(last[1][2][2])['hash'] then
+  return {'conflict', tostring(last_seq)}  -- the seq the writer expected, another entry there: refold
+end
 if expected ~= last_seq then
   local out = {'conflict', tostring(last_seq)}
   if expected < last_seq then

@@ -24,7 +24,7 @@ from typing import Generic, Literal, Protocol, TypeVar
 from .envelope import now_rfc3339, seal
 from .refusal import Refusal
 from .shapes import JSON, Actor, Envelope
-from .store import EventStore, Extras
+from .store import AppendResult, EventStore, Extras
 
 S = TypeVar("S")
 
@@ -178,14 +178,17 @@ class StreamWriter:
             )
             if self.observe is not None:
                 self.observe(result.status)
+            if result.status != "ok" and self._landed(stream, envelopes, result):
+                result.status = "ok"  # this very append, sent again after its answer was lost
             if result.status == "ok":
                 stream.appended(head.state, envelopes, final)
                 return Written("created", envelopes[0]["seq"], final, envelopes)
             if result.status == "duplicate":
                 return Written("duplicate", result.seq, None, [])
-            if result.seq < head.seq or (result.missed and result.missed[0]["prev"] != head.hash):
-                # the log lost entries this writer had seen (an fsync window, a failover):
-                # refold it as it is, never trust what was seen over the log
+            if result.seq <= head.seq or result.missed[0]["prev"] != head.hash:
+                # the log lost entries this writer had seen (an fsync window, a failover),
+                # perhaps written again since up to the same seq or past it: refold it as
+                # it is, never trust what was seen over the log
                 head = stream.latest()
             else:  # a conflict behind the head: the entries missed come with it
                 head = Head(stream.catch_up(head.state, result.missed), result.seq, result.missed[-1]["hash"])
@@ -196,6 +199,22 @@ class StreamWriter:
                     return Written("duplicate", first, None, [])
                 raise StaleHead(result.seq)
         raise Busy(self.attempts)
+
+    def _landed(self, stream: Stream[S], envelopes: list[Envelope], result: AppendResult) -> bool:
+        """Whether the log already holds these very envelopes. The Redis client sends a
+        command again when the connection breaks before its answer arrives, so the
+        script may run twice: the second run answers a conflict (the entries missed are
+        our own) or, under an action id, a duplicate. Sealed entries carry their prev
+        and a timestamp in microseconds, so equal hashes mean this write, not another's."""
+        ours = [e["hash"] for e in envelopes]
+        first = envelopes[0]["seq"]
+        if result.status == "conflict":
+            found = result.missed[: len(ours)] if result.missed and result.missed[0]["seq"] == first else []
+        elif result.status == "duplicate" and result.seq == first:
+            found = self.store.read(stream.key, after=first - 1, upto=first + len(ours) - 1)
+        else:
+            return False
+        return [e["hash"] for e in found] == ours
 
     @staticmethod
     def _seal(

@@ -30,6 +30,8 @@ TEMPLATES = [
     _l("the body is not valid JSON"),
     _l("the body is not valid chunked encoding"),
     _l("the body ended before its Content-Length"),
+    _l("this route takes a WebSocket handshake"),
+    _l("not a valid WebSocket handshake: {reason}"),
     _l("the body must be a JSON object"),
     _l("the request fails its schema"),
     _l("the player's own token or the director's is needed"),

@@ -28,7 +28,7 @@ import json
 import logging
 import time
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, jsonify, request
 from flask_babel import force_locale
 from flask_sock import Sock
 from limits import parse_many
@@ -36,6 +36,8 @@ from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from marshmallow import ValidationError
 from simple_websocket import ConnectionClosed
+from werkzeug.routing import WebsocketMismatch
+from wsproto.utilities import RemoteProtocolError
 
 from events.connection import UNAVAILABLE
 from service import wiring
@@ -77,6 +79,21 @@ def install(app: Flask) -> None:
     limits_on = app.config["RATE_LIMITS_ENABLED"] and app.config["RATE_LIMIT_DEFAULT"]
     wiring.of(app).socket_limits = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
     sock.init_app(app)
+    app.register_error_handler(WebsocketMismatch, not_a_handshake)
+    app.register_error_handler(RemoteProtocolError, bad_handshake)
+
+
+def not_a_handshake(exc: WebsocketMismatch):
+    """A plain request to the socket's route: 400, saying what the route takes."""
+    refusal = Invalid("bad_handshake", "this route takes a WebSocket handshake")
+    return jsonify(http_errors.body_of(refusal)), 400
+
+
+def bad_handshake(exc: RemoteProtocolError):
+    """An upgrade request wsproto refuses (no Sec-WebSocket-Key, another version): bad
+    input, 400, nothing sent on the socket yet, never an internal error."""
+    refusal = Invalid("bad_handshake", f"not a valid WebSocket handshake: {exc}", {"reason": str(exc)})
+    return jsonify(http_errors.body_of(refusal)), 400
 
 
 def answer(status: int, body: dict) -> str:
@@ -113,7 +130,7 @@ def authenticate(ws, game_id: str, idle: float):
     if token is None:
         frame = ws.receive(timeout=idle)
         try:
-            data = json.loads(frame) if isinstance(frame, str) else None
+            data = json_input.loads(frame) if isinstance(frame, str) else None  # strict: no lone surrogates
             token = data["token"]
             chosen = data.get("accept_language", None)
         except (ValueError, TypeError, KeyError, AttributeError):

@@ -25,6 +25,7 @@ from projections.games import get as get_game
 from service import wiring
 from service.services import analysis, callers
 from service.services.errors import Conflict
+from service.services.games import SYSTEM_ACTION_PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class BotRunner:
                     caller,
                     action["type"],
                     action["payload"],
-                    action_id=f"bot:{p['seq']}:{seat}",
+                    action_id=f"{SYSTEM_ACTION_PREFIX}bot:{p['seq']}:{seat}",
                     expected_seq=p["seq"],
                 )
             except (Conflict, WriteConflict):

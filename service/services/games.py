@@ -59,12 +59,17 @@ def canonical_payload(schema, payload: dict) -> dict:
     return schema.dump(schema.load(payload))
 
 
-@cache
 def action_schema(game_name: str, type_: str):
     """One instance per action schema, built on first use (building one per request
-    deep-copies its fields); None for an action the game does not have."""
-    schema = get_game(game_name).action_schemas.get(type_)
-    return schema() if schema is not None else None
+    deep-copies its fields); None for an action the game does not have. Only the
+    game's own types are kept: a type is the caller's text, and remembering every one
+    asked for would grow the worker without bound."""
+    return _built_schema(game_name, type_) if type_ in get_game(game_name).action_schemas else None
+
+
+@cache
+def _built_schema(game_name: str, type_: str):
+    return get_game(game_name).action_schemas[type_]()
 
 
 def check_options(rules, options: dict, seats: int) -> None:

@@ -25,6 +25,7 @@ def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
     outcome = {}
 
     def build(p):
+        outcome.clear()  # a build on a state that was behind may have decided otherwise
         platform.require_active(p)
         platform.require_speaks_for_seat(p, caller)
         if p["pending_undo"]:

@@ -44,7 +44,7 @@ def test_a_game_of_computers_plays_to_the_end_with_ordinary_events(client, platf
     events = client.get(f"/api/games/{gid}/events").json["events"]
     assert events[0]["payload"]["bots"] == {"0": 1, "1": 1}  # the log says who was a computer
     moves = [e for e in events if e["type"].startswith("caylus.") and "seat" in e["actor"]]
-    assert moves and all(e["action_id"] == f"bot:{e['seq'] - 1}:{e['actor']['seat']}" for e in moves)
+    assert moves and all(e["action_id"] == f"sys:bot:{e['seq'] - 1}:{e['actor']['seat']}" for e in moves)
     report = client.post("/api/verify", data=client.get(f"/api/games/{gid}/export").get_data(as_text=True)).json
     assert report["ok"], report
 
@@ -280,3 +280,27 @@ def test_a_computer_seats_old_token_neither_asks_nor_answers_undos_nor_writes_as
         assert r.status_code == 403 and r.json["error"]["code"] == "computer_seat", r.json
     assert client.get(f"/api/games/{gid}").json["seq"] == seq
     assert client.get(f"/api/games/{gid}/annotations").json["annotations"] == []
+
+
+def test_a_person_cannot_take_the_computers_action_id_first(client, platform):
+    """The runner's action ids are the platform's own: a person who names the id the
+    computer will use next (it is predictable: its seq and seat) must not leave the
+    computer refused as a reuse of that id, its turn unplayed for ever."""
+    created = create(client, bots=[{"seat": 1, "strength": 1}])
+    gid, token = created["id"], created["seats"][0]["token"]
+    bot = runner(platform)
+    rand = random.Random(11)
+    for _ in range(2000):
+        assert bot.run_until_idle(limit=20) < 20, "the runner keeps retrying a move it cannot make"
+        meta = client.get(f"/api/games/{gid}").json
+        if meta["status"] == "finished":
+            break
+        assert meta["to_act"] == [0], "the computer left its turn unplayed"
+        actions = client.get(f"/api/games/{gid}/actions", headers=auth(token)).json["actions"]
+        move = rand.choice(actions)
+        for action_id in (f"bot:{meta['seq'] + 1}:1", f"sys:bot:{meta['seq'] + 1}:1"):  # old form, the runner's
+            r = client.post(f"/api/games/{gid}/actions", json={**move, "action_id": action_id}, headers=auth(token))
+            if r.status_code != 201:
+                assert r.status_code == 400 and r.json["error"]["code"] == "bad_request", r.json
+    else:
+        raise AssertionError("the game did not finish")

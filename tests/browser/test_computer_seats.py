@@ -50,6 +50,6 @@ def test_the_lobby_seats_a_computer_that_then_moves(live_server, page, redis_url
     after = live_server.meta(game_id)
     assert after["seq"] > before["seq"] and 0 not in after["to_act"], "the computer did not move"
     moves = live_server.ok("GET", f"/games/{game_id}/events")["events"][before["seq"] :]
-    assert moves and moves[0]["actor"].get("seat") == 0 and moves[0]["action_id"].startswith("bot:")
+    assert moves and moves[0]["actor"].get("seat") == 0 and moves[0]["action_id"].startswith("sys:bot:")
     page.goto(links[0])
     page.wait_for_selector(f'#table-root[data-seq="{after["seq"]}"]')

@@ -167,6 +167,20 @@ def test_who_may_open_a_socket(base):
         ws.close()
 
 
+@pytest.mark.parametrize("first", ['{"token": "\\ud800"}', '{"token": "a\\udfffb"}', '{"token": NaN}'])
+def test_a_token_frame_that_is_not_valid_text_is_a_bad_token(base, first):
+    """A token frame is JSON like any body: a lone surrogate (no UTF-8 spelling, so no
+    digest) is a malformed token, 401, never an internal error."""
+    game = new_game(base)
+    ws = connect(base, game["id"])
+    ws.send(first)
+    got = json.loads(ws.receive(timeout=10))
+    assert (got["status"], got["body"]["error"]["code"]) == (401, "bad_token"), got
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.receive(timeout=10)
+    assert closed.value.reason == 1008
+
+
 def test_errors_in_the_handshake_language(base):
     game = new_game(base)
     ws = connect(base, game["id"], game["seats"][1]["token"], **{"Accept-Language": "zh-Hant"})
@@ -223,3 +237,21 @@ def test_frames_count_against_the_rate_limit(redis_url):
             assert answers[4]["body"]["error"]["details"]["retry_after"] >= 1
         finally:
             ws.close()
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # a plain GET
+        {"Upgrade": "websocket", "Connection": "Upgrade"},  # no key, no version
+        {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13"},
+        {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "abc", "Sec-WebSocket-Version": "99"},
+    ],
+)
+def test_a_request_that_is_not_a_valid_handshake_is_a_400(base, headers):
+    game = new_game(base)
+    r = requests.get(f"{base}/games/{game['id']}/socket", headers=headers, timeout=10)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["code"] == "bad_handshake"
+    zh = requests.get(f"{base}/games/{game['id']}/socket", headers={**headers, "Accept-Language": "zh-TW"}, timeout=10)
+    assert zh.json()["error"]["message"] != r.json()["error"]["message"]

@@ -146,3 +146,19 @@ def test_schemas_are_built_once():
     assert parser._get_schema(ActionSchema, None) is parser._get_schema(ActionSchema, None)
     assert action_schema("toy", "play") is action_schema("toy", "play")
     assert action_schema("toy", "nope") is None
+
+
+def test_unknown_action_types_are_not_remembered(client):
+    """The per-worker schema cache holds the games' own actions only: a caller posting
+    a thousand made-up types (any seat of any game it created) must not grow it."""
+    from service.services import games
+
+    cached = getattr(games, "_built_schema", games.action_schema)  # the cache of built schemas
+
+    g = GameHandle(client)
+    g.act(0, "play", {"card": g.legal(0)[0]["payload"]["card"]})
+    before = cached.cache_info().currsize
+    for i in range(1000):
+        r = g.act(1, f"made-up-{i}")
+        assert r.status_code == 400 and r.json["error"]["code"] == "unknown_action"
+    assert cached.cache_info().currsize == before

@@ -58,6 +58,36 @@ def test_a_worker_cache_ahead_of_the_log_is_noticed_and_refolded(tmp_path):
         redis_servers.stop(proc)
 
 
+def test_a_log_written_again_to_the_seq_a_worker_cached_is_not_chained_onto(tmp_path):
+    """Redis comes back from its last save; another worker, cold, writes the log again up
+    to the very seq this worker had cached. The seq matches, the entries do not: the
+    append must not chain onto a head the log no longer holds (a broken chain, and a move
+    judged on a state that is not the log's), but refold and judge on the log."""
+    proc, url = redis_servers.standalone(tmp_path)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        ahead = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        cold = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        g = GameHandle(ahead, seats=["a", "b"], options={"rounds": 10})
+        assert [note(g, "a").json["seq"] for i in range(2)] == [2, 3]
+        redis.Redis.from_url(url).save()
+        assert [note(g, "a").json["seq"] for i in range(2)] == [4, 5]  # cached here, then lost
+        kill(proc)
+        proc = redis_servers.restart(port, tmp_path)
+        g.client = cold
+        assert [note(g, "b").json["seq"] for i in range(2)] == [4, 5]  # the log again, to seq 5
+
+        g.client = ahead
+        r = note(g, "a")
+        assert (r.status_code, r.json["seq"]) == (201, 6), r.json
+        assert r.json["view"]["notes"][0] == ["a", "a", "b", "b", "a"], "judged on the log, not the lost entries"
+        report = ahead.post("/api/verify", data=g.export(g.referee)).json
+        assert report["checks"]["chain"] == "ok" and report["first_bad_seq"] is None, report
+        assert r.json["receipt"]["head"] == g.meta()["head_hash"]
+    finally:
+        redis_servers.stop(proc)
+
+
 def test_a_killed_standalone_redis_is_answered_503_with_retry_after_then_recovers(tmp_path):
     proc, url = redis_servers.standalone(tmp_path, "--appendonly", "yes", "--appendfsync", "always")
     port = int(url.rsplit(":", 1)[1].split("/")[0])
@@ -162,4 +192,107 @@ def test_a_frozen_redis_is_answered_503_within_two_seconds_and_heals(tmp_path):
                 os.kill(proc.pid, signal.SIGCONT)
             assert requests.get(f"{base}/games/{game['id']}", timeout=30).status_code == 200
     finally:
+        redis_servers.stop(proc)
+
+
+class LostAnswer:
+    """A TCP relay in front of a real Redis that, once armed, delivers the next append
+    (the script's EVALSHA) and then breaks the connection before its answer reaches
+    the server: the fault of a failover or a reset between Redis and the worker. The
+    Redis client then sends the command again on a new connection."""
+
+    def __init__(self, redis_port: int):
+        import hashlib
+        import socket
+
+        from events.store import APPEND_LUA
+
+        self.socket = socket
+        self.target = ("127.0.0.1", redis_port)
+        self.marker = hashlib.sha1(APPEND_LUA.encode()).hexdigest().encode()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.listener.getsockname()[1]}/0"
+        self.armed, self.dropped = threading.Event(), threading.Event()
+        self.swallow = None
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return
+            far = self.socket.create_connection(self.target)
+            threading.Thread(target=self._up, args=(near, far), daemon=True).start()
+            threading.Thread(target=self._down, args=(far, near), daemon=True).start()
+
+    def _up(self, near, far) -> None:
+        try:
+            while data := near.recv(65536):
+                if self.armed.is_set() and self.marker in data:
+                    self.armed.clear()
+                    self.swallow = near
+                far.sendall(data)
+        except OSError:
+            pass
+        self._close(near, far)
+
+    def _down(self, far, near) -> None:
+        try:
+            while data := far.recv(65536):
+                if self.swallow is near:  # Redis ran the script; its answer is lost
+                    self.swallow = None
+                    self.dropped.set()
+                    break
+                near.sendall(data)
+        except OSError:
+            pass
+        self._close(near, far)
+
+    def _close(self, *sockets) -> None:
+        for s in sockets:
+            try:
+                s.shutdown(self.socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_an_append_whose_answer_was_lost_is_written_once_and_answered_as_written(tmp_path):
+    """The connection breaks after Redis ran the append, before its answer arrived; the
+    client sends it again. The second run finds the entries already there: the writer
+    must know them for its own, not fold them as another writer's and build again (a
+    second copy of the move, or a 422 for a move that was written)."""
+    proc, url = redis_servers.standalone(tmp_path)
+    relay = LostAnswer(int(url.rsplit(":", 1)[1].split("/")[0]))
+    try:
+        client = create_app({"REDIS_URL": relay.url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
+        g = GameHandle(client, seats=["a", "b"], options={"rounds": 10})
+        assert note(g, "a").json["seq"] == 2
+
+        answers = []
+        for seat, type_, payload, extra in (
+            (0, "note", {"text": "b"}, {}),  # the seat may note again: a rebuild would write it twice
+            (0, "roll", {}, {}),  # the turn passes: a rebuild would refuse what was written
+            (1, "roll", {}, {"action_id": "r1"}),  # the second run finds its own action id
+        ):
+            relay.armed.set()
+            r = g.act(seat, type_, payload, **extra)
+            assert relay.dropped.is_set(), "the fault was not injected"
+            relay.dropped.clear()
+            answers.append((r.status_code, r.json.get("seq", r.json)))
+        assert answers == [(201, 3), (201, 4), (201, 5)]
+        logged = [(e["seq"], e["type"], e["payload"]) for e in g.events(g.referee)[1:]]
+        assert logged == [
+            (2, "toy.note", {"text": "a"}),
+            (3, "toy.note", {"text": "b"}),
+            (4, "toy.roll", {}),
+            (5, "toy.roll", {}),
+        ]
+        assert client.post("/api/verify", data=g.export(g.referee)).json["checks"]["chain"] == "ok"
+    finally:
+        relay.close()
         redis_servers.stop(proc)

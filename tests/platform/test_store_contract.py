@@ -54,6 +54,18 @@ class StoreContract:
         assert (result.status, result.seq) == ("conflict", 1)
         assert store.last_seq(keys.events(gid)) == 1
 
+    def test_entries_chained_to_another_head_at_the_expected_seq_are_a_conflict(self, store, gid):
+        """The seq matches but the last entry is not the one the new entries chain to (the
+        log lost entries and was written again up to that seq): nothing is written."""
+        first = envelopes(1, 2)
+        store.append(keys.events(gid), keys.idempotency(gid), 0, None, first)
+        elsewhere = envelopes(3, 1, prev="0" * 64)
+        result = store.append(keys.events(gid), keys.idempotency(gid), 2, None, elsewhere)
+        assert (result.status, result.seq, result.missed) == ("conflict", 2, [])
+        assert store.read(keys.events(gid)) == first
+        chained = envelopes(3, 1, prev=first[-1]["hash"])
+        assert store.append(keys.events(gid), keys.idempotency(gid), 2, None, chained).status == "ok"
+
     def test_a_repeated_action_id_returns_the_first_seq(self, store, gid):
         first = store.append(keys.events(gid), keys.idempotency(gid), 0, "a-1", envelopes(1, 2))
         again = store.append(keys.events(gid), keys.idempotency(gid), 2, "a-1", envelopes(3, 1))

@@ -29,6 +29,8 @@ class MemoryStore(EventStore):
         log, seen = self.logs.setdefault(key, []), self.seen.setdefault(idem_key, {})
         if action_id is not None and action_id in seen:
             return AppendResult("duplicate", seen[action_id])
+        if expected_seq == len(log) and log and envelopes[0]["prev"] != log[-1]["hash"]:
+            return AppendResult("conflict", len(log))  # the seq expected, another entry there
         if expected_seq != len(log):
             return AppendResult("conflict", len(log), list(log[expected_seq:]))
         if action_id is not None:

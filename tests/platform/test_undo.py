@@ -112,3 +112,28 @@ def test_the_meta_names_the_moves_that_stand_so_clients_fold_nothing(client):
     r = g.act(0, "note", {"text": "b"})
     assert r.status_code == 201, r.json
     assert [m["seq"] for m in client.get(g.url("")).json["moves"]] == [2, r.json["seq"]]
+
+
+def test_an_undo_decided_again_on_the_latest_state_answers_what_was_written(app, redis_url, tmp_path):
+    """A worker whose cache is behind decides on it first ("requested": a roll was made
+    since), then again on the latest state, where only an unseen note remains: the
+    answer is the undo done, with no id of a request that was never written."""
+    from service.app import create_app
+
+    other = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, "DATA_DIR": str(tmp_path)})
+    behind, ahead = app.test_client(), other.test_client()
+    g = GameHandle(behind)
+    g.act(0, "note", {"text": "a"})
+    g.act(0, "roll")  # this worker's cache: a roll (a draw) after seq 1
+    rewound = ahead.post(g.url("/referee/rewind"), json={"to_seq": 1, "reason": "r"}, headers=g.ref())
+    assert rewound.status_code == 201, rewound.json
+    assert (
+        ahead.post(g.url("/actions"), json={"type": "note", "payload": {"text": "b"}}, headers=g.seat(0)).status_code
+        == 201
+    )
+
+    r = behind.post(g.url("/undo"), json={"to_seq": 1}, headers=g.seat(0))
+    assert r.status_code == 201, r.json
+    written = g.events()[-1]
+    assert written["type"] == "game.undo" and written["seq"] == r.json["seq"]
+    assert r.json == {"status": "done", "seq": written["seq"], "receipt": r.json["receipt"]}
