@@ -140,7 +140,11 @@ def event_stream(platform, tails: LiveTails, game_id: str, after: int | None, se
     yield "retry: 1000\n\n"
     with tails.watch(game_id) as tail:
         if after is None:
+            # Opened at the tail: say where (an id with no data sets the browser's
+            # Last-Event-ID without an event), so a reconnect before the first entry
+            # resumes here instead of at a later tail, past what came meanwhile.
             after = tail.seq
+            yield f"id: {after}\n\n"
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             frames = tail.after(after, timeout=min(left, BLOCK_MS / 1000))

@@ -88,6 +88,24 @@ def test_sse_stream_sends_new_entries_as_the_spectator_sees_them(app):
     assert '"text": "?"' in body and '"text": "b"' not in body
 
 
+def test_a_stream_opened_at_the_tail_names_where_it_began(app):
+    """A stream opened without ``after`` starts at the log's tail and says so (an ``id``
+    line with no data: the browser keeps it as its Last-Event-ID without an event), so
+    a stream that ended before any move reconnects after that seq and misses nothing
+    appended while it was away (browser tests hold a stream 5 s: a move made in the
+    second between two streams was lost, and the page waited for it)."""
+    client = app.test_client()
+    g = GameHandle(client)
+    g.act(0, "note", {"text": "b"})
+    app.config["SSE_SECONDS"] = 0.3
+    seq = g.meta()["seq"]
+    body = client.get(g.url("/stream")).get_data(as_text=True)
+    assert f"id: {seq}\n\n" in body and "event: appended" not in body
+    assert g.play_first().status_code == 201  # between two streams
+    again = client.get(g.url("/stream"), headers={"Last-Event-ID": str(seq)}).get_data(as_text=True)
+    assert f"id: {seq + 1}\nevent: appended" in again
+
+
 def test_game_types_lists_metadata_and_options(client):
     types = {t["name"]: t for t in client.get("/api/game-types").json}
     assert types["toy"]["options"]["rounds"] == {"type": "integer", "default": 3}

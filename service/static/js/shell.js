@@ -270,12 +270,14 @@ export function copyButton(text, label = _("Copy")) {
 }
 
 /** Follow the game's live stream; calls onEvent(data) per appended entry.
- * The browser reconnects by itself after a dropped connection; after a refusal
- * (e.g. 503 when a worker serves its maximum of streams) EventSource gives up, so
- * we open a new one after a growing, jittered delay, resuming after the last id. */
-export function follow(gameId, onEvent, onState) {
+ * `after`: the seq the page has already drawn, so an entry appended between that read
+ * and the stream's start is not missed. The browser reconnects by itself after a
+ * dropped connection; after a refusal (e.g. 503 when a worker serves its maximum of
+ * streams) EventSource gives up, so we open a new one after a growing, jittered delay,
+ * resuming after the last id. */
+export function follow(gameId, onEvent, onState, after = null) {
   if (!window.EventSource) return { close() {} };
-  let es = null, lastId = null, delay = 1000, closed = false, timer = null;
+  let es = null, lastId = after ? String(after) : null, delay = 1000, closed = false, timer = null;
   const open = () => {
     const after = lastId ? `?after=${encodeURIComponent(lastId)}` : "";
     es = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream${after}`);

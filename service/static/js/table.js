@@ -45,7 +45,7 @@ async function main() {
   S.renderer = await loadRenderer(S.meta.game);
   layout();
   await refresh();
-  follow(gameId, () => refresh(), (state) => { S.live = state; drawLive(); });
+  follow(gameId, () => refresh(), (state) => { S.live = state; drawLive(); }, S.view && S.view.seq);
   setInterval(() => { if (S.live !== "live" && !document.hidden) refresh(); }, 5000);
 }
 
