@@ -45,7 +45,7 @@ async function main() {
   S.renderer = await loadRenderer(S.meta.game);
   layout();
   await refresh();
-  follow(gameId, () => refresh());
+  follow(gameId, () => refresh(), null, Math.min(S.meta.seq, S.view.seq));
 }
 
 function seatSelect(name) {

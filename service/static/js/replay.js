@@ -58,7 +58,7 @@ async function main() {
       await loadLog();
       if (following && S.max !== S.at) await goto(S.max);
       else drawControls();
-    });
+    }, null, S.max);
   }
 }
 
