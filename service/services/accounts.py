@@ -215,8 +215,6 @@ SESSION_SEP = "\x1f"  # never in a name (control characters are refused)
 
 
 class Accounts:
-    password_form = staticmethod(password_form)  # what is hashed and checked of a password
-
     def __init__(self, redis, password_hasher: PasswordHasher | None = None, session_days: float = 30):
         self.redis = redis
         self.session_seconds = session_days * 86400
@@ -252,7 +250,7 @@ class Accounts:
                 "an account name may not contain / \\ ? # or a percent sign, or be only dots: it is part of its page's address",
                 {"name": clean},
             )
-        password = _checked_password(self.password_form, password)
+        password = _checked_password(password)
         looks = sorted(names.skeletons(clean))
         holder = self.holder_of_look(clean)
         if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
@@ -311,7 +309,7 @@ class Accounts:
             raise Unauthenticated("bad_credentials", "wrong name or password")
         if guard and counted:
             guard.succeeded(counted)
-        normal = self.password_form(password)
+        normal = password_form(password)
         if matched != normal or self.hasher.check_needs_rehash(found["password"]):
             # a hash of the raw text (made before passwords were normalised) or of old
             # parameters: replaced by one of the NFKC form, on this record only (a
@@ -328,7 +326,7 @@ class Accounts:
         says whether the name has an account."""
         if not isinstance(password, str):
             return None
-        normal = self.password_form(password)
+        normal = password_form(password)
         for candidate in [normal] if normal == password else [normal, password]:
             try:
                 self._hashing(self.hasher.verify, stored or self._dummy, candidate)
@@ -394,7 +392,7 @@ class Accounts:
             raise Unauthenticated("bad_credentials", "the current password is not right")
         if guard and counted:
             guard.succeeded(counted)
-        new = _checked_password(self.password_form, new)
+        new = _checked_password(new)
         changed = json.dumps({**found, "password": self._hashing(self.hasher.hash, new)})
         revoked = self._change_password(
             keys=[keys.ACCOUNTS, keys.ACCOUNT_SESSIONS, keys.account_sessions(name)],
@@ -414,10 +412,10 @@ class Accounts:
         return list(self.redis.zrevrange(keys.account_games(name), 0, limit - 1))
 
 
-def _checked_password(form, password: str) -> str:
-    """A new password's ``form`` (NFKC), as hashed; 400 ``bad_password`` when it is not
-    8 to 256 characters (counted after normalising: what is hashed is what is bounded)."""
-    normal = form(password) if isinstance(password, str) else ""
+def _checked_password(password: str) -> str:
+    """A new password's NFKC form, as hashed; 400 ``bad_password`` when it is not 8 to
+    256 characters (counted after normalising: what is hashed is what is bounded)."""
+    normal = password_form(password) if isinstance(password, str) else ""
     if not MIN_PASSWORD <= len(normal) <= MAX_PASSWORD:
         raise Invalid(
             "bad_password",
