@@ -23,7 +23,7 @@ from service.http.json_input import StrictJSONProvider
 from service.http.live import LiveTails, StreamSlots
 from service.metrics import STORAGE_UNAVAILABLE
 from service.services.accounts import hasher
-from service.services.errors import Refusal
+from service.services.errors import Invalid, Refusal
 from service.services.games import Platform
 from service.services.tournaments import Tournaments
 from service.wiring import Services
@@ -86,7 +86,7 @@ def embedded_url(data_dir: str) -> str:
 
 def register_error_handlers(app: Flask) -> None:
     def refused(exc: Refusal):
-        return jsonify(http_errors.body_of(exc)), http_errors.status_of(exc), http_errors.headers_of(exc)
+        return http_errors.response_of(exc)
 
     for kind in http_errors.REFUSALS:
         app.register_error_handler(kind, refused)
@@ -94,7 +94,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         if not _target_is_path():
-            return _json_error("target_not_a_path", "the request target is not a path", 400)
+            return http_errors.response_of(Invalid("target_not_a_path", "the request target is not a path"))
         if _browser_page_request():
             return exc  # Werkzeug's HTML page, for a page a browser asked for
         data = getattr(exc, "data", None) or {}
@@ -159,11 +159,6 @@ def _browser_page_request() -> bool:
     """A GET or HEAD outside /api/: what a browser navigates to, answered with an HTML
     page. Any other method, or any path under /api/, gets the JSON error body."""
     return request.method in ("GET", "HEAD") and not request.path.startswith("/api/")
-
-
-def _json_error(code: str, message: str, status: int):
-    message = i18n.localize_error(code, message, status)
-    return jsonify({"error": {"code": code, "message": message, "details": {}}}), status
 
 
 def _is_json_error(messages: dict) -> bool:

@@ -6,6 +6,8 @@ its nearest listed base class."""
 
 from __future__ import annotations
 
+from flask import jsonify
+
 from events.refusal import Refusal
 from events.writer import WriteConflict
 from projections.games.base import IllegalAction
@@ -57,6 +59,11 @@ def body_of(exc: Refusal | IllegalAction) -> dict:
     """``{error: {code, message, details}}``, the message in the request's language."""
     message = i18n.localize_error(exc.code, exc.message, status_of(exc))
     return {"error": {"code": exc.code, "message": message, "details": exc.details}}
+
+
+def response_of(exc: Refusal | IllegalAction):
+    """The whole HTTP answer to a refusal: its JSON body, status and headers."""
+    return jsonify(body_of(exc)), status_of(exc), headers_of(exc)
 
 
 def headers_of(exc: Exception) -> dict:

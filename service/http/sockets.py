@@ -28,7 +28,7 @@ import json
 import logging
 import time
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, request
 from flask_babel import force_locale
 from flask_sock import Sock
 from limits import parse_many
@@ -85,15 +85,15 @@ def install(app: Flask) -> None:
 
 def not_a_handshake(exc: WebsocketMismatch):
     """A plain request to the socket's route: 400, saying what the route takes."""
-    refusal = Invalid("bad_handshake", "this route takes a WebSocket handshake")
-    return jsonify(http_errors.body_of(refusal)), 400
+    return http_errors.response_of(Invalid("bad_handshake", "this route takes a WebSocket handshake"))
 
 
 def bad_handshake(exc: RemoteProtocolError):
     """An upgrade request wsproto refuses (no Sec-WebSocket-Key, another version): bad
     input, 400, nothing sent on the socket yet, never an internal error."""
-    refusal = Invalid("bad_handshake", f"not a valid WebSocket handshake: {exc}", {"reason": str(exc)})
-    return jsonify(http_errors.body_of(refusal)), 400
+    return http_errors.response_of(
+        Invalid("bad_handshake", f"not a valid WebSocket handshake: {exc}", {"reason": str(exc)})
+    )
 
 
 def answer(status: int, body: dict) -> str:
