@@ -24,6 +24,7 @@ class MoveSocket {
     this.ready = null;   // a promise: the socket once its hello came, null if it failed
     this.pending = [];   // [{resolve, timer}], oldest first
     this.quietUntil = 0; // a socket that would not open is not tried again before this
+    this.fail = null;    // while a socket opens: ends its wait with null (it failed)
   }
 
   async send(envelope) {

@@ -279,8 +279,8 @@ export function follow(gameId, onEvent, onState, after = null) {
   if (!window.EventSource) return { close() {} };
   let es = null, lastId = after ? String(after) : null, delay = 1000, closed = false, timer = null;
   const open = () => {
-    const after = lastId ? `?after=${encodeURIComponent(lastId)}` : "";
-    es = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream${after}`);
+    const query = lastId ? `?after=${encodeURIComponent(lastId)}` : "";
+    es = new EventSource(`/api/games/${encodeURIComponent(gameId)}/stream${query}`);
     const deliver = (m) => {
       let data = null;
       try { data = JSON.parse(m.data); } catch (e) { data = null; }
