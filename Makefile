@@ -11,6 +11,11 @@ export HOST PORT
 install: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
+	@# PyICU (names compared by their Unicode skeleton) builds against ICU's headers
+	@pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null || { \
+	  if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++ >/dev/null; \
+	  else echo "PyICU builds against ICU: install its headers first (Debian: sudo apt-get install libicu-dev pkg-config g++)"; exit 1; fi; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -r requirements-dev.txt
@@ -29,7 +34,7 @@ $(AXE): tests/browser/axe/package.json
 test: install axe
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider tests
 
-# ruff (lint + format check) and mypy (strict on events/ and the platform's projections; pyproject.toml)
+# ruff (lint + format check) and mypy (strict on events/, projections/ and service/; pyproject.toml)
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -50,6 +55,7 @@ bench: install
 	$(BIN)/python bench/undo.py
 	$(BIN)/python bench/fsync.py
 	$(BIN)/python bench/spectators.py
+	$(BIN)/python bench/broadcast.py
 
 # boardgame.io 0.50.2 side by side (npm, into bench/peer/node_modules, not committed)
 bench-peer: install

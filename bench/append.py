@@ -133,9 +133,10 @@ def main():
     env = dict(os.environ)
     server = None
     if not env.get("REDIS_URL"):
-        from events.connection import start_embedded
+        from service.adapters.connection import start_embedded
 
         server, env["REDIS_URL"] = start_embedded(tempfile.mkdtemp(), appendfsync=args.appendfsync)
+        env["APPENDFSYNC"] = args.appendfsync  # the promise the app checks its Redis against
     ours_port, bare_port = free_port(), free_port()
     ours = serve("bench.toy_app:app", ours_port, env)
     bare = serve("bench.bare_app:app", bare_port, env)

@@ -18,6 +18,14 @@ so figures do not depend on how loaded the machine was, which is printed beside 
     nice -n 10 .venv/bin/python bench/bots.py [--games N] [--jobs J] [--game NAME]
         [--seats N] [--against uniform|weighted|both] [--iterations I] [--depth D]
         [--markdown FILE] [--log FILE.jsonl]
+
+``--pool`` measures the bot pool instead (``pool_bench``): ``--games`` games (20 by default)
+whose seats are all computers, of every game and strength, from four creators, played
+by ``python -m service bots`` (``--workers`` processes) on a Redis of its own for
+``--seconds``; then the think time of every move (``bot.picked`` to the move, from the
+logs) and how long each waited in the queue, by strength.
+
+    .venv/bin/python bench/bots.py --pool [--games 20] [--workers 2] [--slots 2] [--seconds 240]
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from events.rng import SeededRng  # noqa: E402
 from projections.bots import match  # noqa: E402
 from projections.bots.search import Budget, Node, Simulation, _iterate  # noqa: E402
 from projections.games import registry  # noqa: E402
+from service.services.computer_seats import THINK_SECONDS  # noqa: E402
 
 BUDGETS = {
     # Iterations per move and the depth at which a rollout stops and the world is judged
@@ -180,8 +189,110 @@ def markdown(rows: list[dict], speeds: list[tuple], header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+POOL_GAMES = [  # (game, seats): every game, at its smallest table
+    ("caylus", 2),
+    ("carcassonne_castle", 2),
+    ("shadow_of_the_emperor", 2),
+    ("sultans_of_karaya", 5),
+    ("age_of_rome", 2),
+]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] if ordered else float("nan")
+
+
+def pool_bench(args) -> None:
+    """Computer seats played by the bot pool, as a server runs them; figures from the logs."""
+    import subprocess
+    import tempfile
+
+    from events.envelope import parse_ts
+    from service.adapters.connection import connect, start_embedded
+    from service.bootstrap import build
+    from service.services.games import CreateGame
+    from service.signing import signer_for
+
+    root = tempfile.mkdtemp(prefix="bench-pool-")
+    server, url = start_embedded(os.path.join(root, "redis"), appendfsync="everysec")
+    services = build(connect(url), signer_for(os.path.join(root, "keys")))
+    made = []
+    for i in range(args.games or 20):
+        name, seats = POOL_GAMES[i % len(POOL_GAMES)]
+        strength = 1 + i % 3
+        command = CreateGame(
+            name,
+            [f"cpu{s}" for s in range(seats)],
+            clock={"base": 86400.0, "increment": 0.0},  # clocks on: bot.picked marks each think's start
+            bots={s: strength for s in range(seats)},
+            creator=f"address:10.0.0.{i % 4}",
+        )
+        made.append((services.games.create(command)["id"], name, strength))
+    # a fifth creator's one game, strength 1 (the trust issue's victim): its moves' waits
+    alone = CreateGame(
+        "caylus",
+        ["cpu0", "cpu1"],
+        clock={"base": 86400.0, "increment": 0.0},
+        bots={0: 1, 1: 1},
+        creator="address:alone",
+    )
+    victim = services.games.create(alone)["id"]
+    made.append((victim, "caylus", 1))
+    env = {**os.environ, "REDIS_URL": url, "BOT_WORKERS": str(args.workers), "BOT_SLOTS": str(args.slots)}
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    load0, started = os.getloadavg(), datetime.now(UTC)
+    runner = subprocess.Popen([sys.executable, "-m", "service", "bots"], env=env, stderr=subprocess.DEVNULL)
+    time.sleep(args.seconds)
+    runner.terminate()
+    runner.wait(30)
+    think: dict[int, list[float]] = {1: [], 2: [], 3: []}
+    wait: dict[int, list[float]] = {1: [], 2: [], 3: []}
+    finished, alone_waits = 0, []
+    for game_id, _name, strength in made:
+        envelopes = services.log.read(game_id)
+        finished += envelopes[-1]["type"] == "game.finished"
+        previous, picked = parse_ts(envelopes[0]["ts"]), {}
+        for e in envelopes[1:]:
+            ts = parse_ts(e["ts"])
+            if e["type"] == "bot.picked":
+                picked[e["payload"]["seat"]] = ts
+                (alone_waits if game_id == victim else wait[strength]).append(ts - previous)
+            elif e["actor"].get("seat") in picked:
+                think[strength].append(ts - picked.pop(e["actor"]["seat"]))
+            previous = ts
+    print(
+        f"`.venv/bin/python bench/bots.py --pool --games {len(made) - 1} --workers {args.workers} --slots {args.slots} "
+        f"--seconds {args.seconds}` — {started:%Y-%m-%d %H:%M} UTC, {platform.machine()} {os.cpu_count()} cores, "
+        f"load average {load0[0]:.1f} at the start and {os.getloadavg()[0]:.1f} at the end; "
+        f"{finished} of {len(made)} games finished."
+    )
+    print(
+        f"A fifth creator's one game (strength 1, both seats): {len(alone_waits)} moves, queue wait "
+        f"p50 {percentile(alone_waits, 0.5):.2f} s, p99 {percentile(alone_waits, 0.99):.2f} s, "
+        f"max {max(alone_waits, default=float('nan')):.2f} s."
+    )
+    print()
+    print(
+        "| strength | bound | moves | think p50 | think p99 | think max | within bound | queue wait p50 | queue wait p99 |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n in (1, 2, 3):
+        t, w = think[n], wait[n]
+        print(
+            f"| {n} | {THINK_SECONDS[n]:.0f} s | {len(t)} | {percentile(t, 0.5):.2f} s | {percentile(t, 0.99):.2f} s "
+            f"| {max(t, default=float('nan')):.2f} s | {'yes' if t and percentile(t, 0.99) <= THINK_SECONDS[n] else 'no'} "
+            f"| {percentile(w, 0.5):.2f} s | {percentile(w, 0.99):.2f} s |"
+        )
+    server.shutdown()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--pool", action="store_true", help="measure the bot pool's think times (see the docstring)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--slots", type=int, default=2)
+    ap.add_argument("--seconds", type=int, default=240)
     ap.add_argument("--games", type=int, help="games per cell (default: per game, see GAMES)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--iterations", type=int)
@@ -194,6 +305,9 @@ def main() -> None:
     ap.add_argument("--report-only", action="store_true", help="print the table of the games in --log, play none")
     ap.add_argument("--log", help="append each game's outcome here (JSON lines); games already in it are not replayed")
     args = ap.parse_args()
+    if args.pool:
+        pool_bench(args)
+        return
 
     def budget(name: str) -> Budget:
         b = BUDGETS[name]

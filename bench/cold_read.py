@@ -2,7 +2,7 @@
 (no cached state, no cached seed), from Redis. Prints figures, asserts nothing.
 
 A game of about 300 entries is played through the platform (a 5-player Caylus game with
-random legal moves, and a toy game of 300 entries), then a fresh ``Platform`` (a new
+random legal moves, and a toy game of 300 entries), then a fresh worker's services (a new
 worker) reads it: the first read, and the mean of the next ``--samples`` reads each by
 another fresh worker (median and 90th percentile: the machine may be shared).
 
@@ -23,46 +23,48 @@ import time
 if not os.environ.get("PYTHONPATH"):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from events.connection import connect, start_embedded  # noqa: E402
 from projections.games import registry  # noqa: E402
+from service.adapters.connection import connect, start_embedded  # noqa: E402
+from service.bootstrap import Services  # noqa: E402
 from service.services.callers import Caller  # noqa: E402
-from service.services.games import Platform  # noqa: E402
+from service.services.games import CreateGame  # noqa: E402
+from tests.services import services_over  # noqa: E402
 from tests.toygame import TOY  # noqa: E402
 
 registry()["toy"] = TOY
 
 
-def play_caylus(platform: Platform, rand: random.Random) -> str:
+def play_caylus(built: Services, rand: random.Random) -> str:
     game = registry()["caylus"]
-    created = platform.create_game("caylus", [f"p{i}" for i in range(game.max_seats)])
+    created = built.games.create(CreateGame("caylus", [f"p{i}" for i in range(game.max_seats)]))
     gid = created["id"]
-    seats = [platform.caller(gid, s["token"]) for s in created["seats"]]
-    while platform.state(gid)["status"] == "active":
-        p = platform.state(gid)
+    seats = [built.games.caller(gid, s["token"]) for s in created["seats"]]
+    while built.log.state(gid)["status"] == "active":
+        p = built.log.state(gid)
         seat = rand.choice(sorted(game.to_act(p["state"])))
         action = rand.choice(game.legal_actions(p["state"], seat))
-        platform.act(gid, seats[seat], action["type"], action["payload"])
+        built.games.act(gid, seats[seat], action["type"], action["payload"])
     return gid
 
 
-def play_toy(platform: Platform, entries: int = 300) -> str:
-    created = platform.create_game("toy", ["a", "b"], {"rounds": 50})
+def play_toy(built: Services, entries: int = 300) -> str:
+    created = built.games.create(CreateGame("toy", ["a", "b"], {"rounds": 50}))
     gid = created["id"]
-    seats = [platform.caller(gid, s["token"]) for s in created["seats"]]
+    seats = [built.games.caller(gid, s["token"]) for s in created["seats"]]
     for n in range(entries - 1):
-        turn = platform.state(gid)["state"]["turn"]
-        platform.act(gid, seats[turn], "roll" if n % 4 == 0 else "note", {} if n % 4 == 0 else {"text": "a"})
+        turn = built.log.state(gid)["state"]["turn"]
+        built.games.act(gid, seats[turn], "roll" if n % 4 == 0 else "note", {} if n % 4 == 0 else {"text": "a"})
     return gid
 
 
 def cold_reads(redis, gid: str, samples: int) -> tuple[int, float, float, float]:
     """(entries, first read, median and 90th percentile of the next reads): each read by a
-    new Platform (empty caches) on a connected client, as a worker that has not seen the game."""
+    new worker's services (empty caches) on a connected client, as a worker that has not seen the game."""
     timings = []
     for _ in range(samples + 1):
-        platform = Platform(redis)
+        built = services_over(redis)
         start = time.perf_counter()
-        view = platform.view(gid, Caller(seat=0))
+        view = built.games.view(gid, Caller(seat=0))
         timings.append(time.perf_counter() - start)
     later = sorted(timings[1:])
     return view["seq"], timings[0], statistics.median(later), later[int(0.9 * len(later))]
@@ -74,7 +76,7 @@ def main() -> None:
     args = parser.parse_args()
     server, url = start_embedded(tempfile.mkdtemp())
     try:
-        writer = Platform(connect(url))
+        writer = services_over(connect(url))
         games = {
             "caylus (5 seats, random legal moves)": play_caylus(writer, random.Random(7)),
             "toy (300 entries)": play_toy(writer),

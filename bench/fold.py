@@ -20,9 +20,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from events.connection import connect, start_embedded  # noqa: E402
 from events.rng import SeededRng  # noqa: E402
 from projections.games import registry  # noqa: E402
+from service.adapters.connection import connect, start_embedded  # noqa: E402
 from tests.games import harness  # noqa: E402
 
 
@@ -54,7 +54,8 @@ def fold_speed(games: int) -> None:
 
 
 def view_at_random_seq(samples: int = 30) -> None:
-    from service.services.games import Platform
+    from service.services.games import CreateGame
+    from tests.services import services_over
 
     tmp = tempfile.mkdtemp()
     server, url = start_embedded(tmp)
@@ -62,22 +63,22 @@ def view_at_random_seq(samples: int = 30) -> None:
     rand = random.Random(7)
     timings = {}
     for label, every in (("snapshots every 100", 100), ("no snapshots", 10**9)):
-        platform = Platform(connect(url), snapshot_every=every)
-        created = platform.create_game("caylus", [f"p{i}" for i in range(game.max_seats)])
+        built = services_over(connect(url), snapshot_every=every)
+        created = built.games.create(CreateGame("caylus", [f"p{i}" for i in range(game.max_seats)]))
         gid = created["id"]
-        callers = [platform.caller(gid, s["token"]) for s in created["seats"]]
-        while platform.state(gid)["status"] == "active":
-            p = platform.state(gid)
+        callers = [built.games.caller(gid, s["token"]) for s in created["seats"]]
+        while built.log.state(gid)["status"] == "active":
+            p = built.log.state(gid)
             seat = rand.choice(sorted(game.to_act(p["state"])))
             action = rand.choice(game.legal_actions(p["state"], seat))
-            platform.act(gid, callers[seat], action["type"], action["payload"])
-        length = platform.state(gid)["seq"]
+            built.games.act(gid, callers[seat], action["type"], action["payload"])
+        length = built.log.state(gid)["seq"]
         cold = []
         for _ in range(samples):
             seq = rand.randint(1, length)
-            platform.projector.forget(gid)
+            built.log.forget(gid)
             start = time.perf_counter()
-            p = platform.projector.state_at(gid, seq)
+            p = built.log.state_at(gid, seq)
             game.view(p["state"], 0)
             cold.append(time.perf_counter() - start)
         timings[label] = (length, statistics.mean(cold), max(cold))

@@ -20,15 +20,16 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from events.connection import connect, start_embedded  # noqa: E402  # after the path set-up above
-from events.store import RedisEventStore  # noqa: E402  # after the path set-up above
+from events.store import game_stream  # noqa: E402  # after the path set-up above
+from service.adapters.connection import connect, start_embedded  # noqa: E402  # after the path set-up above
+from service.adapters.event_store import RedisEventStore  # noqa: E402
 
 ENVELOPE = {
     "seq": 1,
     "type": "toy.roll",
     "actor": {"seat": 0},
     "payload": {"note": "x" * 200},
-    "prev": "",
+    "prev": "0" * 64,  # each entry chains to the one before, whose hash is this too
     "hash": "0" * 64,
     "action_id": None,
     "ts": "2026-11-24T00:00:00.000000Z",
@@ -45,9 +46,7 @@ def run(policy: str, writers: int, seconds: float) -> tuple[int, list[float]]:
         mine, seq = [], 0
         while time.monotonic() < deadline:
             start = time.perf_counter()
-            result = store.append(
-                f"game:{{w{w}}}:events", f"game:{{w{w}}}:actions", seq, None, [{**ENVELOPE, "seq": seq + 1}]
-            )
+            result = store.append(game_stream(f"w{w}"), seq, None, [{**ENVELOPE, "seq": seq + 1}])
             mine.append(time.perf_counter() - start)
             assert result.status == "ok"
             seq += 1

@@ -8,9 +8,13 @@ ratios. Figures, not tests: it asserts nothing.
     .venv/bin/python bench/peer.py [--sizes 8,32,128] [--reps 3] [--moves 2560] [--before DIR]
         [--servers ours,ours-ws,bgio-memory,bgio-flatfile]  (also ours-gthread, ours-ws-gthread)
 
-Servers: ours = gunicorn (deploy/gunicorn.conf.py: gevent, 2 workers; here access log,
-rate limits and bot runner off) with its embedded Redis (AOF, appendfsync everysec:
-every move durable in Redis); "-gthread" names run the gthread worker class;
+Servers: ours = gunicorn as `make run` ships it (deploy/gunicorn.conf.py: gevent, 2
+workers, access log and request log line, rate limits, the bot runner) with its embedded
+Redis (AOF, appendfsync always: every move on disk before its answer), the driver's
+loopback address named a trusted venue network (its lanes are a room behind one
+address); ``--config benchmark`` turns off the access log, the request log line, rate
+limits and the bot runner and uses appendfsync everysec; "-gthread" names run the
+gthread worker class;
 boardgame.io = its Server with InMemory, and with FlatFile in a scratch folder.
 Server CPU is the user+system time of the server's processes over the timed part
 (ours: the gunicorn workers, and Redis shown apart). Loopback only; every run is
@@ -42,6 +46,16 @@ sys.path.insert(0, ROOT)
 from tests.redis_servers import free_port  # noqa: E402
 
 ROUNDS = 10  # moves per seat in one match: a match is 20 moves
+# `--config benchmark`: what `make run` ships, minus the per-request extras a deployment
+# may turn off (docs/BENCHMARKS.md says what each costs and gives up)
+BENCHMARK_CONFIGURATION = {
+    "CLOCK_SWEEP_SECONDS": "0",
+    "ACCESS_LOG": "",
+    "RATE_LIMITS": "off",
+    "BOTS": "0",
+    "APPENDFSYNC": "everysec",
+    "SSE_MAX_PER_CLIENT": "100000",
+}
 
 
 def wait_http(url: str, deadline: float = 60) -> None:
@@ -58,30 +72,26 @@ def wait_http(url: str, deadline: float = 60) -> None:
 class Server:
     """One server under test: how to start it, where its clients go, whose CPU counts."""
 
-    def __init__(self, name: str, root: str = ROOT):
+    def __init__(self, name: str, root: str = ROOT, config: str = "shipped"):
         self.name = name
         self.root = root
+        self.config = config
         self.proc: subprocess.Popen | None = None
         self.scratch = tempfile.mkdtemp(prefix=f"peer-{name}-")
 
     def start(self) -> None:
         port, api_port = free_port(), free_port()
         if self.ours:
-            # the benchmark configuration (docs/BENCHMARKS.md): no access log, no rate limits
-            # and no per-client socket cap (every lane comes from one loopback address), no
-            # bot runner, AOF everysec
             env = {
                 **os.environ,
                 "PORT": str(port),
                 "PYTHONPATH": self.root,
-                "CLOCK_SWEEP_SECONDS": "0",
-                "ACCESS_LOG": "",
                 "WEB_CONCURRENCY": "2",
                 "DATA_DIR": self.scratch,
-                "RATE_LIMITS": "off",
-                "BOTS": "0",
-                "APPENDFSYNC": "everysec",
-                "SSE_MAX_PER_CLIENT": "100000",
+                # every lane of the driver comes from 127.0.0.1: a venue's room behind one
+                # address (per-token budgets still counted in Redis, per-address ones not)
+                "TRUSTED_VENUE_NETWORKS": "127.0.0.1/32",
+                **(BENCHMARK_CONFIGURATION if self.config == "benchmark" else {}),
             }
             if "-gthread" in self.name:
                 env["GUNICORN_WORKER_CLASS"] = "gthread"
@@ -201,6 +211,13 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take, set-up included")
     parser.add_argument("--servers", default="ours,ours-ws,bgio-memory,bgio-flatfile")
     parser.add_argument(
+        "--config",
+        choices=["shipped", "benchmark"],
+        default="shipped",
+        help="ours as `make run` ships it (access log, request log line, rate limits, appendfsync always), "
+        "or without those",
+    )
+    parser.add_argument(
         "--before",
         help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR), "
         "as 'before' beside 'ours' and 'before-ws' beside 'ours-ws'",
@@ -209,7 +226,7 @@ def main() -> None:
     names = args.servers.split(",")
     if args.before:
         names += [n.replace("ours", "before") for n in names if n.startswith("ours")]
-    servers = {name: Server(name, args.before if name.startswith("before") else ROOT) for name in names}
+    servers = {name: Server(name, args.before if name.startswith("before") else ROOT, args.config) for name in names}
     load = os.getloadavg()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} cores; "

@@ -26,7 +26,7 @@ import time  # noqa: E402
 import redis  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from events.connection import start_embedded  # noqa: E402
+from service.adapters.connection import start_embedded  # noqa: E402
 
 
 def cpu_per_call(call, n: int) -> float:

@@ -4,7 +4,7 @@ Why: bench/append.py measures our endpoint beside a bare Flask + ``XADD`` endpoi
 gunicorn, where gunicorn's parsing and writing, gevent and the load generator share the
 cores with both. Here each WSGI app is called directly in this process (gevent-patched,
 as the workers run), one request after another on prepared environs, so the CPU time per
-request is the app's alone: Flask and Werkzeug, our hooks, the schema, ``Platform.act``,
+request is the app's alone: Flask and Werkzeug, our hooks, the schema, ``Games.act``,
 the receipt and the Redis client, against the bare endpoint's Flask and one ``XADD``.
 Figures, not tests.
 
@@ -34,7 +34,7 @@ import time  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from events.connection import start_embedded  # noqa: E402
+from service.adapters.connection import start_embedded  # noqa: E402
 
 MOVES = 20  # per game, alternating seats, as in bench/append.py
 
@@ -95,6 +95,7 @@ def main() -> None:
         {
             "REDIS_URL": url,
             "DATA_DIR": scratch,
+            "APPENDFSYNC": "everysec",  # the promise the app checks its Redis against
             "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="bench-wsgi-metrics-"),
             "RATE_LIMITS": "off",
             "BOTS": "0",

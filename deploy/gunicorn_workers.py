@@ -10,6 +10,14 @@ else: gunicorn still picks the status, logs the request and closes the connectio
 
 No Flask app or request is involved, so the messages are English only. (Importing the
 gevent worker class patches nothing: under gthread the process stays unpatched.)
+
+One more change, for restarts: under ``reuse_port`` gunicorn opens a worker's listening
+socket as soon as the worker is forked, before it imports the app, which takes seconds
+on a busy machine. The kernel spreads new connections over every socket of the port,
+so the connections it gave the booting worker were accepted and left unanswered until
+the app was loaded: the hangs of a restart under load. These workers open their
+sockets once the app is loaded (``listen_when_loaded``); until then the port's other
+sockets, of the other workers or the other server, take every connection.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from __future__ import annotations
 import json
 import socket
 
-from gunicorn import util
+from gunicorn import sock, util
 from gunicorn.workers.ggevent import GeventWorker
 from gunicorn.workers.gthread import ThreadWorker
 
@@ -85,13 +93,48 @@ def _write_errors_as_json() -> None:
     util.write_error = write_json_error
 
 
+def _close_early_sockets(worker: GeventWorker | ThreadWorker) -> None:
+    """The sockets gunicorn opened at fork: closed at once, so no connection waits in them
+    while the app loads (gunicorn gives a worker sockets of its own only under reuse_port;
+    shared ones, inherited from the master, stay)."""
+    if worker.cfg.reuse_port and hasattr(socket, "SO_REUSEPORT"):
+        sock.close_sockets(worker.sockets, unlink=False)
+        worker.sockets = []
+        worker.listen_when_loaded = True
+
+
+def _listen(worker: GeventWorker | ThreadWorker) -> list[object]:
+    """The worker's own listening sockets, opened now that it can answer."""
+    opened: list[object] = sock.create_sockets(worker.cfg, worker.log)
+    for listener in opened:
+        util.close_on_exec(listener)
+    return opened
+
+
 class JsonErrorsGeventWorker(GeventWorker):
+    listen_when_loaded = False
+
     def init_process(self) -> None:
         _write_errors_as_json()
+        _close_early_sockets(self)
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        if self.listen_when_loaded:
+            # gevent's own sockets, as GeventWorker.patch makes of the ones given at fork
+            self.sockets = [socket.socket(s.FAMILY, socket.SOCK_STREAM, fileno=s.sock.detach()) for s in _listen(self)]
 
 
 class JsonErrorsThreadWorker(ThreadWorker):
+    listen_when_loaded = False
+
     def init_process(self) -> None:
         _write_errors_as_json()
+        _close_early_sockets(self)
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        if self.listen_when_loaded:
+            self.sockets = _listen(self)

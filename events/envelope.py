@@ -64,6 +64,10 @@ def payload_digest(nonce: bytes, payload: JSON) -> str:
     return hashlib.sha256(nonce + canonical_json(payload).encode()).hexdigest()
 
 
+def rfc3339(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
 def now_rfc3339() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 

@@ -22,6 +22,18 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+CONTRIBUTION_HEX = 64
+"""A seat's contribution to a deal: 32 random bytes, in hex."""
+
+
+def mixed(seed: str, contributions: Sequence[str]) -> str:
+    """The seed a game's draws come from when its seats contributed to the deal: the
+    server's committed seed hashed with every contribution in seat order. The server
+    commits before anyone contributes, so it cannot aim its seed at the deal, and no
+    seat learns the seed before the end, so none can aim its contribution at it."""
+    return hashlib.sha256(":".join([seed, *contributions]).encode()).hexdigest()
+
+
 class SeededRng:
     """The generator handed to games; ``counter`` is stored beside the game state."""
 

@@ -76,9 +76,10 @@ def head_statement(game_id: str, seq: int, head: str) -> JSON:
     return {"kind": "head", "game_id": game_id, "seq": seq, "head": head}
 
 
-def export_statement(game_id: str, seq: int, head: str) -> JSON:
+def export_statement(game_id: str | None, seq: int, head: str) -> JSON:
     """What an export's closing line signs: this was the whole log when it was exported.
-    A distinct kind, so a receipt (a ``head``) cannot pose as the end of a cut export."""
+    A distinct kind, so a receipt (a ``head``) cannot pose as the end of a cut export.
+    (A verifier asks it of a legacy log too, which names no game: None.)"""
     return {"kind": "export", "game_id": game_id, "seq": seq, "head": head}
 
 
@@ -89,3 +90,27 @@ def keyring(texts: list[str]) -> dict[str, Ed25519PublicKey]:
         public = decode_public(text)
         out[key_id(public)] = public
     return out
+
+
+def trusted(listing: JSON) -> list[str]:
+    """The public keys (base64) of a ``GET /api/keys`` listing that still vouch: every
+    published key but the revoked (a revoked key leaked; what it signs proves nothing)."""
+    return [k["public_key"] for k in listing["keys"] if k.get("status") != "revoked"]
+
+
+def revoked(listing: JSON) -> list[str]:
+    """The ids of a listing's revoked keys."""
+    return [str(k.get("key_id")) for k in listing["keys"] if k.get("status") == "revoked"]
+
+
+BUNDLE_FORMAT = "tournament-bundle/1"
+
+
+def bundle_statement(bundle: JSON) -> JSON:
+    """What the server signs of a tournament bundle: the digest of everything but the signature."""
+    body = canonical_json({k: v for k, v in bundle.items() if k != "signature"})
+    return {
+        "kind": "tournament-bundle",
+        "tournament": (bundle.get("manifest") or {}).get("tournament"),
+        "digest": hashlib.sha256(body.encode()).hexdigest(),
+    }

@@ -1,80 +1,52 @@
-"""The event store: compare-and-append and reads over Redis Streams.
+"""The event store: the storage port every log is written and read through.
 
-A stream entry id is ``0-<seq>`` and holds one field ``e``: the canonical JSON of the
-sealed envelope. Appending is one Lua script, so checking the expected last seq (and
-that the last entry is the one the new entries chain to: a log that lost entries and
-was written again up to the same seq is another log) and the idempotency key and
-writing the entries happen atomically, on a standalone Redis
-and (all keys in one hash slot) on a Redis Cluster alike.
+A log is named by a ``StreamId`` (a game's, a tournament's, the ratings'), never by
+storage keys: how a backend lays a stream out is its own business. Two backends keep
+the same promises (``tests/platform/test_store_contract.py``): Redis Streams
+(``service/adapters/event_store.py``: standalone, embedded and Cluster) and memory
+(``service/adapters/memory_store.py``: fast service tests, nothing to start).
 
-The hot path costs one round trip: the same script writes the game's lobby line and a
-snapshot every K entries (both in the game's slot), and a conflict answers with the
-entries the writer missed so it catches up without reading again. A cold load is one
-script too: the newest snapshot and the entries after it.
+The promises: entries are sealed envelopes appended in seq order from 1; an append
+names the seq it expects the log to end at and is refused (a conflict, answering the
+entries the writer missed) when it does not, or when the last entry is not the one the
+new entries chain to; an action id applied once answers its first seq forever; the
+append writes its ``Extras`` (a game's lobby line, a snapshot) in the same atomic step.
+Snapshots, the seed and the lobby line live beside a game's log, in its slot.
 """
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from .envelope import canonical_json
 from .shapes import Envelope
 
-APPEND_LUA = """
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local last_seq = 0
-if #last > 0 then last_seq = tonumber(string.match(last[1][1], '%-(%d+)$')) end
-local action_id = ARGV[2]
-if action_id ~= '' then
-  local seen = redis.call('HGET', KEYS[2], action_id)
-  if seen then return {'duplicate', seen} end
-end
-local expected = tonumber(ARGV[1])
-if expected == last_seq and last_seq > 0 and #ARGV >= 6 and cjson.decode(ARGV[6])['prev'] ~= cjson.decode(last[1][2][2])['hash'] then
-  return {'conflict', tostring(last_seq)}  -- the seq the writer expected, another entry there: refold
-end
-if expected ~= last_seq then
-  local out = {'conflict', tostring(last_seq)}
-  if expected < last_seq then
-    for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+')) do
-      out[#out + 1] = entry[2][2]
-    end
-  end
-  return out
-end
-local seq = last_seq
-for i = 6, #ARGV do
-  seq = seq + 1
-  redis.call('XADD', KEYS[1], '0-' .. seq, 'e', ARGV[i])
-end
-if action_id ~= '' then redis.call('HSET', KEYS[2], action_id, last_seq + 1) end
-if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3]) end
-if ARGV[4] ~= '' then redis.call('HSETNX', KEYS[4], ARGV[4], ARGV[5]) end
-return {'ok', tostring(seq)}
-"""
+StreamKind = Literal["game", "tournament", "ratings", "table"]
 
-LOAD_LUA = """
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #last == 0 then return {'0'} end
-local last_seq = tonumber(string.match(last[1][1], '%-(%d+)$'))
-local every = tonumber(ARGV[1])
-local mark = math.floor(last_seq / every) * every
-local found, snapshot = 0, ''
-while mark > 0 do
-  local raw = redis.call('HGET', KEYS[2], mark)
-  if raw then found, snapshot = mark, raw break end
-  mark = mark - every
-end
-local seed = redis.call('GET', KEYS[3]) or ''
-local out = {tostring(last_seq), tostring(found), snapshot, seed}
-for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '0-' .. (found + 1), '+')) do
-  out[#out + 1] = entry[2][2]
-end
-return out
-"""
+
+@dataclass(frozen=True)
+class StreamId:
+    """Which log: a game's (``id`` the game id), a tournament's, or the one ratings log."""
+
+    kind: StreamKind
+    id: str = ""
+
+
+def game_stream(game_id: str) -> StreamId:
+    return StreamId("game", game_id)
+
+
+def tournament_stream(tid: str) -> StreamId:
+    return StreamId("tournament", tid)
+
+
+def table_stream(table_id: str) -> StreamId:
+    """An open table's log; the game made from it has the same id."""
+    return StreamId("table", table_id)
+
+
+RATINGS_STREAM = StreamId("ratings")
 
 
 @dataclass
@@ -86,21 +58,21 @@ class AppendResult:
 
 @dataclass
 class Extras:
-    """What an append writes beside the log, in the game's slot and the same script:
-    the lobby's line for the game and, every K entries, a snapshot of the fold."""
+    """What an append writes beside a game's log in the same atomic step: the lobby's
+    line for the game and, every K entries, a snapshot of the fold (under the version
+    of the code that folded it)."""
 
-    summary_key: str
     summary: str = ""
-    snapshot_key: str = ""
+    snapshot_version: str = ""
     snapshot_seq: int | None = None
     snapshot: str = ""
 
 
 @dataclass
 class Loaded:
-    """A log as one script call finds it: the last seq (0: no such log), the newest
-    snapshot at or before it (or None), the entries after that snapshot and the
-    game's seed (None where there is none)."""
+    """A log as one call finds it: the last seq (0: no such log), the newest snapshot at
+    a multiple of ``every`` at or before it (or None), the entries after that snapshot
+    and the game's seed (None where there is none)."""
 
     last_seq: int
     snapshot: Any  # the fold's state at that seq, opaque to the store
@@ -109,91 +81,76 @@ class Loaded:
 
 
 class EventStore(ABC):
-    """Append-only streams of sealed envelopes, one per key."""
+    """Append-only logs of sealed envelopes, one per stream."""
 
     @abstractmethod
     def append(
         self,
-        key: str,
-        idem_key: str,
-        expected_seq: int,
-        action_id: str | None,
-        envelopes: list[Envelope],
-        extras: Extras | None = None,
-    ) -> AppendResult: ...
-
-    @abstractmethod
-    def first_seq(self, idem_key: str, action_id: str) -> int | None:
-        """The first seq appended under ``action_id`` (None: not applied)."""
-
-    @abstractmethod
-    def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded: ...
-
-    @abstractmethod
-    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]: ...
-
-    @abstractmethod
-    def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]: ...
-
-    @abstractmethod
-    def last_seq(self, key: str) -> int: ...
-
-
-class RedisEventStore(EventStore):
-    def __init__(self, redis: Any, blocking: Any = None) -> None:
-        """``blocking``: the client for ``tail``'s XREAD BLOCK, whose answer may take the
-        whole block time (its socket timeout is longer than ``redis``'s)."""
-        self.redis = redis
-        self.blocking = blocking or redis
-        self._append = redis.register_script(APPEND_LUA)
-        self._load = redis.register_script(LOAD_LUA)
-
-    def append(
-        self,
-        key: str,
-        idem_key: str,
+        stream: StreamId,
         expected_seq: int,
         action_id: str | None,
         envelopes: list[Envelope],
         extras: Extras | None = None,
     ) -> AppendResult:
-        """One round trip: check the action id and the expected seq, append, and write
-        the extras; on a conflict the answer carries the entries the caller missed."""
-        x = extras or Extras(summary_key=key)
-        args = [expected_seq, action_id or "", x.summary, "" if x.snapshot_seq is None else x.snapshot_seq, x.snapshot]
-        args += [canonical_json(e) for e in envelopes]
-        keys_ = [key, idem_key, x.summary_key, x.snapshot_key or x.summary_key]
-        status, seq, *missed = self._append(keys=keys_, args=args)
-        status = status.decode() if isinstance(status, bytes) else status
-        return AppendResult(status, int(seq), [json.loads(e) for e in missed])
+        """Compare-and-append, with the extras, in one atomic step."""
 
-    def first_seq(self, idem_key: str, action_id: str) -> int | None:
-        first = self.redis.hget(idem_key, action_id)
-        return None if first is None else int(first)
+    @abstractmethod
+    def first_seq(self, stream: StreamId, action_id: str) -> int | None:
+        """The first seq appended under ``action_id`` (None: not applied)."""
 
-    def load(self, key: str, snapshots_key: str, seed_key: str, every: int) -> Loaded:
-        last, *rest = self._load(keys=[key, snapshots_key, seed_key], args=[every])
-        if int(last) == 0:
-            return Loaded(0, None, [])
-        found, snapshot, seed, *entries = rest
-        return Loaded(
-            int(last), json.loads(snapshot) if int(found) else None, [json.loads(e) for e in entries], seed or None
-        )
+    @abstractmethod
+    def load(self, stream: StreamId, snapshot_version: str, every: int) -> Loaded:
+        """The newest snapshot of ``snapshot_version`` at a multiple of ``every``, the
+        entries after it and the seed, in one step."""
 
-    def read(self, key: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
-        end = f"0-{upto}" if upto is not None else "+"
-        if upto is not None and upto <= after:
-            return []
-        entries = self.redis.xrange(key, f"0-{after + 1}", end)
-        return [json.loads(fields["e"]) for _, fields in entries]
+    @abstractmethod
+    def read(self, stream: StreamId, after: int = 0, upto: int | None = None) -> list[Envelope]:
+        """The entries with ``after < seq <= upto`` (to the end without ``upto``)."""
 
-    def tail(self, key: str, after: int, block_ms: int) -> list[Envelope]:
-        found = self.blocking.xread({key: f"0-{after}"}, block=block_ms)
-        out: list[Envelope] = []
-        for _, entries in found or []:
-            out.extend(json.loads(fields["e"]) for _, fields in entries)
-        return out
+    @abstractmethod
+    def tail(self, stream: StreamId, after: int, block_ms: int) -> list[Envelope]:
+        """Entries after ``after``, waiting up to ``block_ms`` for one."""
 
-    def last_seq(self, key: str) -> int:
-        last = self.redis.xrevrange(key, "+", "-", count=1)
-        return int(last[0][0].split("-")[1]) if last else 0
+    @abstractmethod
+    def last_seq(self, stream: StreamId) -> int:
+        """The last seq of the log (0: no such log)."""
+
+    @abstractmethod
+    def exists(self, stream: StreamId) -> bool:
+        """Whether the log has an entry, without reading one."""
+
+    # -- beside a game's log -----------------------------------------------------------
+    @abstractmethod
+    def snapshot(self, stream: StreamId, version: str, seq: int) -> Any:
+        """The snapshot of ``version`` at exactly ``seq``, or None."""
+
+    @abstractmethod
+    def keep_snapshot(self, stream: StreamId, version: str, seq: int, state: Any) -> None:
+        """Store a snapshot unless one is there (the first stays: both are the same fold)."""
+
+    @abstractmethod
+    def snapshot_count(self, stream: StreamId, version: str) -> int:
+        """How many snapshots of ``version`` the log has beside it."""
+
+    @abstractmethod
+    def seed(self, stream: StreamId) -> str | None:
+        """The game's secret seed (None: none kept)."""
+
+    @abstractmethod
+    def keep_seed(self, stream: StreamId, seed: str) -> None: ...
+
+    @abstractmethod
+    def drop_seed(self, stream: StreamId) -> None:
+        """Forget the seed of a game whose creation failed: it leaves nothing behind."""
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Raise when the storage cannot be reached (what ``/readyz`` asks)."""
+
+    @abstractmethod
+    def summaries(self, streams: list[StreamId]) -> list[str | None]:
+        """The lobby lines the appends wrote, one per stream (None where there is none)."""
+
+    @abstractmethod
+    def keep_summary(self, stream: StreamId, summary: str) -> None:
+        """Write a game's lobby line (the lobby refolds a missing one)."""

@@ -13,23 +13,61 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from events.strict_fields import StrictBoolean, StrictFloat, StrictInteger
+
 PAYLOAD_VERSION = 1
 
 
+PER_MOVE_DAYS = (1, 2, 3, 7)  # a turn-based clock's choices
+MAX_VACATION_DAYS = 60
+
+
+def one_clock_kind(data: dict[str, Any]) -> None:
+    """A clock is live (``base`` seconds, ``increment``) or turn-based (``per_move_days``,
+    ``vacation_days``), never both nor neither."""
+    live, turns = "base" in data, "per_move_days" in data
+    if live == turns:
+        raise ValidationError("give either base (a live clock) or per_move_days (turn-based)", "_schema")
+    if turns and ("increment" in data and data["increment"]):
+        raise ValidationError("a turn-based clock has no increment", "increment")
+    if live and "vacation_days" in data:
+        raise ValidationError("vacation days are for turn-based clocks", "vacation_days")
+
+
 class ClockSchema(Schema):
-    base = fields.Float(required=True, validate=validate.Range(min=1, max=7 * 24 * 3600))
-    increment = fields.Float(load_default=0, validate=validate.Range(min=0, max=24 * 3600))
+    base = StrictFloat(validate=validate.Range(min=1, max=7 * 24 * 3600))
+    per_move_days = StrictInteger(validate=validate.OneOf(PER_MOVE_DAYS))
+    vacation_days = StrictInteger(validate=validate.Range(min=0, max=MAX_VACATION_DAYS))
+    increment = StrictFloat(load_default=0, validate=validate.Range(min=0, max=24 * 3600))
+    first_move = StrictFloat(validate=validate.Range(min=1, max=24 * 3600))  # absent: the games' default
+    pause_on_dispute = StrictBoolean()  # the director's choice: a seat's dispute stops its game's clocks
+
+    @validates_schema
+    def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        one_clock_kind(data)
 
 
 class TournamentOptionsSchema(Schema):
     """What an organiser chooses; ``game_options`` go to every game as they are."""
 
-    table_size = fields.Integer(required=True, validate=validate.Range(min=2, max=15))
-    rounds = fields.Integer(required=True, validate=validate.Range(min=1, max=50))
+    table_size = StrictInteger(required=True, validate=validate.Range(min=2, max=15))
+    rounds = StrictInteger(required=True, validate=validate.Range(min=1, max=50))
     clock = fields.Nested(ClockSchema, load_default=None, allow_none=True)
     game_options = fields.Dict(keys=fields.String(), load_default=dict)
-    points = fields.List(fields.Float(), load_default=None, allow_none=True)
-    bye_points = fields.Float(load_default=None, allow_none=True)
+    points = fields.List(
+        StrictFloat(),
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "minItems": 2,
+            "maxItems": 15,
+            "description": "one value per finishing position: exactly table_size values, none greater than the "
+            "one before (400 bad_options otherwise)",
+        },
+    )
+    bye_points = StrictFloat(load_default=None, allow_none=True)
+    late_entries = StrictBoolean()
+    """Registration stays open once round 1 is paired (absent: it closes then)."""
 
     @validates_schema
     def points_fit_the_table(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -89,6 +127,7 @@ class ResultSchema(Schema):
     ranking = fields.List(fields.Integer(validate=validate.Range(min=1)), required=True)
     forfeited = fields.List(fields.Integer(), load_default=list)
     tiebreak = fields.Raw(load_default=None, allow_none=True)
+    cancelled = fields.Boolean()  # a seat never made its first move; absent in every other result
 
 
 class ReportedSchema(Schema):
@@ -117,7 +156,16 @@ class RegistrationSchema(Schema):
     reason = fields.String(load_default="", validate=validate.Length(max=500))
 
 
+class FeedDelaySchema(Schema):
+    """The director's delay for the omniscient feed (its shape is checked by the fold)."""
+
+    v = fields.Integer(load_default=PAYLOAD_VERSION)
+    delay = fields.Dict(keys=fields.String(), required=True)
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+
+
 SCHEMAS = {
+    "feed.delay_set": FeedDelaySchema,
     "registration.closed": RegistrationSchema,
     "registration.opened": RegistrationSchema,
     "tournament.created": CreatedSchema,

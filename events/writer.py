@@ -1,30 +1,33 @@
 """One writer for every stream: build, seal, fold-check, compare-and-append, retry.
 
-A write asks the stream's ``build(state)`` for entries, seals each onto the head
+A write asks ``build(state)`` for entries, seals each onto the head
 (``envelope.seal``), folds each through the stream's fold (a refusal raised there
 propagates), adds what follows from them (a game's automatic moves and
-``game.finished``), and appends the batch with the store's compare-and-append
-script, with the stream's extras (a lobby line, a snapshot) in the same call. A
-lost race is answered with the entries missed: the writer folds them in and builds
-again, unless the caller named the seq it expected (then ``StaleHead``). An action
-id already applied answers with its first seq.
+``game.finished``), and appends the batch with the store's compare-and-append, with
+the stream's extras (a lobby line, a snapshot) in the same call. A lost race is
+answered with the entries missed: the writer folds them in and builds again, unless
+the caller named the seq it expected (then ``StaleHead``). An action id already
+applied answers with its first seq.
 
-What differs from one stream to another (its keys, where its starting state comes
-from, its fold, its seed, what follows an entry, what is written beside it and after
-it) is a ``Stream``. The writer knows nothing of HTTP: the service maps ``StaleHead``
-and ``Busy`` to its answers in one place.
+What differs from one stream to another is handed to the writer as a ``Stream``: its
+id, the head to start from, its fold, how to refold it from the log, what follows an
+entry, what is written beside it, its seed. The writer calls only those; what follows
+a successful append outside the log (caches, schedules, indexes) is the caller's, from
+the ``Written`` it gets back. The writer knows nothing of HTTP: the service maps
+``StaleHead`` and ``Busy`` to its answers in one place.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Generic, Literal, TypeVar
 
-from .envelope import now_rfc3339, seal
+from .envelope import rfc3339, seal
 from .refusal import Refusal
 from .shapes import JSON, Actor, Envelope
-from .store import AppendResult, EventStore, Extras
+from .store import AppendResult, EventStore, Extras, StreamId
 
 S = TypeVar("S")
 
@@ -68,71 +71,78 @@ class Head(Generic[S]):
 @dataclass
 class Written(Generic[S]):
     """What a write did: ``created`` (``seq`` is the first entry's, ``state`` the fold
-    after the last), ``duplicate`` (the action id was applied before: ``seq`` is its
-    first entry's, ``state`` None) or ``noop`` (the build asked for nothing: ``seq``
-    is the head's, ``state`` the fold as it is)."""
+    after the last, ``before`` the fold it was built on), ``duplicate`` (the action id
+    was applied before: ``seq`` is its first entry's, ``state`` None) or ``noop`` (the
+    build asked for nothing: ``seq`` is the head's, ``state`` the fold as it is)."""
 
     status: Literal["created", "duplicate", "noop"]
     seq: int
     state: S | None
     envelopes: list[Envelope]
+    before: S | None = None
 
 
-class Stream(Protocol[S]):
-    """One stream as the writer needs it."""
+def _nothing_follows(state: object) -> Entry | None:
+    return None
 
-    key: str
-    idempotency_key: str
-    refusals: tuple[type[Exception], ...]
-    """What a build or fold raises to refuse; on a state that may be behind it is
-    confirmed on the latest one, and a retried action id gives way to its first answer."""
 
-    def start(self) -> tuple[Head[S], bool]:
-        """The state to build on first, and whether it is known to be the latest
-        (a worker's cached state may be behind)."""
-        ...
+def _nothing_beside(before: object, envelopes: list[Envelope], after: object) -> Extras | None:
+    return None
 
-    def latest(self) -> Head[S]:
-        """The state as the log holds it now, folded afresh."""
-        ...
+
+@dataclass
+class Stream(Generic[S]):
+    """One stream as a write needs it, handed to the writer whole.
+
+    ``head`` is the state to build on first and ``fresh`` whether it is known to be the
+    latest (a worker's cached state may be behind); ``refold`` folds the log afresh;
+    ``fold`` is the state after one more envelope (raising one of ``refusals`` refuses
+    it: on a state that may be behind the refusal is confirmed on the latest one, and a
+    retried action id gives way to its first answer); ``follow`` names an entry that
+    must follow those written so far; ``extras`` what the append writes beside them;
+    ``seed`` salts the payload digests (None: every payload is public); ``learn``
+    takes in entries another writer appended (by default, folding them)."""
+
+    id: StreamId
+    head: Head[S]
+    fresh: bool
+    refold: Callable[[], Head[S]]
+    fold: Callable[[S | None, Envelope], S]
+    follow: Callable[[S], Entry | None] = _nothing_follows
+    extras: Callable[[S | None, list[Envelope], S], Extras | None] = _nothing_beside
+    seed: str | None = None
+    refusals: tuple[type[Exception], ...] = ()
+    learn: Callable[[S | None, list[Envelope]], S | None] | None = None
+    """How entries another writer appended are taken in (a lost race's answer); by
+    default they are folded one by one."""
 
     def catch_up(self, state: S | None, missed: list[Envelope]) -> S | None:
-        """``state`` with entries another writer appended folded in."""
-        ...
-
-    def seed(self) -> str | None:
-        """The salt of the payload digests (None: all payloads are public)."""
-        ...
-
-    def fold(self, state: S | None, envelope: Envelope) -> S:
-        """``state`` after ``envelope``; raises to refuse it."""
-        ...
-
-    def follow(self, state: S) -> Entry | None:
-        """An entry that must follow the ones written so far, or None."""
-        ...
-
-    def extras(self, before: S | None, envelopes: list[Envelope], after: S) -> Extras | None:
-        """What the append writes beside the entries, in the same script."""
-        ...
-
-    def appended(self, before: S | None, envelopes: list[Envelope], after: S) -> None:
-        """What follows a successful append outside the stream's own keys."""
-        ...
+        if self.learn is not None:
+            return self.learn(state, missed)
+        for envelope in missed:
+            state = self.fold(state, envelope)
+        return state
 
 
 class StreamWriter:
     """Appends to any ``Stream`` through one ``EventStore``. ``observe`` hears each
     compare-and-append's answer (``ok``, ``conflict`` or ``duplicate``)."""
 
-    def __init__(self, store: EventStore, observe: Callable[[str], None] | None = None, attempts: int = 20) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        observe: Callable[[str], None] | None = None,
+        attempts: int = 20,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.observe = observe
         self.attempts = attempts
+        self.now = now  # the entries' timestamps: the service's clock
 
     def first_answer(self, stream: Stream[S], action_id: str | None) -> int | None:
         """The first seq written under ``action_id``, if it has been applied."""
-        return None if action_id is None else self.store.first_seq(stream.idempotency_key, action_id)
+        return None if action_id is None else self.store.first_seq(stream.id, action_id)
 
     def write(
         self,
@@ -147,7 +157,7 @@ class StreamWriter:
         again on the new state, unless the caller named ``expected_seq`` (then
         ``StaleHead``). One round trip in the common case: the stream's starting
         state is the head the append script checks."""
-        head, fresh = stream.start()
+        head, fresh = stream.head, stream.fresh
         refusals: tuple[type[Exception], ...] = (StaleHead, *stream.refusals)
         for _ in range(self.attempts):
             try:
@@ -155,22 +165,21 @@ class StreamWriter:
                     raise StaleHead(head.seq)
                 entries = build(head.state)
                 if not entries and not fresh:  # nothing to do, on a state that may be behind: look again
-                    head, fresh = stream.latest(), True
+                    head, fresh = stream.refold(), True
                     continue
                 if not entries:
                     return Written("noop", head.seq, head.state, [])
                 envelopes, final = self._seal(stream, head, entries, action_id)
             except refusals:
                 if not fresh:
-                    head, fresh = stream.latest(), True
+                    head, fresh = stream.refold(), True
                     continue
                 first = self.first_answer(stream, action_id)
                 if first is not None:  # a retry: the first answer stands, whatever happened since
                     return Written("duplicate", first, None, [])
                 raise
             result = self.store.append(
-                stream.key,
-                stream.idempotency_key,
+                stream.id,
                 head.seq,
                 action_id,
                 envelopes,
@@ -181,15 +190,14 @@ class StreamWriter:
             if result.status != "ok" and self._landed(stream, envelopes, result):
                 result.status = "ok"  # this very append, sent again after its answer was lost
             if result.status == "ok":
-                stream.appended(head.state, envelopes, final)
-                return Written("created", envelopes[0]["seq"], final, envelopes)
+                return Written("created", envelopes[0]["seq"], final, envelopes, head.state)
             if result.status == "duplicate":
                 return Written("duplicate", result.seq, None, [])
             if result.seq <= head.seq or result.missed[0]["prev"] != head.hash:
                 # the log lost entries this writer had seen (an fsync window, a failover),
                 # perhaps written again since up to the same seq or past it: refold it as
                 # it is, never trust what was seen over the log
-                head = stream.latest()
+                head = stream.refold()
             else:  # a conflict behind the head: the entries missed come with it
                 head = Head(stream.catch_up(head.state, result.missed), result.seq, result.missed[-1]["hash"])
             fresh = True
@@ -211,18 +219,17 @@ class StreamWriter:
         if result.status == "conflict":
             found = result.missed[: len(ours)] if result.missed and result.missed[0]["seq"] == first else []
         elif result.status == "duplicate" and result.seq == first:
-            found = self.store.read(stream.key, after=first - 1, upto=first + len(ours) - 1)
+            found = self.store.read(stream.id, after=first - 1, upto=first + len(ours) - 1)
         else:
             return False
         return [e["hash"] for e in found] == ours
 
-    @staticmethod
     def _seal(
-        stream: Stream[S], head: Head[S], entries: Sequence[Entry], action_id: str | None
+        self, stream: Stream[S], head: Head[S], entries: Sequence[Entry], action_id: str | None
     ) -> tuple[list[Envelope], S]:
         """Seal the entries onto the head and fold each (the fold refuses what may not
         be appended), then what follows them; the action id marks the first entry."""
-        ts, seed = now_rfc3339(), stream.seed()
+        ts, seed = rfc3339(self.now()), stream.seed
         envelopes: list[Envelope] = []
         state = head.state
 

@@ -18,6 +18,15 @@ def final_result(game: Game, pstate: PlatformState) -> JSON | None:
     A forfeited seat ranks below every other; referee adjustments add points and
     re-rank, keeping the rules' own order (its tie-breaks) among equal scores.
     """
+    if pstate.get("cancelled"):  # a seat missed its first move: nobody wins, nothing is rated
+        return {
+            "scores": list(game.scores(pstate["state"]) or [0] * len(pstate["seats"])),
+            "ranking": [1] * len(pstate["seats"]),
+            "tiebreak": None,
+            "forfeited": [],
+            "adjustments": [list(a) for a in pstate["adjustments"]],
+            "cancelled": True,
+        }
     base = game.result(pstate["state"])
     forfeits = set(pstate["forfeits"])
     if base is None and not forfeits:

@@ -5,9 +5,11 @@ Why the master restarts Redis itself rather than exiting for systemd to restart
 everything: the workers keep their connections pools and caches, the socket path is
 fixed (``DATA_DIR/redis.sock``) so they reconnect by themselves, and clients see a few
 503s instead of refused connections; it also works under ``make run``, where no
-service manager watches. A server that keeps dying (a corrupt AOF, a full disk) makes
-the master exit non-zero after ``MAX_RESTARTS`` in ``RESTART_WINDOW`` seconds, so a
-service manager sees the failure instead of a loop. The server itself dies with the
+service manager watches. A server that keeps dying (a full disk, a corrupt AOF) is
+restarted with a growing pause once it died ``MAX_RESTARTS`` times in
+``RESTART_WINDOW`` seconds (up to ``MAX_BACKOFF``), logged each time, and never given
+up on: the web server stays up answering 503 and what it can read from its caches,
+and heals by itself when the cause goes (space freed), with no restart. The server itself dies with the
 master (events/connection.py starts it as the master's child with PR_SET_PDEATHSIG);
 a restarted one is started from the watcher thread, which runs as long as the master.
 """
@@ -19,12 +21,24 @@ import os
 import signal
 import threading
 import time
+from typing import Any, Protocol
 
-from events.connection import embedded_alive, start_embedded
+from service.adapters.connection import embedded_alive, start_embedded
 
 PR_SET_PDEATHSIG = 1
 MAX_RESTARTS = 5
 RESTART_WINDOW = 60.0
+MAX_BACKOFF = 30.0
+
+
+class Log(Protocol):
+    """What the watcher logs through: gunicorn's logger or the standard library's."""
+
+    def info(self, msg: str, *args: Any) -> None: ...
+
+    def error(self, msg: str, *args: Any) -> None: ...
+
+    def exception(self, msg: str, *args: Any) -> None: ...
 
 
 def die_with_parent() -> None:
@@ -44,20 +58,26 @@ def die_with_parent() -> None:
 class EmbeddedRedis:
     """The embedded Redis of a gunicorn master, restarted by a watcher thread."""
 
-    def __init__(self, data_dir: str, appendfsync: str, log, period: float = 0.5):
+    def __init__(self, data_dir: str, appendfsync: str, log: Log, period: float = 0.5) -> None:
         self.data_dir, self.appendfsync, self.log, self.period = data_dir, appendfsync, log, period
         self.server, self.url = start_embedded(data_dir, appendfsync=appendfsync)
-        self._dead: list = []  # replaced servers stay referenced: collecting one would stop the new server
+        self._dead: list[Any] = []  # replaced servers stay referenced: collecting one would stop the new server
         self._restarts: list[float] = []
         self._stop = threading.Event()
 
-    def watch(self, on_give_up) -> None:
-        threading.Thread(target=self._watch, args=(on_give_up,), name="embedded-redis-watch", daemon=True).start()
+    def watch(self) -> None:
+        threading.Thread(target=self._watch, name="embedded-redis-watch", daemon=True).start()
 
     def stop(self) -> None:
         self._stop.set()
 
-    def _watch(self, on_give_up) -> None:
+    def pause(self) -> float:
+        """Seconds to wait before the next restart: none for the first ``MAX_RESTARTS``
+        deaths in ``RESTART_WINDOW``, then doubling from 1 s up to ``MAX_BACKOFF``."""
+        beyond = len(self._restarts) - MAX_RESTARTS
+        return 0.0 if beyond <= 0 else min(MAX_BACKOFF, 2.0 ** (beyond - 1))
+
+    def _watch(self) -> None:
         owner = os.getpid()
         while not self._stop.wait(self.period):
             if os.getpid() != owner:
@@ -69,14 +89,21 @@ class EmbeddedRedis:
                 continue
             now = time.monotonic()
             self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW] + [now]
-            if len(self._restarts) > MAX_RESTARTS:
-                self.log.error("embedded Redis died %d times in %ds; giving up", len(self._restarts), RESTART_WINDOW)
-                on_give_up()
-                return
-            self.log.error("embedded Redis died; restarting it on %s", self.url)
+            wait = self.pause()
+            if wait:
+                self.log.error(
+                    "embedded Redis died %d times in %ds; restarting it in %.0fs (is DATA_DIR's disk full?)",
+                    len(self._restarts),
+                    RESTART_WINDOW,
+                    wait,
+                )
+                if self._stop.wait(wait):
+                    return
+            else:
+                self.log.error("embedded Redis died; restarting it on %s", self.url)
             try:
                 self._dead.append(self.server)
                 self.server, url = start_embedded(self.data_dir, appendfsync=self.appendfsync)
                 self.log.info("embedded Redis restarted on %s", url)
             except Exception:
-                self.log.exception("restarting the embedded Redis failed")
+                self.log.exception("restarting the embedded Redis failed; trying again")

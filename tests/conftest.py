@@ -9,15 +9,24 @@ from pathlib import Path
 
 import pytest
 
-from events.connection import connect, start_embedded
 from projections.games import registry
 from service import wiring
+from service.adapters.connection import connect, start_embedded
 from tests.toygame import TOY
 
 registry()["toy"] = TOY
 # Every app and gunicorn the tests start runs without rate limits (one client address,
 # thousands of games); tests/platform/test_limits.py turns them on where it tests them.
 os.environ.setdefault("RATE_LIMITS", "off")
+# The throwaway Redis servers of the fault, cluster and upgrade tests (tests/redis_servers.py)
+# run without AOF on purpose: every app and gunicorn the tests start opts out of the
+# durability check by name, except the shared ``app`` below, whose embedded Redis keeps
+# the promise and is checked (unless the run names its own REDIS_URL); tests/platform/test_durability_check.py tests the check.
+os.environ.setdefault("REDIS_DURABILITY_CHECK", "off")
+# Nor caps on computer seats per creator (every game comes from one address);
+# tests/bots/test_bot_pool.py turns them on where it tests them.
+os.environ.setdefault("BOT_SEATS_PER_CREATOR", "0")
+os.environ.setdefault("BOT_STRENGTH_PER_CREATOR", "0")
 # Argon2id at a test's cost (the server's default profile takes 64 MiB and ~0.1-2 s per hash).
 os.environ.setdefault("ARGON2_TIME_COST", "1")
 os.environ.setdefault("ARGON2_MEMORY_KIB", "8192")
@@ -63,6 +72,8 @@ def app(redis_url, tmp_path_factory):
             "TESTING": True,
             "SNAPSHOT_EVERY": 10,
             "DATA_DIR": str(tmp_path_factory.mktemp("data")),
+            # checked on the embedded Redis; a REDIS_URL given to the run may be any Redis
+            "REDIS_DURABILITY_CHECK": not os.environ.get("REDIS_URL"),
         }
     )
 
@@ -87,5 +98,5 @@ def client(app):
 
 
 @pytest.fixture()
-def platform(app):
-    return wiring.of(app).platform
+def services(app):
+    return wiring.of(app)

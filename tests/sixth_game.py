@@ -1,8 +1,7 @@
 """A sixth game added the way CONTRIBUTING.md says: a package under projections.games
 (here written to a temporary folder on the package's search path) and its name in
 ``GAME_PACKAGES``. Nothing else is edited; every other list derives from the registry.
-Its class names only its title: the name is the package's (``layout=__package__``) and the
-rest comes from the toy game it extends."""
+Its class names only its name and title; the rest comes from the toy game it extends."""
 
 from __future__ import annotations
 
@@ -13,7 +12,8 @@ INIT = 'from .game import GAME\n\n__all__ = ["GAME"]\n'
 GAME = """from tests.toygame import ToyGame
 
 
-class Sixth(ToyGame, layout=__package__):
+class Sixth(ToyGame):
+    name = "sixth"
     title = "The Sixth Game"
 
 

@@ -6,9 +6,8 @@ revealing. Seats take turns; each plays ``rounds`` moves; the highest score wins
 One file, so the class writes every part itself. Split into a package, the schemas go to
 ``schemas.py`` (``OptionsSchema``, ``ACTION_SCHEMAS``) and each method below but ``setup``,
 ``result``, ``reveals`` and ``scores`` becomes a function of the same name in ``legal.py``,
-``rules.py``, ``state.py`` or ``view.py``; the class, ``ToyGame(Game, layout=__package__)``,
-then keeps only its title, seats, flags and those four, and takes the rest from the layout
-(``base.LAYOUT``)."""
+``rules.py``, ``state.py`` or ``view.py``, which the class then names, one line each
+(``check = staticmethod(rules.check)``)."""
 
 from __future__ import annotations
 

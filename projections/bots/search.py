@@ -20,6 +20,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from events.rng import SeededRng
@@ -34,11 +35,17 @@ PUCT = 1.5
 
 @dataclass
 class Budget:
-    """How much one move may cost: iterations (deterministic), optionally cut by time."""
+    """How much one move may cost: iterations (deterministic), optionally cut by time:
+    ``seconds`` from the search's start, whether it ran alone or sliced among others
+    (``search``), so a move's think time is bounded whatever else the worker does."""
 
     iterations: int = 200
     rollout_depth: int = 40
     seconds: float | None = None
+
+
+SLICE = 0.05
+"""Seconds a sliced search runs before it yields (``search``)."""
 
 
 @dataclass
@@ -116,6 +123,31 @@ class Simulation:
 def choose(game: Game, state: State, seat: int, seats: int, budget: Budget, seed: str) -> Action:
     """The move ``seat`` should post now in ``state``; ``state`` may be the true state, as
     only its determinizations for ``seat`` are ever searched."""
+    steps = search(game, state, seat, seats, budget, seed, slice_seconds=None)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            chosen: Action = done.value
+            return chosen
+
+
+def search(
+    game: Game,
+    state: State,
+    seat: int,
+    seats: int,
+    budget: Budget,
+    seed: str,
+    slice_seconds: float | None = SLICE,
+    started: float | None = None,
+) -> Generator[None, None, Action]:
+    """``choose`` in slices: yields after about ``slice_seconds`` of searching (None: never),
+    so a worker can take turns among several searches and a long think does not hold up
+    a short one; the move is the generator's return value. Sliced or not, the same
+    inputs search the same iterations unless ``budget.seconds`` (counted from
+    ``started``, a ``time.monotonic()``, else from now) cuts the search short; a rollout
+    under way then stops where it is and is judged there."""
     root_actions = game.legal_actions(state, seat)
     if not root_actions:
         raise IllegalAction("nothing_to_do", "this seat has no legal action")
@@ -123,20 +155,61 @@ def choose(game: Game, state: State, seat: int, seats: int, budget: Budget, seed
         return root_actions[0]
     root = Node()
     rand = random.Random(f"{seed}:{seat}")
-    deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+    slices = Slices(slice_seconds)
+    deadline = None if budget.seconds is None else (started or slices.resumed) + budget.seconds
     for i in range(budget.iterations):
         if deadline is not None and i and time.monotonic() > deadline:
             break
+        yield from slices.pause()
         world = game.determinize(state, seat, rand) if game.hidden_information else state
-        _iterate(game, Simulation(game, world, f"{seed}:{i}"), root, seat, seats, budget, rand)
+        sim = Simulation(game, world, f"{seed}:{i}")
+        yield from _iteration(game, sim, root, seat, seats, budget, rand, deadline, slices)
     best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))
     chosen: Action = json.loads(best[0].split("|", 1)[1])
     return chosen
 
 
+class Slices:
+    """When a sliced search yields: after ``seconds`` of running since it last resumed
+    (None: never). Pausing between rollout moves, not only between iterations, keeps a
+    slice short even where one iteration is long (a deep rollout in a dear game)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.resumed = time.monotonic()
+
+    def pause(self) -> Generator[None, None, None]:
+        if self.seconds is not None and time.monotonic() - self.resumed > self.seconds:
+            yield
+            self.resumed = time.monotonic()
+
+
 def _iterate(
-    game: Game, sim: Simulation, root: Node, seat: int, seats: int, budget: Budget, rand: random.Random
+    game: Game,
+    sim: Simulation,
+    root: Node,
+    seat: int,
+    seats: int,
+    budget: Budget,
+    rand: random.Random,
+    deadline: float | None = None,
 ) -> None:
+    """One iteration, unsliced."""
+    for _ in _iteration(game, sim, root, seat, seats, budget, rand, deadline, Slices(None)):
+        pass
+
+
+def _iteration(
+    game: Game,
+    sim: Simulation,
+    root: Node,
+    seat: int,
+    seats: int,
+    budget: Budget,
+    rand: random.Random,
+    deadline: float | None,
+    slices: Slices,
+) -> Generator[None, None, None]:
     path: list[tuple[Node, int]] = []
     node, mover, actions = root, seat, game.legal_actions(sim.state, seat)
     while True:
@@ -151,7 +224,7 @@ def _iterate(
         if not movers:
             break
         mover, actions = movers[0]
-    _rollout(sim, budget.rollout_depth, rand, guided=True)
+    yield from _rollout(sim, budget.rollout_depth, rand, guided=True, deadline=deadline, slices=slices)
     reward = rewards(game, sim.state, seats)
     root.visits += 1
     for n, who in path:
@@ -183,11 +256,21 @@ def _select(
     return children[best], actions[best]
 
 
-def _rollout(sim: Simulation, depth: int, rand: random.Random, guided: bool = False) -> None:
-    """Play on for at most ``depth`` moves: uniformly, or (``guided``) by the game's prior."""
-    for _ in range(depth):
-        if sim.over():
+def _rollout(
+    sim: Simulation,
+    depth: int,
+    rand: random.Random,
+    guided: bool = False,
+    deadline: float | None = None,
+    slices: Slices | None = None,
+) -> Generator[None, None, None]:
+    """Play on for at most ``depth`` moves (and not past ``deadline``): uniformly, or
+    (``guided``) by the game's prior; a sliced search may pause between moves."""
+    for step in range(depth):
+        if sim.over() or (deadline is not None and step % 4 == 3 and time.monotonic() > deadline):
             return
+        if slices is not None:
+            yield from slices.pause()
         movers = sim.movers()
         if not movers:
             return
@@ -208,7 +291,8 @@ def win_chances(game: Game, state: State, seats: int, playouts: int, seed: str, 
     for i in range(playouts):
         sim = Simulation(game, state, f"{seed}:{i}")
         sim.system_moves()
-        _rollout(sim, depth, rand)
+        for _ in _rollout(sim, depth, rand):
+            pass
         reward = rewards(game, sim.state, seats)
         best = max(reward)
         leaders = [s for s in range(seats) if reward[s] == best]

@@ -18,14 +18,17 @@ Shapes (plain dicts, so states and events serialise as they are):
 from __future__ import annotations
 
 import copy as _copy
-import importlib
-import inspect
 from abc import ABC, abstractmethod
 from typing import Any, NoReturn, Protocol
 
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
+Options = dict[str, Any]
+Result = dict[str, Any]
+"""``{"scores": [..], "ranking": [..], "tiebreak": ..}``, per seat."""
+Viewer = int | str | None
+"""A seat, None for a spectator, or ``REFEREE``."""
 
 REFEREE = "referee"
 """Viewer that sees everything: a referee, or anyone once the game has finished."""
@@ -34,7 +37,7 @@ REFEREE = "referee"
 class IllegalAction(Exception):
     """The rules forbid this event. ``code`` is stable and machine-readable."""
 
-    def __init__(self, code: str, message: str, details: dict | None = None):
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
@@ -63,49 +66,9 @@ class Rng(Protocol):
     """
 
     def randbelow(self, n: int) -> int: ...
-    def shuffle(self, items: list) -> list: ...  # returns a new list
-    def choice(self, items: list) -> Any: ...
-    def sample(self, items: list, k: int) -> list: ...
-
-
-LAYOUT: dict[str, tuple[str, ...]] = {
-    "options_schema": ("schemas.OptionsSchema",),
-    "action_schemas": ("schemas.ACTION_SCHEMAS",),
-    "rules_version": ("versions.CURRENT",),
-    "may_act": ("legal.may_act", "rules.may_act"),
-    "awaits": ("legal.awaits", "rules.awaits"),
-    "malformed": ("legal.malformed", "rules.malformed"),
-    "check": ("legal.check", "rules.check"),
-    "copy": ("state.copy",),
-    "effect": ("rules.effect",),
-    "to_act": ("legal.to_act", "rules.to_act"),
-    "legal_actions": ("legal.legal_actions", "rules.legal_actions"),
-    "view": ("view.view",),
-    "redact": ("view.redact",),
-    "determinize": ("determinize.deal",),
-}
-"""Where the package layout (projections/games/README.md) keeps each part of a game: the
-places ``Game(layout=__package__)`` looks in, for every part its class leaves out."""
-
-
-def from_layout(package: str, part: str) -> Any:
-    """The one place of ``package`` that holds ``part`` (``LAYOUT``), or None where it has
-    none; a part found in two places is an error, so a reader never wonders which."""
-    found = []
-    for place in LAYOUT[part]:
-        module_name, _, attribute = place.partition(".")
-        try:
-            module = importlib.import_module(f"{package}.{module_name}")
-        except ModuleNotFoundError as missing:
-            if missing.name != f"{package}.{module_name}":
-                raise
-            continue
-        value = getattr(module, attribute, None)
-        if value is not None and not inspect.ismodule(value):  # ``import copy`` is no copy
-            found.append((place, value))
-    if len(found) > 1:
-        raise TypeError(f"{package} holds {part} in {' and '.join(place for place, _ in found)}")
-    return found[0][1] if found else None
+    def shuffle(self, items: list[Any]) -> list[Any]: ...  # returns a new list
+    def choice(self, items: list[Any]) -> Any: ...
+    def sample(self, items: list[Any], k: int) -> list[Any]: ...
 
 
 class Game(ABC):
@@ -115,26 +78,10 @@ class Game(ABC):
     ``options_schema`` and ``action_schemas`` are marshmallow schema classes from the
     game's ``schemas.py`` (the only module of a game that imports marshmallow).
 
-    A game package's class says ``class MyGame(Game, layout=__package__)`` and writes only
-    what its layout does not hold: its ``name`` is the package's (unless its body names
-    it), and every part in ``LAYOUT`` that neither the class nor a base other than ``Game``
-    sets is taken from the package's module that holds it: the schemas, the current rules
-    version, and the protocol functions of ``legal``, ``rules``, ``state``, ``view`` and
-    ``determinize``. A part kept elsewhere or written otherwise stays a line of the class.
+    A game package's class names each of its parts explicitly, from the module that holds
+    it (``check = staticmethod(rules.check)``), so a reader's go-to-definition lands on the
+    rule itself; projections/games/README.md gives the layout of the modules.
     """
-
-    def __init_subclass__(cls, layout: str | None = None, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if layout is None:
-            return
-        if "name" not in vars(cls):
-            cls.name = layout.rpartition(".")[2]
-        for part in LAYOUT:
-            if _set_below_game(cls, part):
-                continue
-            value = from_layout(layout, part)
-            if value is not None:
-                setattr(cls, part, staticmethod(value) if inspect.isfunction(value) else value)
 
     name: str = ""
     title: str = ""
@@ -144,6 +91,10 @@ class Game(ABC):
     chance: bool = False
     options_schema: type | None = None
     action_schemas: dict[str, type] = {}
+    max_log_entries: int = 10_000
+    """The longest log a game of this type may have: a new move is refused (409
+    ``log_full``) once its log holds this many entries (docs/API.md, "Bounded logs").
+    Each game sets it at nine times or more its longest game in tests/golden."""
     rules_version: int = 1
     """Raised whenever a change alters how any legal log folds. ``game.created`` records
     the version a game starts under, and the game folds under that version forever:
@@ -151,7 +102,7 @@ class Game(ABC):
 
     # -- the protocol of DESIGN.md -------------------------------------------------
     @abstractmethod
-    def setup(self, options: dict, seats: int, rng: Rng) -> State:
+    def setup(self, options: Options, seats: int, rng: Rng) -> State:
         """The initial state for ``seats`` players; ``options`` is already validated.
 
         ``options["rules_version"]`` is the version the game is played under (the
@@ -164,7 +115,7 @@ class Game(ABC):
         tests calling ``setup`` directly) play the current version."""
         return played_version(state, self.rules_version)
 
-    def check_options(self, options: dict, seats: int) -> None:
+    def check_options(self, options: Options, seats: int) -> None:
         """Refuse (``bad_options``) options that pass their schema but not the table: a
         rule tying an option to the seat count. The platform calls it before anything
         is written, so ``setup`` may trust its options."""
@@ -175,17 +126,17 @@ class Game(ABC):
         (``guard``), the game's ``check`` on the untouched state, one ``copy``, the
         ``effect`` on the copy, then ``advance`` to the next decision. A refusal raises
         ``IllegalAction`` before the copy, so a refused event changes nothing."""
-        kind, seat = event.get("type"), event.get("seat")
+        seat = event.get("seat")
         payload = event.get("payload")
         payload = {} if payload is None else payload
-        self.guard(state, seat, kind, payload)
+        kind = self.guard(state, seat, event.get("type"), payload)
         self.check(state, seat, kind, payload)
         new = self.copy(state)
         self.effect(new, seat, kind, payload, rng)
         return self.advance(new, rng)
 
-    def guard(self, state: State, seat: int | None, kind: Any, payload: Any) -> None:
-        """The generic refusals, always in this order (``GENERIC_REFUSALS``)."""
+    def guard(self, state: State, seat: int | None, kind: Any, payload: Any) -> str:
+        """The generic refusals, always in this order (``GENERIC_REFUSALS``); the kind admitted."""
         if self.over(state):
             refuse("game_over", "the game has ended")
         if not self.may_act(state, seat, kind):
@@ -197,6 +148,7 @@ class Game(ABC):
             refuse("bad_payload", problem)
         if not self.awaits(state, seat, kind):
             self.refuse_unawaited(state, seat, kind)
+        return str(kind)
 
     def over(self, state: State) -> bool:
         """Whether the game has ended (no event is accepted after that)."""
@@ -207,7 +159,7 @@ class Game(ABC):
         system events (seat None) says which ``kind`` lets a seat in."""
         return seat in self.to_act(state)
 
-    def malformed(self, kind: str, payload: dict) -> str | None:
+    def malformed(self, kind: str, payload: dict[str, Any]) -> str | None:
         """Why a payload cannot reach the rules (the platform has already run its schema;
         this guards direct callers), or None."""
         return None
@@ -221,7 +173,7 @@ class Game(ABC):
         specific rule than ``wrong_action``."""
         refuse("wrong_action", f"{kind} is not what the game waits for now")
 
-    def check(self, state: State, seat: int | None, kind: str, payload: dict) -> None:
+    def check(self, state: State, seat: int | None, kind: str, payload: dict[str, Any]) -> None:
         """Refuse what the rules forbid, reading ``state`` only (no copy exists yet)."""
 
     def copy(self, state: State) -> State:
@@ -232,7 +184,7 @@ class Game(ABC):
         checks that ``apply`` never changes its input."""
         return _copy.deepcopy(state)
 
-    def effect(self, state: State, seat: int | None, kind: str, payload: dict, rng: Rng) -> None:
+    def effect(self, state: State, seat: int | None, kind: str, payload: dict[str, Any], rng: Rng) -> None:
         """Change the copy ``state`` by the event, which has passed every check."""
         raise NotImplementedError(f"{self.name} must say what an event does")
 
@@ -254,16 +206,16 @@ class Game(ABC):
         ...
 
     @abstractmethod
-    def view(self, state: State, viewer: int | str | None) -> dict:
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may see of ``state`` (a seat, None = spectator, REFEREE)."""
         ...
 
-    def redact(self, event: Event, viewer: int | str | None) -> Event | None:
+    def redact(self, event: Event, viewer: Viewer) -> Event | None:
         """What ``viewer`` may see of a logged event; None hides it entirely."""
         return event
 
     @abstractmethod
-    def result(self, state: State) -> dict | None:
+    def result(self, state: State) -> Result | None:
         """None while the game runs; then ``{"scores": [..], "ranking": [..], "tiebreak": ..}``.
 
         ``scores[s]`` and ``ranking[s]`` are per seat; ranking is 1 for first, ties share.
@@ -281,7 +233,7 @@ class Game(ABC):
         an undo across a revealing event needs the other seats' consent."""
         return False
 
-    def determinize(self, state: State, seat: int, rand) -> State:
+    def determinize(self, state: State, seat: int, rand: Any) -> State:
         """A state the seat cannot tell from ``state``: everything hidden from ``seat`` re-dealt
         at random (``rand`` is a ``random.Random``) from what it cannot see. Search bots
         sample these, so the result must depend on ``seat``'s information only: build it
@@ -311,17 +263,13 @@ class Game(ABC):
         return self.scores(state)
 
 
-def _set_below_game(cls: type, attribute: str) -> bool:
-    """Whether ``cls`` or one of its bases other than ``Game`` sets ``attribute``."""
-    return any(attribute in vars(klass) for klass in cls.__mro__ if klass not in (Game, ABC, object))
-
-
 def played_version(state: State, current: int) -> int:
     """The rules version ``state`` is played under, ``current`` when it names none: what
     ``Game.version`` returns, for rules modules that branch on it without the game object."""
-    return state.get("options", {}).get("rules_version", current)
+    version: int = state.get("options", {}).get("rules_version", current)
+    return version
 
 
-def ranking_from(keys: list) -> list[int]:
+def ranking_from(keys: list[Any]) -> list[int]:
     """Competition ranking (1 = best, ties share) from per-seat sort keys, higher better."""
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]

@@ -14,17 +14,23 @@ State shape (JSON-serialisable)::
      "rounds": [{"round", "status": "paired"|"finished", "byes": [pid],
                  "tables": [{"table", "game_id", "seats": [pid | None], "result", "head_hash",
                              "computers"?: {seat: strength}}]}],
-     "games": {game_id: [round index, table index]}, "seq", "created_at", "finished_at"}
+     "games": {game_id: [round index, table index]}, "seq", "created_at", "finished_at",
+     "feed_delay"?: the omniscient feed's delay (projections/tournaments/feed_delay.py)}
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from events.refusal import Refusal
 from events.shapes import JSON
+from projections.tournaments import feed_delay
+
+Event = Mapping[str, Any]
+"""A tournament event as folded: an entry of the stream (an ``Envelope``) or one the
+service is about to append, read and never changed."""
 
 
 class TournamentError(Refusal):
@@ -39,7 +45,7 @@ class TournamentUnknown(TournamentError):
     """It names a player the tournament does not have."""
 
 
-def fold(events: Iterable[JSON], start: JSON | None = None) -> JSON | None:
+def fold(events: Iterable[Event], start: JSON | None = None) -> JSON | None:
     """The state after ``events``, folded onto ``start`` (None: from the beginning)."""
     state = start
     for event in events:
@@ -47,7 +53,7 @@ def fold(events: Iterable[JSON], start: JSON | None = None) -> JSON | None:
     return state
 
 
-def apply(state: dict[str, Any] | None, event: dict[str, Any]) -> dict[str, Any]:
+def apply(state: dict[str, Any] | None, event: Event) -> dict[str, Any]:
     handler = _HANDLERS.get(event["type"])
     if handler is None:
         raise TournamentError("unknown_event", f"unknown tournament event {event['type']!r}")
@@ -90,13 +96,13 @@ def player_by_name(state: dict[str, Any], name: str) -> dict[str, Any] | None:
     return next((p for p in state["players"].values() if p["name"].strip().casefold() == key), None)
 
 
-Handler = Callable[[Any, JSON, JSON], JSON]
+Handler = Callable[[Any, JSON, Event], JSON]
 
 
 # -- handlers: check, then build the new state ---------------------------------------
 
 
-def _created(state: Any, p: JSON, event: JSON) -> JSON:
+def _created(state: Any, p: JSON, event: Event) -> JSON:
     return {
         "id": p["id"],
         "game": p["game"],
@@ -121,7 +127,7 @@ def _not_finished(state: JSON) -> None:
         raise TournamentConflict("tournament_finished", "the tournament is finished")
 
 
-def _registered(state: Any, p: JSON, event: JSON) -> JSON:
+def _registered(state: Any, p: JSON, event: Event) -> JSON:
     _not_finished(state)
     if state.get("registration") == "closed":
         raise TournamentConflict("registration_closed", "the director has closed registration")
@@ -149,7 +155,7 @@ def _registered(state: Any, p: JSON, event: JSON) -> JSON:
     return new
 
 
-def _withdrawn(state: Any, p: JSON, event: JSON) -> JSON:
+def _withdrawn(state: Any, p: JSON, event: Event) -> JSON:
     _not_finished(state)
     player = state["players"].get(p["pid"])
     if player is None:
@@ -178,7 +184,7 @@ def check_next_round(state: dict[str, Any]) -> int:
     return number
 
 
-def _paired(state: Any, p: JSON, event: JSON) -> JSON:
+def _paired(state: Any, p: JSON, event: Event) -> JSON:
     number = check_next_round(state)
     if p["round"] != number:
         raise TournamentConflict("wrong_round", f"the next round is {number}")
@@ -220,7 +226,7 @@ def _paired(state: Any, p: JSON, event: JSON) -> JSON:
     return new
 
 
-def _reported(state: Any, p: JSON, event: JSON) -> JSON:
+def _reported(state: Any, p: JSON, event: Event) -> JSON:
     where = state["games"].get(p["game_id"])
     if where is None:
         raise TournamentError("game_not_in_tournament", f"game {p['game_id']} is not part of this tournament")
@@ -235,7 +241,7 @@ def _reported(state: Any, p: JSON, event: JSON) -> JSON:
     return _with_result(state, r, i, result, p.get("head_hash"))
 
 
-def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
+def _corrected(state: Any, p: JSON, event: Event) -> JSON:
     """A reported game's result corrected after its end (a referee.correction in the
     game's log): the table takes the new result, whenever it arrives."""
     where = state["games"].get(p["game_id"])
@@ -250,22 +256,31 @@ def _corrected(state: Any, p: JSON, event: JSON) -> JSON:
     return _with_result(state, r, i, result, p.get("head_hash"))
 
 
+def table_result(result: JSON) -> JSON:
+    """What a table keeps of its game's result; ``cancelled`` (a seat never made its
+    first move) only when it is so, as older results never say."""
+    kept: JSON = {
+        "scores": list(result["scores"]),
+        "ranking": list(result["ranking"]),
+        "forfeited": list(result.get("forfeited") or []),
+    }
+    if result.get("cancelled"):
+        kept["cancelled"] = True
+    return kept
+
+
 def _with_result(state: JSON, r: int, i: int, result: JSON, head_hash: str | None) -> JSON:
     """The state with table ``i`` of round ``r`` holding ``result`` (a report or a correction)."""
     new = dict(state)
     new["rounds"] = list(state["rounds"])
     rnd = copy.deepcopy(state["rounds"][r])
-    rnd["tables"][i]["result"] = {
-        "scores": list(result["scores"]),
-        "ranking": list(result["ranking"]),
-        "forfeited": list(result.get("forfeited") or []),
-    }
+    rnd["tables"][i]["result"] = table_result(result)
     rnd["tables"][i]["head_hash"] = head_hash
     new["rounds"][r] = rnd
     return new
 
 
-def _round_finished(state: Any, p: JSON, event: JSON) -> JSON:
+def _round_finished(state: Any, p: JSON, event: Event) -> JSON:
     rnd = current_round(state)
     if rnd is None or rnd["round"] != p["round"] or rnd["status"] == "finished":
         raise TournamentConflict("wrong_round", f"round {p['round']} is not the round in play")
@@ -281,7 +296,7 @@ def _round_finished(state: Any, p: JSON, event: JSON) -> JSON:
     return new
 
 
-def _finished(state: Any, p: JSON, event: JSON) -> JSON:
+def _finished(state: Any, p: JSON, event: Event) -> JSON:
     _not_finished(state)
     rnd = current_round(state)
     if rnd is not None and rnd["status"] != "finished":
@@ -293,7 +308,7 @@ def _finished(state: Any, p: JSON, event: JSON) -> JSON:
 
 
 def _registration(value: str) -> Handler:
-    def handler(state: JSON, p: JSON, event: JSON) -> JSON:
+    def handler(state: JSON, p: JSON, event: Event) -> JSON:
         _not_finished(state)
         if state.get("registration", "open") == value:
             raise TournamentConflict(f"registration_already_{value}", f"registration is already {value}")
@@ -302,7 +317,18 @@ def _registration(value: str) -> Handler:
     return handler
 
 
+def _feed_delay(state: JSON, p: JSON, event: Event) -> JSON:
+    """The director's delay for the omniscient feed; settable at any time, audited as
+    an entry of the stream like every other choice."""
+    try:
+        delay = feed_delay.parse(p["delay"])
+    except feed_delay.DelayError as exc:
+        raise TournamentError(exc.code, exc.message) from exc
+    return {**state, "feed_delay": delay}
+
+
 _HANDLERS: dict[str, Handler] = {
+    "feed.delay_set": _feed_delay,
     "registration.closed": _registration("closed"),
     "registration.opened": _registration("open"),
     "tournament.created": _created,

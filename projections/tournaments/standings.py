@@ -16,7 +16,8 @@ Tie-breaks, in order:
 
 Referee adjustments and forfeits reach the standings through the games' results: a game
 reported after a forfeit already ranks the forfeiting seat last, and an adjustment
-changes that game's scores before it is reported.
+changes that game's scores before it is reported. A game cancelled because a seat
+never made its first move counts as played by nobody: no points, no game.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def records(state: dict[str, Any]) -> dict[str, Any]:
                 r["last_first"] = s == 0
                 r["seat_share"] += Fraction(s, max(n - 1, 1))
             result = table["result"]
-            if result is None:
+            if result is None or result.get("cancelled"):  # a cancelled game scores for nobody
                 continue
             for s, pid in players:
                 r = rec[pid]

@@ -1,4 +1,4 @@
-"""The tournament audit bundle: writing it, and verifying it offline.
+"""The tournament audit bundle, verified offline (the server writes it: ``Tournaments.bundle``).
 
 A bundle is one JSON document::
 
@@ -30,74 +30,32 @@ a salt would protect, and anyone can check every payload at once.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from marshmallow import ValidationError
 
 from events.chain import ChainError, chain_format, check_links, check_payloads
-from events.envelope import canonical_json, now_rfc3339
+from events.shapes import JSON, Envelope
+from events.signing import BUNDLE_FORMAT, bundle_statement
 from events.signing import check as check_signature
 from events.tournament_schemas import SCHEMAS
 from projections.tournaments import fold as tfold
 from projections.tournaments import standings as tstandings
-from projections.tournaments.fold import TournamentError
+from projections.tournaments.fold import TournamentError, table_result
 
-FORMAT = "tournament-bundle/1"
+FORMAT = BUNDLE_FORMAT
 
+if TYPE_CHECKING:
+    from service.audit.exports import Keys
 
-def build_bundle(service, tid: str) -> dict:
-    """The bundle of a tournament as it stands (after catching up finished games)."""
-    from service.services.callers import SPECTATOR
-
-    state = service.sync(tid)
-    stream = service.events(tid)
-    games, listed = {}, []
-    for rnd in state["rounds"]:
-        for table in rnd["tables"]:
-            gid = table["game_id"]
-            log = service.platform.export(gid, SPECTATOR)
-            games[gid] = log
-            listed.append(
-                {
-                    "game_id": gid,
-                    "round": rnd["round"],
-                    "table": table["table"],
-                    "seq": log[-1]["seq"] if log else 0,
-                    "head_hash": log[-1]["hash"] if log else None,
-                    "finished": any(e["type"] == "game.finished" for e in log),
-                }
-            )
-    manifest = {
-        "tournament": tid,
-        "game": state["game"],
-        "exported_at": now_rfc3339(),
-        "tournament_head": {"seq": stream[-1]["seq"], "hash": stream[-1]["hash"]},
-        "games": listed,
-    }
-    bundle = {
-        "format": FORMAT,
-        "manifest": manifest,
-        "tournament": stream,
-        "games": games,
-        "standings": tstandings.compute(state),
-    }
-    bundle["signature"] = service.platform.signer.sign(bundle_statement(bundle))
-    return bundle
+Fail = Callable[[str, str], None]
+"""Records a failed check and why."""
 
 
-def bundle_statement(bundle: dict) -> dict:
-    """What the server signs of a bundle: the digest of everything but the signature."""
-    body = canonical_json({k: v for k, v in bundle.items() if k != "signature"})
-    return {
-        "kind": "tournament-bundle",
-        "tournament": (bundle.get("manifest") or {}).get("tournament"),
-        "digest": hashlib.sha256(body.encode()).hexdigest(),
-    }
-
-
-def verify_tournament(bundle: dict, keys: dict | None = None) -> dict:
+def verify_tournament(bundle: object, keys: Keys | None = None) -> JSON:
     """``{ok, checks: {...}, games: {id: report}, messages, standings}``; each check is
     "ok", "failed" or "skipped". A bundle of the wrong shape fails, never raises."""
     try:
@@ -116,7 +74,7 @@ def verify_tournament(bundle: dict, keys: dict | None = None) -> dict:
         }
 
 
-def _verify(bundle: dict, keys: dict | None) -> dict:
+def _verify(bundle: object, keys: Keys | None) -> JSON:
     checks = {
         "format": "ok",
         "chain": "skipped",
@@ -128,9 +86,9 @@ def _verify(bundle: dict, keys: dict | None) -> dict:
         "signature": "skipped",
     }
     messages: list[str] = []
-    out = {"ok": False, "checks": checks, "games": {}, "messages": messages, "standings": None}
+    out: JSON = {"ok": False, "checks": checks, "games": {}, "messages": messages, "standings": None}
 
-    def fail(check, message):
+    def fail(check: str, message: str) -> None:
         checks[check] = "failed"
         messages.append(message)
 
@@ -187,13 +145,19 @@ def _verify(bundle: dict, keys: dict | None) -> dict:
         if bundle.get("standings") is not None and bundle["standings"] != recomputed:
             fail("standings", "the bundle's standings differ from the ones recomputed from the games")
         final = next((e["payload"] for e in stream if e["type"] == "tournament.finished"), None)
-        if final and final.get("standings") and final["standings"] != tstandings.compute(at_finish):
+        if (
+            final
+            and final.get("standings")
+            and (at_finish is None or final["standings"] != tstandings.compute(at_finish))
+        ):
             fail("standings", "the standings recorded at the end differ from the recomputed ones")
     out["ok"] = "failed" not in checks.values()
     return out
 
 
-def _check_bundle_signature(bundle, keys, checks, messages, fail):
+def _check_bundle_signature(
+    bundle: JSON, keys: Keys | None, checks: dict[str, str], messages: list[str], fail: Fail
+) -> None:
     signed = bundle.get("signature")
     if signed is None:
         checks["signature"] = "unsigned"
@@ -214,18 +178,21 @@ def _check_bundle_signature(bundle, keys, checks, messages, fail):
         checks["signature"] = "ok"
 
 
-def _verify_games(state, in_tournament, games, out, fail, keys):
-    from service.audit.exports import verify
+def _verify_games(
+    state: JSON, in_tournament: dict[str, tuple[int, JSON]], games: JSON, out: JSON, fail: Fail, keys: Keys | None
+) -> None:
+    from service.audit.exports import Malformed, verify
 
     checks = out["checks"]
     checks["games"] = checks["results"] = "ok"
     for gid, (_rnd, table) in in_tournament.items():
         log = games.get(gid) or []
-        report = (
-            verify(log, keys=keys, require_signature=False)
-            if log
-            else {"ok": False, "verdict": "failed", "checks": {}, "messages": ["no log"]}
-        )
+        report: JSON = {"ok": False, "verdict": "failed", "checks": {}, "messages": ["no log"]}
+        if log:
+            try:
+                report = verify(log, keys=keys, require_signature=False)
+            except Malformed as exc:
+                report = {"ok": False, "verdict": "failed", "checks": {}, "messages": [str(exc)]}
         out["games"][gid] = report
         sealed_in_play = report.get("verdict") == "sealed" and table["result"] is None
         if not report["ok"] and not sealed_in_play:
@@ -254,29 +221,26 @@ def _verify_games(state, in_tournament, games, out, fail, keys):
             fail("results", f"game {gid}: the reported head hash is not in the game's log")
 
 
-def _with_game_results(state: dict, games: dict) -> dict:
+def _with_game_results(state: JSON, games: JSON) -> JSON:
     """The tournament state with each reported result taken from the game's own log."""
-    new = json.loads(json.dumps(state))
+    new: JSON = json.loads(json.dumps(state))
     for rnd in new["rounds"]:
         for table in rnd["tables"]:
             if table["result"] is None:
                 continue
-            result = final_recorded_result(games[table["game_id"]])
-            table["result"] = {
-                "scores": result["scores"],
-                "ranking": result["ranking"],
-                "forfeited": result.get("forfeited") or [],
-            }
+            # _verify_games failed any reported game whose log records no result
+            table["result"] = table_result(cast(JSON, final_recorded_result(games[table["game_id"]])))
     return new
 
 
-def final_recorded_result(log: list[dict]) -> dict | None:
+def final_recorded_result(log: list[JSON]) -> JSON | None:
     """A game's result as its log last records it: a correction's, else game.finished's."""
     results = [e["payload"].get("result") for e in log if e.get("type") in ("game.finished", "referee.correction")]
-    return results[-1] if results else None
+    last: JSON | None = results[-1] if results else None
+    return last
 
 
-def _chain_problems(stream: list) -> list[str]:
+def _chain_problems(stream: list[JSON]) -> list[str]:
     """The tournament stream checked as a game's log is (service/audit/exports.py), by the same
     functions of events/chain.py: no format downgrade, every link, every payload (the
     tournament's digests are unsalted)."""
@@ -285,7 +249,7 @@ def _chain_problems(stream: list) -> list[str]:
     try:
         chain_format(stream)
         check_links(stream)
-        check_payloads(stream, None)
+        check_payloads(cast(list[Envelope], stream), None)  # linked and re-hashed: sealed envelopes
     except ChainError as exc:
         return [exc.message]
     return []

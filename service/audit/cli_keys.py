@@ -1,15 +1,21 @@
 """Public keys given on the command line: a base64 key, or a file holding one (or the
-JSON that ``GET /api/keys`` answers, whose every key is taken)."""
+JSON that ``GET /api/keys`` answers, whose keys are taken except the revoked ones: a
+revoked key leaked, so the offline verifiers trust it no more than the server does)."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-from events.signing import keyring
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from events.signing import keyring, revoked, trusted
 
 
-def read_keys(given: list[str]) -> dict:
+def read_keys(given: list[str]) -> dict[str, Ed25519PublicKey]:
+    """The keys by id; each revoked key of a listing dropped is named on stderr. Keys
+    given that are all revoked are a ValueError: nothing would check the signatures."""
     texts: list[str] = []
     for item in given:
         path = Path(item)
@@ -20,9 +26,16 @@ def read_keys(given: list[str]) -> dict:
             texts.append(text)
             continue
         if isinstance(published, dict) and "keys" in published:
-            texts.extend(k["public_key"] for k in published["keys"])
+            texts.extend(trusted(published))
+            for key_id in revoked(published):
+                print(f"revoked key {key_id} dropped: it vouches for nothing", file=sys.stderr)
         elif isinstance(published, dict) and "public_key" in published:
-            texts.append(published["public_key"])
+            if published.get("status") == "revoked":
+                print(f"revoked key {published.get('key_id')} dropped: it vouches for nothing", file=sys.stderr)
+            else:
+                texts.append(published["public_key"])
         else:
             texts.append(text)
+    if given and not texts:
+        raise ValueError("every key given is revoked")
     return keyring(texts)

@@ -15,24 +15,27 @@ import json
 import sys
 import urllib.request
 
+from events.shapes import JSON
 from projections import ratings as rfold
 
 
-def load_live(source: str) -> dict:
+def load_live(source: str) -> JSON:
     if source.startswith(("http://", "https://")):
         with urllib.request.urlopen(source, timeout=30) as answer:  # the auditor names the server
-            return json.load(answer)
+            live: JSON = json.load(answer)
+            return live
     with open(source, encoding="utf-8") as handle:
-        return json.load(handle)
+        stored: JSON = json.load(handle)
+        return stored
 
 
-def recompute(exports: list[list[dict]]) -> tuple[dict, dict]:
+def recompute(exports: list[list[JSON]]) -> tuple[JSON, dict[str, str]]:
     """(numbers, {game_id: head}) of the rated games among ``exports``."""
     results = [r for r in (rfold.results_from_export(lines) for lines in exports) if r is not None]
     return rfold.numbers(rfold.fold(results)), {r["game_id"]: r["head"] for r in results}
 
 
-def differences(live: dict, numbers: dict, heads: dict) -> list[str]:
+def differences(live: JSON, numbers: JSON, heads: dict[str, str]) -> list[str]:
     out = []
     live_heads = live.get("games", {})
     for game_id in sorted(set(live_heads) | set(heads)):

@@ -22,20 +22,36 @@ without a key the report says "unsigned: integrity only, not authenticity".
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable
+from typing import Any, cast
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from events import strict_json as json_input
 from events.chain import ChainError, chain_format, check_links, check_payloads
-from events.rng import commitment
+from events.rng import CONTRIBUTION_HEX, commitment
+from events.shapes import JSON, Envelope
 from events.signing import check as check_signature
 from events.signing import export_statement
 from projections import fold
-from projections.games import get as get_game
 from projections.games.base import IllegalAction
 from projections.outcome import final_result
-from service.http import json_input
 
 TRAILER = "head_signature"
+AUDIT = "audit"  # the line before the trailer: what beside the log a dispute may cite (the chat)
 UNSIGNED = "unsigned: integrity only, not authenticity"
+
+Keys = dict[str, Ed25519PublicKey]
+"""The server's public keys by key id (``events.signing.keyring``)."""
+
+Fail = Callable[[str, int | None, str], None]
+"""Records a failed check: which, the seq at fault (None: no one entry), and why."""
+
+
+class Malformed(ValueError):
+    """The export is not of the shape this server writes (a seed that is not text)."""
 
 
 class TooCostly(Exception):
@@ -51,7 +67,7 @@ class Budget:
 
     EVERY = 64
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float) -> None:
         self.end = time.monotonic() + seconds
         self.calls = 0
 
@@ -64,9 +80,9 @@ class Budget:
         time.sleep(0)
 
 
-def parse_lines(text: str, budget: Budget | None = None) -> list[dict]:
+def parse_lines(text: str, budget: Budget | None = None) -> list[JSON]:
     """One envelope (a JSON object) per non-blank line; raises ``MalformedJSON``."""
-    out = []
+    out: list[JSON] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if budget is not None:
             budget.tick(number)
@@ -79,32 +95,38 @@ def parse_lines(text: str, budget: Budget | None = None) -> list[dict]:
     return out
 
 
-def split_trailer(lines: list) -> tuple[list, dict | None]:
-    """The entries, and the signed head statement an export ends with (if any)."""
+def split_trailer(lines: list[JSON]) -> tuple[list[JSON], Any]:
+    """The entries, and the signed head statement an export ends with (if any; as
+    sent, so not yet known to be an object). The audit section before it (the table
+    chat, which is no part of the log) is left out."""
+    trailer = None
     if lines and isinstance(lines[-1], dict) and TRAILER in lines[-1] and "seq" not in lines[-1]:
-        return lines[:-1], lines[-1][TRAILER]
-    return lines, None
+        lines, trailer = lines[:-1], lines[-1][TRAILER]
+    if lines and isinstance(lines[-1], dict) and AUDIT in lines[-1] and "seq" not in lines[-1]:
+        lines = lines[:-1]
+    return lines, trailer
 
 
 def verify(
-    lines: list,
-    keys: dict | None = None,
-    receipts: list | None = None,
+    lines: list[JSON],
+    keys: Keys | None = None,
+    receipts: list[JSON] | None = None,
     budget: Budget | None = None,
     require_signature: bool = True,
-) -> dict:
+) -> JSON:
     """``{ok, verdict, format, first_bad_seq, checks, messages, game, rules_version}``;
     see the module doc (``game`` and ``rules_version`` as ``game.created`` records them).
 
     ``keys`` maps key ids to public keys (given keys and ``require_signature``, an
     unsigned export fails); ``receipts`` are signed head statements a player kept;
-    past the end of ``budget`` TooCostly is raised."""
+    past the end of ``budget`` TooCostly is raised, Malformed for an export of a shape
+    this server never writes."""
     envelopes, trailer = split_trailer(lines)
     checks = dict.fromkeys(("chain", "payloads", "game_id", "commitment", "refold", "result"), "skipped")
     checks.update(signature="skipped", receipts="none")
     messages: list[str] = []
     bad: list[int] = []
-    report = {
+    report: JSON = {
         "ok": False,
         "verdict": "failed",
         "format": None,
@@ -114,7 +136,7 @@ def verify(
         **played_under(envelopes),
     }
 
-    def fail(check, seq, message):
+    def fail(check: str, seq: int | None, message: str) -> None:
         checks[check] = "failed"
         messages.append(message)
         if seq is not None:
@@ -122,19 +144,21 @@ def verify(
 
     try:
         report["format"] = chain_format(envelopes)
-        check_links(envelopes, budget and budget.tick)
+        check_links(envelopes, budget.tick if budget else None)
         checks["chain"] = "ok" if envelopes else "failed"
         if not envelopes:
             fail("chain", None, "the export is empty")
     except ChainError as exc:
         fail("chain", exc.seq, exc.message)
     if checks["chain"] == "ok":
+        chained = cast(list[Envelope], envelopes)  # every entry links and re-hashes: sealed envelopes
         legacy = report["format"] == "legacy"
-        seed = _revealed_seed(envelopes)
-        _check_game_id(envelopes, legacy, checks, fail)
-        _check_contents(envelopes, seed, legacy, checks, messages, fail, budget)
-        _check_signature(envelopes, trailer, keys, require_signature, checks, messages, fail)
-        _check_corrections(envelopes, keys, checks, fail)
+        seed = _revealed_seed(chained)
+        _check_game_id(chained, legacy, checks, fail)
+        _check_deal(chained, checks, fail)
+        _check_contents(chained, seed, legacy, checks, messages, fail, budget)
+        _check_signature(chained, trailer, keys, require_signature, checks, messages, fail)
+        _check_corrections(chained, keys, checks, fail)
     _check_receipts(envelopes, receipts, keys, checks, fail)
 
     report["first_bad_seq"] = min(bad) if bad else None
@@ -154,13 +178,13 @@ def verify(
     return report
 
 
-def export_headers(envelopes: list[dict]) -> dict:
+def export_headers(envelopes: list[Envelope]) -> dict[str, str]:
     """HTTP headers naming the game and rules version of an export."""
     under = played_under(envelopes)
     return {"X-Game": under["game"] or "", "X-Rules-Version": str(under["rules_version"] or "")}
 
 
-def played_under(envelopes: list[dict]) -> dict:
+def played_under(envelopes: list[JSON] | list[Envelope]) -> JSON:
     """``{game, rules_version}`` as the log's ``game.created`` records them (None when
     the first entry is no ``game.created``); the refold uses them."""
     first = envelopes[0] if envelopes and isinstance(envelopes[0], dict) else {}
@@ -170,7 +194,7 @@ def played_under(envelopes: list[dict]) -> dict:
     return {"game": payload.get("game"), "rules_version": fold.rules_version(payload)}
 
 
-def _check_game_id(envelopes, legacy, checks, fail):
+def _check_game_id(envelopes: list[Envelope], legacy: bool, checks: dict[str, str], fail: Fail) -> None:
     if legacy:
         checks["game_id"] = "absent"
     elif isinstance(envelopes[0]["payload"].get("game_id"), str):
@@ -179,7 +203,46 @@ def _check_game_id(envelopes, legacy, checks, fail):
         fail("game_id", 1, "seq 1: game.created names no game id")
 
 
-def _check_contents(envelopes, seed, legacy, checks, messages, fail, budget):
+def _check_deal(envelopes: list[Envelope], checks: dict[str, str], fail: Fail) -> None:
+    """A game from an open table records one share of the deal per seat: a client's
+    random value, or a computer seat's mark that its share is the server's seed. The
+    refold draws from the seed mixed with those values (``fold.draw_seed``), so a result
+    recorded from any other draws fails there; here the shares themselves are checked.
+    ``checks.deal`` is there only for a game with a deal: other reports stay as they were."""
+    created = envelopes[0]["payload"] if envelopes[0]["type"] == "game.created" else {}
+    deal = created.get("deal")
+    if deal is None:
+        return
+    shares = deal.get("contributions") if isinstance(deal, dict) else None
+    seats = created.get("seats") or []
+    bots = set((created.get("bots") or {}).keys())
+    ok = (
+        isinstance(shares, list)
+        and [s.get("seat") for s in shares if isinstance(s, dict)] == list(range(len(seats)))
+        and all(
+            (str(s["seat"]) in bots and s.get("from") == "server" and "value" not in s)
+            or (str(s["seat"]) not in bots and isinstance(s.get("value"), str) and _HEX64.fullmatch(s["value"]))
+            for s in shares
+        )
+    )
+    if ok:
+        checks["deal"] = "ok"
+    else:
+        fail("deal", 1, "seq 1: the deal does not record one share per seat (a value, or the server's for a computer)")
+
+
+_HEX64 = re.compile(f"[0-9a-f]{{{CONTRIBUTION_HEX}}}")
+
+
+def _check_contents(
+    envelopes: list[Envelope],
+    seed: str | None,
+    legacy: bool,
+    checks: dict[str, str],
+    messages: list[str],
+    fail: Fail,
+    budget: Budget | None,
+) -> None:
     redacted = [e["seq"] for e in envelopes if e.get("redacted")]
     if seed is not None and redacted:
         # the seed is withheld from every copy that hides something (projections/views.py)
@@ -201,7 +264,7 @@ def _check_contents(envelopes, seed, legacy, checks, messages, fail, budget):
     checks["commitment"] = "ok"
     try:
         check_payloads(
-            envelopes, seed, budget and budget.tick
+            envelopes, seed, budget.tick if budget else None
         )  # format-2 entries; each legacy hash covered its payload
         checks["payloads"] = "ok"
     except ChainError as exc:
@@ -210,19 +273,22 @@ def _check_contents(envelopes, seed, legacy, checks, messages, fail, budget):
     _refold(envelopes, seed, checks, fail, budget)
 
 
-def _refold(envelopes, seed, checks, fail, budget):
+def _refold(envelopes: list[Envelope], seed: str, checks: dict[str, str], fail: Fail, budget: Budget | None) -> None:
     """Fold the whole log once, in order; at each ``game.finished`` compare the
     recorded result with the result of the state just before it (the fold itself
     checks each correction's result)."""
     history = fold.InMemoryHistory(envelopes, seed)
-    previous, seq = None, 0
+    previous: fold.PlatformState | None = None
+    seq = 0
     try:
         for envelope, state in history.states():
             seq = envelope["seq"]
             if budget is not None:
                 budget.tick(seq)
             if envelope["type"] == "game.finished":
-                expected = final_result(get_game(previous["game"]), previous)
+                if previous is None:
+                    raise fold.FoldError("game.finished before game.created")
+                expected = final_result(fold.game_of(previous), previous)
                 if expected != envelope["payload"]["result"]:
                     fail("result", seq, f"seq {seq}: the recorded result is not the refolded one")
                     return
@@ -231,10 +297,18 @@ def _refold(envelopes, seed, checks, fail, budget):
         fail("refold", seq + 1, f"seq {seq + 1}: refold failed: {exc}")  # the entry after the last good one
         return
     checks["refold"] = "ok"
-    checks["result"] = "ok" if previous["result"] is not None else "skipped"
+    checks["result"] = "ok" if previous is not None and previous["result"] is not None else "skipped"
 
 
-def _check_signature(envelopes, trailer, keys, required, checks, messages, fail):
+def _check_signature(
+    envelopes: list[Envelope],
+    trailer: Any,
+    keys: Keys | None,
+    required: bool,
+    checks: dict[str, str],
+    messages: list[str],
+    fail: Fail,
+) -> None:
     """The export's closing head statement: it must name this log's game, last seq and
     head, and (given keys) be signed by one of them."""
     last = envelopes[-1]
@@ -275,7 +349,7 @@ def _check_signature(envelopes, trailer, keys, required, checks, messages, fail)
         )
 
 
-def _check_corrections(envelopes, keys, checks, fail):
+def _check_corrections(envelopes: list[Envelope], keys: Keys | None, checks: dict[str, str], fail: Fail) -> None:
     """Each correction after the end carries the server's signature over what it changes."""
     game_id = envelopes[0]["payload"].get("game_id")
     for envelope in envelopes:
@@ -289,7 +363,9 @@ def _check_corrections(envelopes, keys, checks, fail):
             fail("signature", envelope["seq"], f"seq {envelope['seq']}: the correction is not signed by a given key")
 
 
-def _check_receipts(envelopes, receipts, keys, checks, fail):
+def _check_receipts(
+    envelopes: list[JSON], receipts: list[JSON] | None, keys: Keys | None, checks: dict[str, str], fail: Fail
+) -> None:
     """Receipts a player kept against this export: the first seq where they disagree."""
     if not receipts:
         return
@@ -309,14 +385,14 @@ def _check_receipts(envelopes, receipts, keys, checks, fail):
             return
 
 
-def named_game(envelopes: list) -> str | None:
+def named_game(envelopes: list[JSON]) -> str | None:
     """The game id ``game.created`` names (None for a legacy or malformed log)."""
     first = envelopes[0] if envelopes and isinstance(envelopes[0], dict) else {}
     payload = first.get("payload") if first.get("type") == "game.created" else None
     return payload.get("game_id") if isinstance(payload, dict) else None
 
 
-def against_log(report: dict, envelopes: list, stored: list[dict] | None) -> dict:
+def against_log(report: JSON, envelopes: list[JSON], stored: list[Envelope] | None) -> JSON:
     """The server's own check of an export against its log of the same game, from the
     export's last seq on (``stored``): ``current`` is "ok" (the export is the log as it
     is), "behind" (genuine, but the log has gone on: the entries since are named, a
@@ -345,8 +421,12 @@ def against_log(report: dict, envelopes: list, stored: list[dict] | None) -> dic
     return report
 
 
-def _revealed_seed(envelopes):
+def _revealed_seed(envelopes: list[Envelope]) -> str | None:
+    """The seed ``game.finished`` reveals; raises Malformed when it is not text."""
     for envelope in envelopes:
         if envelope["type"] == "game.finished" and envelope["payload"].get("seed"):
-            return envelope["payload"]["seed"]
+            seed: object = envelope["payload"]["seed"]
+            if not isinstance(seed, str):
+                raise Malformed(f"seq {envelope['seq']}: the revealed seed is {type(seed).__name__}, not text")
+            return seed
     return None

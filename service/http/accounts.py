@@ -6,26 +6,23 @@ seat's token in the body, so one request carries both without either in a URL.
 
 from __future__ import annotations
 
-import json
-
 from flask import request
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from events import keys
+from events.shapes import JSON
 from projections.games import get as get_game
 from projections.games import registry
-from projections.ratings import PROVISIONAL_GAMES
-from service.http.games import BadRequestParser
-from service.http.openapi import BEARER, SESSION_REFUSED, refusals
-from service.services import bindings
+from service.http.blueprints import Blueprint
+from service.http.limits import client_address
+from service.http.openapi import BEARER, OBJECT, SESSION_REFUSED, refusals
+from service.http.schemas import name_text
+from service.services import profiles
+from service.services.accounts import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
 from service.services.callers import bearer_token
 from service.services.errors import NotFound
-from service.services.games import Platform
 from service.wiring import services
 
 bp = Blueprint("accounts", __name__, url_prefix="/api", description="Accounts, sessions, profiles and ratings")
-bp.ARGUMENTS_PARSER = BadRequestParser()
 
 
 class CredentialsSchema(Schema):
@@ -33,9 +30,23 @@ class CredentialsSchema(Schema):
     password = fields.String(required=True, validate=validate.Length(min=1, max=1024))
 
 
+# A new password's bounds are checked on its NFKC form (400 ``bad_password``); the
+# document states them on the characters sent, which is the same for all but a few.
+NEW_PASSWORD = {"minLength": MIN_PASSWORD, "maxLength": MAX_PASSWORD}
+
+
+class NewAccountSchema(CredentialsSchema):
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),  # beyond MAX_NAME the service answers bad_name
+        metadata={**name_text(unsafe="/\\?#%", max_length=MAX_NAME), "maxLength": MAX_NAME},
+    )
+    password = fields.String(required=True, validate=validate.Length(min=1, max=1024), metadata=NEW_PASSWORD)
+
+
 class PasswordChangeSchema(Schema):
     old = fields.String(required=True, validate=validate.Length(min=1, max=1024))
-    new = fields.String(required=True, validate=validate.Length(min=1, max=1024))
+    new = fields.String(required=True, validate=validate.Length(min=1, max=1024), metadata=NEW_PASSWORD)
 
 
 class ClaimSchema(Schema):
@@ -47,54 +58,59 @@ class LeaderboardQuerySchema(Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
 
 
-def platform() -> Platform:
-    return services().platform
-
-
 def session_name() -> str:
-    return platform().accounts.session(bearer_token(request.headers))
+    return services().accounts.session(bearer_token(request.headers))
 
 
 @bp.route("/accounts", methods=["POST"])
-@bp.arguments(CredentialsSchema)
+@bp.arguments(NewAccountSchema)
 @refusals(bp, {403: "a reserved name", 409: "the name (or one that looks like it) is taken"})
-def create_account(body):
+@bp.alt_response(
+    201, schema=OBJECT, description="the account: name, created_at and its first session token (once)", success=True
+)
+def create_account(body: JSON) -> tuple[JSON, int]:
     """Create an account; answers its first session token (once)."""
-    return platform().accounts.create(body["name"], body["password"]), 201
+    return services().accounts.create(body["name"], body["password"]), 201
 
 
 @bp.route("/sessions", methods=["POST"])
 @bp.arguments(CredentialsSchema)
 @refusals(bp, {401: "wrong name or password (which one is not said)"})
-def login(body):
+@bp.alt_response(201, schema=OBJECT, description="a new session: name and token (once)", success=True)
+def login(body: JSON) -> tuple[JSON, int]:
     """Log in: a new session token (rate-limited per client, and failed logins per
     account name: 429 before any password is checked)."""
-    return platform().accounts.login(body["name"], body["password"]), 201
+    return services().accounts.login(body["name"], body["password"], client_address()), 201
 
 
 @bp.route("/sessions/current", methods=["DELETE"])
 @bp.doc(security=BEARER)
 @refusals(bp, {401: SESSION_REFUSED})
-def logout():
+@bp.alt_response(200, schema=OBJECT, description="the session revoked: name, revoked", success=True)
+def logout() -> JSON:
     """Log out: revoke this session token."""
-    return platform().accounts.logout(bearer_token(request.headers))
+    return services().accounts.logout(bearer_token(request.headers))
 
 
 @bp.route("/sessions", methods=["DELETE"])
 @bp.doc(security=BEARER)
 @refusals(bp, {401: SESSION_REFUSED})
-def logout_all():
+@bp.alt_response(
+    200, schema=OBJECT, description="every session of the account revoked: name, revoked (how many)", success=True
+)
+def logout_all() -> JSON:
     """Log out everywhere: revoke every session of the account."""
-    return platform().accounts.logout_all(bearer_token(request.headers))
+    return services().accounts.logout_all(bearer_token(request.headers))
 
 
 @bp.route("/me")
 @bp.doc(security=BEARER)
 @refusals(bp, {401: SESSION_REFUSED})
-def me():
+@bp.alt_response(200, schema=OBJECT, description="the logged-in account: name, created_at", success=True)
+def me() -> JSON:
     """The account the session belongs to."""
     name = session_name()
-    record = platform().accounts.require(name)
+    record = services().accounts.require(name)
     return {"name": record["name"], "created_at": record["created_at"]}
 
 
@@ -102,10 +118,18 @@ def me():
 @bp.arguments(PasswordChangeSchema)
 @bp.doc(security=BEARER)
 @refusals(bp, {401: "no session, or the current password is not right"})
-def change_password(body):
+@bp.alt_response(
+    200,
+    schema=OBJECT,
+    description="the password changed: name, a fresh session token (once), revoked (every other session)",
+    success=True,
+)
+def change_password(body: JSON) -> JSON:
     """Change the password (the current one is asked); every session ends and a fresh
     one is answered (rate-limited like logging in)."""
-    return platform().accounts.change_password(bearer_token(request.headers), body["old"], body["new"])
+    return services().accounts.change_password(
+        bearer_token(request.headers), body["old"], body["new"], client_address()
+    )
 
 
 @bp.route("/games/<game_id>/claim", methods=["POST"])
@@ -120,86 +144,76 @@ def change_password(body):
         409: "the seat is bound to another account, or the account holds another seat",
     },
 )
-def claim_seat(body, game_id):
+@bp.alt_response(
+    201,
+    schema=OBJECT,
+    description="the seat bound: game_id, seat, account, seq, and seat_token: the seat's new token",
+    success=True,
+)
+@bp.alt_response(
+    200,
+    schema=OBJECT,
+    description="the seat was already bound to this account (a new seat_token all the same)",
+    success=True,
+)
+def claim_seat(body: JSON, game_id: str) -> tuple[JSON, int]:
     """Bind the seat whose token is sent to the logged-in account (a ``seat.bound``
     entry in the game's log); 200 if it already is."""
     name = session_name()
-    bound_now, answer = bindings.claim(platform(), game_id, name, body["seat_token"])
+    bound_now, answer = services().bindings.claim(game_id, name, body["seat_token"])
     return answer, 201 if bound_now else 200
 
 
 @bp.route("/games/<game_id>/rating", methods=["POST"])
 @refusals(bp, {404: "no such game", 409: "unranked, not finished, or already rated"})
-def rate_game(game_id):
+@bp.alt_response(
+    201, schema=OBJECT, description="the game's result recorded in the ratings: game_id, head", success=True
+)
+def rate_game(game_id: str) -> tuple[JSON, int]:
     """Record a finished ranked game in the ratings (done by itself when the game ends;
     this recovers a lost write). 409 when unranked, not rateable or already rated."""
-    return platform().ratings.rate(platform(), game_id), 201
+    return services().ratings.rate(game_id), 201
 
 
 @bp.route("/accounts/<name>")
 @refusals(bp, {404: "no such account"})
-def profile(name):
+@bp.alt_response(
+    200,
+    schema=OBJECT,
+    description="the profile: ratings per game (with history), games, annotations (docs/RATINGS.md)",
+    success=True,
+)
+def profile(name: str) -> JSON:
     """An account's profile: rating per game with its history, games, annotations."""
-    p = platform()
-    record = p.accounts.require(name)
-    name = record["name"]
-    game_ids = p.accounts.games(name, limit=100)
-    games, notes = [], []
-    for game_id, raw in zip(game_ids, p._summaries(game_ids)):
-        summary = json.loads(raw) if raw else None
-        if summary is None:
-            continue
-        seat = next((int(s) for s, a in (summary.get("accounts") or {}).items() if a == name), None)
-        result = summary.get("result")
-        games.append(
-            {
-                "id": game_id,
-                "game": summary["game"],
-                "title": summary["title"],
-                "status": summary["status"],
-                "seat": seat,
-                "seats": summary["seats"],
-                "ranked": summary["ranked"],
-                "rank": result["ranking"][seat] if result and seat is not None else None,
-                "replay": f"/games/{game_id}/replay",
-                "created_at": summary["created_at"],
-            }
-        )
-        for note_id, fields_ in p.redis.xrange(keys.notes(game_id), "-", "+", count=200):
-            note = json.loads(fields_["n"])
-            if note.get("role") == "seat" and note.get("seat") == seat and seat is not None:
-                notes.append(
-                    {
-                        "id": note_id,
-                        "game_id": game_id,
-                        "seq": note["seq"],
-                        "kind": note["kind"],
-                        "text": note["text"],
-                        "ts": note["ts"],
-                    }
-                )
-    return {
-        "name": name,
-        "created_at": record["created_at"],
-        "ratings": p.ratings.of_account(name),
-        "games": games,
-        "annotations": notes,
-        "provisional_below_games": PROVISIONAL_GAMES,
-    }
+    built = services()
+    return profiles.profile(built.accounts, built.store, built.notes, built.ratings, name)
 
 
 @bp.route("/ratings")
-def all_ratings():
+@bp.alt_response(
+    200,
+    schema=OBJECT,
+    description="every live rating: {parameters, ratings: {game: {account: [mu, sigma, games]}}, results}",
+    success=True,
+)
+def all_ratings() -> JSON:
     """Every live rating ({game: {account: [mu, sigma, games]}}): what
     ``python -m service verify-ratings`` compares with its recomputation."""
-    return platform().ratings.everything()
+    return services().ratings.everything()
 
 
 @bp.route("/ratings/<game>")
 @bp.arguments(LeaderboardQuerySchema, location="query")
-def leaderboard(query, game):
-    """A game's leaderboard: accounts with at least ``min_games`` rated games, best
-    first; ratings from fewer than the provisional count are marked."""
+@bp.alt_response(
+    200,
+    schema=OBJECT,
+    description="the game's leaderboard: players (rank, name, rating, mu, sigma, games, provisional, opponents, seeds), parameters",
+    success=True,
+)
+def leaderboard(query: JSON, game: str) -> JSON:
+    """A game's leaderboard: accounts with at least ``min_games`` rated games, those
+    whose rating seeds tournaments first, each part best first; ratings from fewer
+    than the provisional count are marked."""
     if get_game(game) is None:
         raise NotFound("unknown_game", f"no game called {game!r}", {"known": sorted(registry())})
-    return platform().ratings.leaderboard(game, query["min_games"], query["limit"])
+    return services().ratings.leaderboard(game, query["min_games"], query["limit"])

@@ -27,15 +27,15 @@ UPLOAD_ENDPOINTS = {"games.verify_export": "VERIFY_MAX_BYTES"}
 
 
 def limit() -> int:
-    config = current_app.config
-    return config[UPLOAD_ENDPOINTS.get(request.endpoint or "", "MAX_BODY_BYTES")]
+    most: int = current_app.config[UPLOAD_ENDPOINTS.get(request.endpoint or "", "MAX_BODY_BYTES")]
+    return most
 
 
 def install(app: Flask) -> None:
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
 
     @app.before_request
-    def refuse_large_bodies():
+    def refuse_large_bodies() -> None:
         most = limit()
         request.max_content_length = most
         terminated = request.environ.get("wsgi.input_terminated")  # gunicorn: the server ends the input

@@ -21,34 +21,48 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-BODY = (
-    json.dumps(
-        {
-            "error": {
-                "code": "too_many_requests_in_flight",
-                "message": "too many requests from this address at once; retry shortly",
-                "details": {"retry_after": 1},
-            }
-        }
-    ).encode()
-    + b"\n"
-)
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+MESSAGE = "too many requests from this address at once; try again in 1 s"
+
+
+def body(message: str) -> bytes:
+    """The refusal's JSON body with ``message`` (the request's language)."""
+    error = {"code": "too_many_requests_in_flight", "message": message, "details": {"retry_after": 1}}
+    return json.dumps({"error": error}, ensure_ascii=False).encode() + b"\n"
+
+
+BODY = body(MESSAGE)
 
 
 class InflightCap:
     """WSGI middleware: a per-address count of requests in progress in this process."""
 
-    def __init__(self, app, most: int):
-        self.app, self.most = app, most
+    def __init__(
+        self,
+        app: WSGIApplication,
+        most: int,
+        exempt: Callable[[str], bool] = lambda address: False,
+        body_for: Callable[[str | None], bytes] = lambda accept_language: BODY,
+    ) -> None:
+        """``exempt(address)``: an address not capped (a trusted venue network's);
+        ``body_for(Accept-Language)``: the refusal's body in the request's language
+        (built once per language, before any request)."""
+        self.app, self.most, self.exempt, self.body_for = app, most, exempt, body_for
         self.inflight: Counter[str] = Counter()
         self.lock = threading.Lock()
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
         if not path.startswith("/api/") or path.endswith(("/stream", "/socket")):
             return self.app(environ, start_response)
         who = environ.get("REMOTE_ADDR") or "unknown"
+        if self.exempt(who):
+            return self.app(environ, start_response)
         with self.lock:
             if self.inflight[who] >= self.most:
                 refused = True
@@ -56,11 +70,12 @@ class InflightCap:
                 refused = False
                 self.inflight[who] += 1
         if refused:
+            answer = self.body_for(environ.get("HTTP_ACCEPT_LANGUAGE"))
             start_response(
                 "429 Too Many Requests",
-                [("Content-Type", "application/json"), ("Content-Length", str(len(BODY))), ("Retry-After", "1")],
+                [("Content-Type", "application/json"), ("Content-Length", str(len(answer))), ("Retry-After", "1")],
             )
-            return [BODY]
+            return [answer]
         try:
             result = self.app(environ, start_response)
             try:

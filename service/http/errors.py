@@ -6,9 +6,10 @@ its nearest listed base class."""
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import Response, jsonify
 
 from events.refusal import Refusal
+from events.shapes import JSON
 from events.writer import WriteConflict
 from projections.games.base import IllegalAction
 from projections.tournaments.fold import TournamentConflict, TournamentError, TournamentUnknown
@@ -55,18 +56,18 @@ def status_of(exc: Exception) -> int:
     return 500
 
 
-def body_of(exc: Refusal | IllegalAction) -> dict:
+def body_of(exc: Refusal | IllegalAction) -> JSON:
     """``{error: {code, message, details}}``, the message in the request's language."""
     message = i18n.localize_error(exc.code, exc.message, status_of(exc))
     return {"error": {"code": exc.code, "message": message, "details": exc.details}}
 
 
-def response_of(exc: Refusal | IllegalAction):
+def response_of(exc: Refusal | IllegalAction) -> tuple[Response, int, dict[str, str]]:
     """The whole HTTP answer to a refusal: its JSON body, status and headers."""
     return jsonify(body_of(exc)), status_of(exc), headers_of(exc)
 
 
-def headers_of(exc: Exception) -> dict:
+def headers_of(exc: Exception) -> dict[str, str]:
     """``Retry-After`` on a refusal the client should retry (429, 503)."""
     retry_after = getattr(exc, "retry_after", None)
     return {} if retry_after is None else {"Retry-After": str(retry_after)}

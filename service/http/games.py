@@ -1,26 +1,26 @@
 """The games HTTP API: parse (marshmallow) -> the platform -> JSON. Routes stay thin."""
 
-from __future__ import annotations
-
+import itertools
 import json
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from functools import cache
 
-from flask import Response, current_app, request, stream_with_context
-from flask_smorest import Blueprint
+from flask import Config, Response, current_app, request, stream_with_context
 from marshmallow import Schema
-from webargs import core as webargs_core
-from webargs.flaskparser import FlaskParser, is_json_request
 
-from events import keys as ev_keys
 from events.envelope import canonical_json
-from events.signing import export_statement, keyring
+from events.shapes import JSON, Envelope
+from events.signing import export_statement, keyring, trusted
 from projections.games import registry
+from service import signing as keys
 from service.audit import exports as audit
-from service.audit import signing_keys as keys
-from service.http import json_input
+from service.http import limits
+from service.http import responses as R
+from service.http.blueprints import Blueprint
+from service.http.limits import client_address
 from service.http.live import event_stream
+from service.http.openapi import OBJECT, TEXT, VERIFY_BODY
 from service.http.schemas import (
     REFEREE_SCHEMAS,
     ActionSchema,
@@ -35,87 +35,65 @@ from service.http.schemas import (
     ViewQuerySchema,
     parse_seq,
 )
-from service.services import analysis, annotations, forks, lobby, names, refereeing, undo
-from service.services.callers import bearer_token
+from service.services import annotations, forks, names, undo
+from service.services.callers import Caller, bearer_token
 from service.services.errors import Invalid, NotFound, TooLarge, Unavailable, Unprocessable
 from service.services.game_types import describe_game
-from service.services.games import Platform
-from service.wiring import services
-
-
-class BadRequestParser(FlaskParser):
-    """A body or query failing its schema is a 400 (the API's contract), not 422:
-    422 is kept for moves the rules forbid. Each schema class is built once: webargs
-    would build a new instance (deep-copying its fields) on every request."""
-
-    DEFAULT_VALIDATION_STATUS = 400
-
-    def _get_schema(self, argmap, req):
-        if isinstance(argmap, type) and issubclass(argmap, Schema):
-            return schema_instance(argmap)
-        return super()._get_schema(argmap, req)
-
-    def _raw_load_json(self, req):
-        """Bodies go through the server's strict JSON parser (service/http/json_input.py)."""
-        if not is_json_request(req):
-            return webargs_core.missing
-        return json_input.loads(req.get_data(cache=True))
-
-
-@cache
-def schema_instance(schema_class: type[Schema]) -> Schema:
-    return schema_class()
-
+from service.services.games import CreateGame
+from service.wiring import edge, services
 
 _VERIFYING = threading.BoundedSemaphore(1)
 """One verification at a time per worker: an anonymous caller cannot take all of its time."""
 
 bp = Blueprint("games", __name__, url_prefix="/api", description="Games: create, play, replay, referee, audit")
-bp.ARGUMENTS_PARSER = BadRequestParser()
-
-
-def platform() -> Platform:
-    return services().platform
 
 
 def bearer() -> str | None:
     return bearer_token(request.headers)
 
 
-def caller(game_id):
-    return platform().caller(game_id, bearer())
+def caller(game_id: str) -> Caller:
+    return services().games.caller(game_id, bearer())
 
 
-def with_receipt(game_id: str, answer: dict) -> dict:
+def with_receipt(game_id: str, answer: JSON) -> JSON:
     """An accepted write's answer, with the server's signed receipt of the log's head
     after it: a player who keeps receipts can prove any later rewrite."""
-    games = platform()
-    p = games.projector.cached(game_id) or games.state(game_id)
-    return {**answer, "receipt": keys.receipt(games.signer, game_id, p)}
+    built = services()
+    p = built.log.cached(game_id) or built.log.state(game_id)
+    return {**answer, "receipt": keys.receipt(built.signer, game_id, p)}
 
 
 @bp.route("/keys")
-def signing_keys():
+@bp.alt_response(
+    200, schema=OBJECT, description="the server's public signing keys, current and retired (docs/API.md)", success=True
+)
+def signing_keys() -> JSON:
     """The server's Ed25519 public keys (current and retired) that sign receipts,
     exports, corrections and tournament bundles."""
-    return keys.published(platform().signer, current_app.config["DATA_DIR"])
+    return keys.published(services().signer, current_app.config["DATA_DIR"])
 
 
 @bp.route("/game-types")
-def game_types():
+@bp.alt_response(200, schema=R.GameTypeSchema(many=True), description="the games this server plays", success=True)
+def game_types() -> list[JSON]:
     """The games this server plays, with their seat counts and options."""
     return [describe_game(game) for game in registry().values()]
 
 
 @bp.route("/games", methods=["POST"])
 @bp.arguments(CreateGameSchema)
-def create_game(body):
+@bp.alt_response(
+    201, schema=R.CreatedSchema, description="the new game; each seat's token is answered only here", success=True
+)
+@bp.alt_response(429, "COMPUTER_CAP")
+def create_game(body: JSON) -> tuple[JSON, int]:
     """Create a game; answers each seat's token (once) and the referee token."""
     bots = {b["seat"]: b["strength"] for b in body["bots"]}
     accounts = {}
     if body["account_seat"] is not None:  # the creator's own seat, bound in the same append
-        accounts[body["account_seat"]] = platform().accounts.session(bearer())
-    created = platform().create_game(
+        accounts[body["account_seat"]] = services().accounts.session(bearer())
+    command = CreateGame(
         body["game"],
         body["seats"],
         body["options"],
@@ -123,46 +101,60 @@ def create_game(body):
         ranked=body["ranked"],
         bots=bots,
         accounts=accounts,
+        creator=creator(),
     )
-    return created, 201
+    return services().games.create(command), 201
+
+
+def creator() -> str:
+    """Who is charged for the computer seats a request asks for: its address (the
+    per-client limits' own notion of a client)."""
+    return f"address:{client_address()}"
 
 
 @bp.route("/games")
 @bp.arguments(GameFilterSchema, location="query")
-def list_games(query):
+@bp.alt_response(200, schema=R.LobbySchema, description="a page of games, newest first", success=True)
+def list_games(query: JSON) -> JSON:
     """A page of the lobby, newest first; pass the answer's ``next`` as ``cursor`` for the next page."""
-    return lobby.page(platform(), query.get("game"), query.get("status"), query["limit"], query.get("cursor"))
+    return services().lobby.page(query.get("game"), query.get("status"), query["limit"], query.get("cursor"))
 
 
 @bp.route("/games/<game_id>")
-def game_meta(game_id):
-    return platform().meta(game_id)
+@bp.alt_response(200, schema=R.MetaSchema, success=True)
+def game_meta(game_id: str) -> JSON:
+    # the server's time as it answers: a page runs the clocks by it, not by its device's
+    return {**services().games.meta(game_id), "now": services().now()}
 
 
 @bp.route("/games/<game_id>/view")
 @bp.arguments(ViewQuerySchema, location="query")
-def game_view(query, game_id):
+@bp.alt_response(200, schema=R.ViewSchema, success=True)
+def game_view(query: JSON, game_id: str) -> JSON:
     """The caller's view, now or at ``?at=N`` (clamped to the log)."""
-    return platform().view(game_id, caller(game_id), query.get("at"))
+    return services().games.view(game_id, caller(game_id), query.get("at"))
 
 
 @bp.route("/games/<game_id>/actions")
-def legal_actions(game_id):
-    return platform().legal_actions(game_id, caller(game_id))
+@bp.alt_response(200, schema=R.LegalActionsSchema, success=True)
+def legal_actions(game_id: str) -> JSON:
+    return services().games.legal_actions(game_id, caller(game_id))
 
 
 @bp.route("/games/<game_id>/actions", methods=["POST"])
 @bp.arguments(ActionSchema)
-def post_action(body, game_id):
+@bp.alt_response(201, schema=R.ActedSchema, description="appended", success=True)
+@bp.alt_response(200, schema=R.ActedSchema, description="a retry of an applied action_id", success=True)
+def post_action(body: JSON, game_id: str) -> tuple[JSON, int]:
     """Play an action; 201 with the new seq, 200 for a retry of the same action_id."""
     status, answer = play(game_id, caller(game_id), body)
     return answer, status
 
 
-def play(game_id: str, who, body: dict) -> tuple[int, dict]:
+def play(game_id: str, who: Caller, body: JSON) -> tuple[int, JSON]:
     """An action envelope (``ActionSchema``) played by ``who``: (status, answer with its
     receipt). Shared by the POST route and the move socket (service/http/sockets.py)."""
-    appended, answer = platform().act(
+    appended, answer = services().games.act(
         game_id, who, body["type"], body["payload"], body["action_id"], body["expected_seq"]
     )
     return (201 if appended else 200), with_receipt(game_id, answer)
@@ -170,21 +162,33 @@ def play(game_id: str, who, body: dict) -> tuple[int, dict]:
 
 @bp.route("/games/<game_id>/events")
 @bp.arguments(EventsQuerySchema, location="query")
-def game_events(query, game_id):
-    return {"events": platform().events(game_id, caller(game_id), query["after"])}
+@bp.alt_response(200, schema=R.EventsSchema, success=True)
+def game_events(query: JSON, game_id: str) -> JSON:
+    """One page of the log (``limit`` entries after ``after``); ``next`` is the
+    ``after`` of the following page, null at the head."""
+    return services().games.events(game_id, caller(game_id), query["after"], query["limit"])
 
 
 @bp.route("/games/<game_id>/stream")
-def game_stream(game_id):
+@bp.alt_response(
+    200,
+    schema=TEXT,
+    content_type="text/event-stream",
+    description="Server-Sent Events: `event: appended`, `id` = seq",
+    success=True,
+)
+@bp.alt_response(429, "TOO_MANY_STREAMS")
+@bp.alt_response(503, "NO_STREAM_SLOT")
+def game_stream(game_id: str) -> Response:
     """Server-Sent Events: every new entry as the spectator sees it."""
-    tails = services().live_tails
+    tails = edge().live_tails
     if not tails.watched(game_id):  # a tailed game exists: joining its watchers reads nothing
-        platform().state(game_id)
+        services().log.state(game_id)
     last = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = parse_seq(last, "Last-Event-ID") if last else None
     slot = ExitStack()
-    slot.enter_context(services().stream_slots.hold(request.remote_addr or "", game_id))
-    body = event_stream(platform(), tails, game_id, after, current_app.config["SSE_SECONDS"])
+    slot.enter_context(edge().stream_slots.hold(limits.stream_client(), game_id))
+    body = event_stream(services().log, services().games, tails, game_id, after, current_app.config["SSE_SECONDS"])
     response = Response(
         stream_with_context(body),
         mimetype="text/event-stream",
@@ -196,72 +200,109 @@ def game_stream(game_id):
 
 @bp.route("/games/<game_id>/undo", methods=["POST"])
 @bp.arguments(UndoSchema)
-def request_undo(body, game_id):
-    return with_receipt(game_id, undo.request_undo(platform(), game_id, caller(game_id), body["to_seq"])), 201
+@bp.alt_response(201, schema=R.UndoAnswerSchema, success=True)
+def request_undo(body: JSON, game_id: str) -> tuple[JSON, int]:
+    return with_receipt(game_id, undo.request_undo(services().log, game_id, caller(game_id), body["to_seq"])), 201
 
 
 @bp.route("/games/<game_id>/undo/<request_id>/<answer>", methods=["POST"])
-def answer_undo(game_id, request_id, answer):
+@bp.alt_response(201, schema=R.UndoAnswerSchema, success=True)
+def answer_undo(game_id: str, request_id: str, answer: str) -> tuple[JSON, int]:
     if answer not in ("approve", "decline"):
         raise NotFound("not_found", "answer with approve or decline")
     return with_receipt(
-        game_id, undo.answer_undo(platform(), game_id, caller(game_id), request_id, answer == "approve")
+        game_id, undo.answer_undo(services().log, game_id, caller(game_id), request_id, answer == "approve")
     ), 201
 
 
 @bp.route("/games/<game_id>/fork", methods=["POST"])
 @bp.arguments(ForkSchema)
-def fork_game(body, game_id):
+@bp.alt_response(201, schema=R.CreatedSchema, success=True)
+def fork_game(body: JSON, game_id: str) -> tuple[JSON, int]:
     seats = names.check_seats(body["seats"]) if body["seats"] else None
-    return forks.fork(platform(), game_id, caller(game_id), body["at_seq"], seats), 201
+    return forks.fork(services().games, services().log, game_id, caller(game_id), body["at_seq"], seats), 201
 
 
 @bp.route("/games/<game_id>/annotations", methods=["POST"])
 @bp.arguments(AnnotationSchema)
-def add_annotation(body, game_id):
+@bp.alt_response(201, schema=R.AnnotationOutSchema, success=True)
+def add_annotation(body: JSON, game_id: str) -> tuple[JSON, int]:
     who = caller(game_id)
-    return annotations.add(platform(), game_id, who, body["seq"], body["text"], body["kind"], body["author"]), 201
+    built = services()
+    return annotations.add(
+        built.log, built.notes, game_id, who, body["seq"], body["text"], body["kind"], body["author"]
+    ), 201
 
 
 @bp.route("/games/<game_id>/annotations")
 @bp.arguments(AnnotationQuerySchema, location="query")
-def list_annotations(query, game_id):
+@bp.alt_response(200, schema=R.AnnotationsSchema, description="a page of annotations, oldest first", success=True)
+def list_annotations(query: JSON, game_id: str) -> JSON:
     """A page of annotations, oldest first; pass the answer's ``next`` as ``after``."""
-    return annotations.listing(platform(), game_id, query.get("after"), query["limit"])
+    return annotations.listing(services().log, services().notes, game_id, query.get("after"), query["limit"])
 
 
 @bp.route("/games/<game_id>/analysis", methods=["POST"])
-def request_analysis(game_id):
+@bp.alt_response(
+    202,
+    schema=OBJECT,
+    description="the evaluation job: status, progress and the points so far (docs/BOTS.md)",
+    success=True,
+)
+def request_analysis(game_id: str) -> tuple[JSON, int]:
     """Ask for the evaluation line (each seat's chance of winning at every step): anyone
     once the game has ended, only the referee while it is played. Computed in the
     background; GET shows its progress."""
-    return analysis.request(platform(), game_id, caller(game_id)), 202
+    return services().analysis.request(game_id, caller(game_id)), 202
 
 
 @bp.route("/games/<game_id>/analysis")
-def read_analysis(game_id):
+@bp.alt_response(
+    200, schema=OBJECT, description="the evaluation line as far as it has been computed (docs/BOTS.md)", success=True
+)
+def read_analysis(game_id: str) -> JSON:
     """The evaluation line as far as it has been computed."""
-    return analysis.read(platform(), game_id, caller(game_id))
+    return services().analysis.read(game_id, caller(game_id))
 
 
 @bp.route("/games/<game_id>/export")
-def export_game(game_id):
+@bp.alt_response(
+    200, schema=TEXT, content_type="application/x-ndjson", description="JSON Lines: one envelope per line", success=True
+)
+def export_game(game_id: str) -> Response:
     """The log as JSON Lines; the seed is in ``game.finished`` once the game is over.
-    ``game.created`` (and the ``X-Rules-Version`` header) names the rules version."""
-    lines = platform().export(game_id, caller(game_id))
-    signed = platform().signer.sign(
-        export_statement(lines[0]["payload"].get("game_id"), lines[-1]["seq"], lines[-1]["hash"])
-    )
-    body = "".join(canonical_json(e) + "\n" for e in [*lines, {audit.TRAILER: signed}])
+    ``game.created`` (and the ``X-Rules-Version`` header) names the rules version.
+    Streamed a page of the store at a time, up to the head the game had when asked,
+    then the table chat as the caller may read it (an ``audit`` line, only when there
+    is any), then the signed trailer: a long log is never held whole."""
+    built = services()
+    pages = built.games.export_pages(game_id, caller(game_id))
+    first = next(pages)  # read before answering: its entry 1 names the game for the headers
+    signer = built.signer
+    chat = built.chat.audit(game_id, built.chat.speaker(game_id, bearer()))
+
+    def body() -> Iterator[str]:
+        last = first[-1]
+        for page in itertools.chain([first], pages):
+            yield "".join(canonical_json(e) + "\n" for e in page)
+            last = page[-1] if page else last
+        if chat:  # a game nobody chatted in exports as before
+            yield canonical_json({audit.AUDIT: {"chat": chat}}) + "\n"
+        statement = export_statement(first[0]["payload"].get("game_id"), last["seq"], last["hash"])
+        yield canonical_json({audit.TRAILER: signer.sign(statement)}) + "\n"
+
     return Response(
-        body,
+        stream_with_context(body()),
         mimetype="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"', **audit.export_headers(lines)},
+        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"', **audit.export_headers(first)},
     )
 
 
 @bp.route("/verify", methods=["POST"])
-def verify_export():
+@bp.doc(requestBody=VERIFY_BODY)
+@bp.alt_response(400, schema=R.ErrorSchema, description="the body is not JSON Lines of objects")
+@bp.alt_response(200, schema=R.VerdictSchema, success=True)
+def verify_export() -> JSON:
     """Re-check an export as is: chain, payload digests, seed commitment, refold,
     recorded result, and the signature against this server's keys: it signs every export
     it gives, so an unsigned one fails here. One at a time per worker (else 503
@@ -284,7 +325,7 @@ def verify_export():
         _VERIFYING.release()
 
 
-def _verify_body(config, budget):
+def _verify_body(config: Config, budget: audit.Budget) -> JSON:
     raw = request.stream.read(config["VERIFY_MAX_BYTES"] + 1)
     if len(raw) > config["VERIFY_MAX_BYTES"]:
         raise TooLarge(
@@ -314,27 +355,32 @@ def _verify_body(config, budget):
             f"an export to verify here has at most {config['VERIFY_MAX_EVENTS']} entries",
             {"max_events": config["VERIFY_MAX_EVENTS"]},
         )
-    ring = keyring(keys.trusted(keys.published(platform().signer, config["DATA_DIR"])))
-    report = audit.verify(envelopes, keys=ring, budget=budget)
+    ring = keyring(trusted(keys.published(services().signer, config["DATA_DIR"])))
+    try:
+        report = audit.verify(envelopes, keys=ring, budget=budget)
+    except audit.Malformed as exc:
+        raise Invalid("malformed", f"each line must be one JSON envelope: {exc}") from exc
     return audit.against_log(report, audit.split_trailer(envelopes)[0], _log_after(envelopes))
 
 
-def _log_after(envelopes):
+def _log_after(envelopes: list[JSON]) -> list[Envelope] | None:
     """This server's entries of the export's game from its last seq on (None: no such game)."""
     entries, _ = audit.split_trailer(envelopes)
     game_id = audit.named_game(entries)
     last = entries[-1].get("seq") if entries and isinstance(entries[-1], dict) else None
     if not isinstance(game_id, str) or not isinstance(last, int) or last < 1:
         return None
-    stored = platform().store.read(ev_keys.events(game_id), after=last - 1, upto=last + 200)
+    stored = services().log.read(game_id, after=last - 1, upto=last + 200)
     return stored or None
 
 
-def _referee_route(kind, schema):
+def _referee_route(kind: str, schema: type[Schema]) -> Callable[[JSON, str], tuple[JSON, int]]:
     @bp.route(f"/games/<game_id>/referee/{kind}", methods=["POST"], endpoint=f"referee_{kind}")
     @bp.arguments(schema)
-    def referee(body, game_id):
-        return with_receipt(game_id, refereeing.referee_action(platform(), game_id, caller(game_id), kind, body)), 201
+    @bp.alt_response(201, schema=R.SeqSchema, description="the referee event's seq", success=True)
+    @bp.alt_response(429, "COMPUTER_CAP" if kind == "bot" else "RATE_LIMITED")
+    def referee(body: JSON, game_id: str) -> tuple[JSON, int]:
+        return with_receipt(game_id, services().refereeing.act(game_id, caller(game_id), kind, body, creator())), 201
 
     referee.__doc__ = f"Referee: {kind} (referee token)."
     return referee
@@ -346,6 +392,7 @@ for _kind, _schema in REFEREE_SCHEMAS.items():
 
 @bp.route("/games/<game_id>/referee/correct", methods=["POST"])
 @bp.arguments(CorrectionSchema)
-def referee_correct(body, game_id):
+@bp.alt_response(201, schema=R.SeqSchema, description="the correction's seq", success=True)
+def referee_correct(body: JSON, game_id: str) -> tuple[JSON, int]:
     """Referee: correct a finished game's result (a signed ``referee.correction``)."""
-    return with_receipt(game_id, refereeing.correct(platform(), game_id, caller(game_id), body)), 201
+    return with_receipt(game_id, services().refereeing.correct(game_id, caller(game_id), body)), 201

@@ -11,10 +11,12 @@ the same request whatever cookies it holds. Error ``code`` values never change.
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import quote, urlsplit
 
-from flask import Blueprint, Flask, redirect, request
+from flask import Blueprint, Flask, Response, redirect, request
 from flask_babel import Babel, get_locale, gettext
+from werkzeug.wrappers import Response as BaseResponse
 
 from service.http.error_messages import TEMPLATES
 
@@ -84,7 +86,7 @@ def _safe_next(target: str | None) -> str:
 
 
 @bp.get("/lang/<tag>")
-def choose(tag: str):
+def choose(tag: str) -> BaseResponse:
     """The language switch: remember the choice and go back to the page."""
     response = redirect(_safe_next(request.args.get("next")), code=303)
     if tag in LANGUAGES:
@@ -93,7 +95,7 @@ def choose(tag: str):
     return response
 
 
-def _template_context() -> dict:
+def _template_context() -> dict[str, Any]:
     here = request.full_path.rstrip("?") if request.query_string else request.path
     tag = current_tag()
     return {
@@ -137,7 +139,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
     @app.after_request
-    def _vary(response):
+    def _vary(response: Response) -> Response:
         if request.path.startswith("/api/"):
             _vary_on(response, "Accept-Language")
         elif response.mimetype == "text/html":
@@ -146,7 +148,7 @@ def init_app(app: Flask) -> None:
         return response
 
 
-def _vary_on(response, *names: str) -> None:
+def _vary_on(response: Response, *names: str) -> None:
     """Add ``names`` to the response's Vary header. The plain header when there is none
     yet (every API answer): Werkzeug's ``vary`` set parses and rewrites the header, a
     measurable share of a small request's CPU."""

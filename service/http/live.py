@@ -1,10 +1,19 @@
 """Live streams at the cost of one Redis read per game, however many watch.
 
 Each worker keeps one ``Tail`` per watched game: a thread (a greenlet under gevent)
-that blocks on XREAD for that game's stream, renders each new entry once as the
-spectator's SSE frame, keeps the last frames in a ring and wakes every watcher. A
+that blocks on XREAD for that game's stream, folds what it read onto the worker's
+cached state (``GameLog.followed``: no second read when the entries chain onto it, so
+one XREAD per batch per worker is the whole cost in Redis), renders each new entry once
+as the spectator's SSE frame, keeps the last frames in a ring and wakes every watcher. A
 watcher that is behind the ring (a reconnect with an old Last-Event-ID) reads its gap
 from the log once, then follows the ring. The tail stops when its last watcher leaves.
+
+A frame carries what a page draws, so no page reads anything per entry: the redacted
+entry, ``to_act``, status and head, and on the last entry of a batch the game's meta
+and the spectator's position (view document, computed once per batch per worker,
+whatever the number of spectators). Seats and the referee follow over their socket
+(service/http/sockets.py): ``Tail.position_for`` computes a viewer's position once per
+(viewer, seq) per worker and every socket of that viewer gets the same one.
 
 ``StreamSlots`` caps streams per worker, per client and per game, so one client
 cannot take every slot from everyone else.
@@ -15,77 +24,117 @@ from __future__ import annotations
 import json
 import logging
 import math
+import random
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from events import keys
-from events.connection import UNAVAILABLE
-from projections.fold import awaited
+from events.shapes import JSON, Envelope
+from projections.fold import PlatformState, awaited
 from projections.views import redacted_envelope
-from service.metrics import LIVE_STREAMS, LIVE_TAILS
+from service.adapters.connection import UNAVAILABLE
+from service.metrics import LIVE_STREAMS, LIVE_TAILS, POSITIONS_COMPUTED
+from service.ports import GameLog
+from service.services.callers import SPECTATOR, Caller
 from service.services.errors import RateLimited, Unavailable
+from service.services.games import Games
 
 log = logging.getLogger(__name__)
 BLOCK_MS = 2000
 RING = 512
+CATCH_UP_PAGE = 500  # entries a watcher behind the ring reads from the log at a time
+RETRY_MS = 1000  # a browser's wait before it reopens a stream that broke
+RESUME_MS = 100  # ... and one the server ended on schedule
 
 
-def render(p: dict, envelopes: list[dict]) -> list[tuple[int, str]]:
-    """SSE frames as a spectator sees them, with the game's state after them."""
+Frame = tuple[int, bytes, Envelope]
+"""(seq, the spectator's SSE text encoded once for every stream, the entry as logged):
+viewer sockets redact the entry again for their viewer."""
+
+
+def render(
+    games: Games, game_id: str, p: PlatformState, envelopes: list[Envelope], meta: JSON | None = None
+) -> list[Frame]:
+    """SSE frames as a spectator sees them, with the game's state after them; the last
+    one also carries the meta and the spectator's position after the batch."""
     to_act = awaited(p)
     frames = []
-    for envelope in envelopes:
+    for i, envelope in enumerate(envelopes):
         data = {
-            **redacted_envelope(p["game"], envelope, None),
+            **redacted_envelope(p["game"], envelope, SPECTATOR.viewer(games.disclosed(p))),
             "to_act": to_act,
             "status": p["status"],
             "head": p["head"],
             "latest": p["seq"],
         }
-        frames.append((envelope["seq"], f"id: {envelope['seq']}\nevent: appended\ndata: {json.dumps(data)}\n\n"))
+        if i == len(envelopes) - 1 and envelope["seq"] == p["seq"]:
+            data["meta"] = meta if meta is not None else games.meta(game_id, p)
+            data["position"] = games.position(p, SPECTATOR)
+            POSITIONS_COMPUTED.inc()
+        text = f"id: {envelope['seq']}\nevent: appended\ndata: {json.dumps(data)}\n\n"
+        frames.append((envelope["seq"], text.encode(), envelope))
     return frames
 
 
 class Tail:
-    def __init__(self, platform, game_id: str, seq: int):
-        self.platform, self.game_id, self.seq = platform, game_id, seq
-        self.frames: list[tuple[int, str]] = []  # consecutive seqs, the last RING..2*RING
+    def __init__(self, log: GameLog, games: Games, game_id: str, seq: int) -> None:
+        self.log, self.games, self.game_id, self.seq = log, games, game_id, seq
+        self.frames: list[Frame] = []  # consecutive seqs, the last RING..2*RING
+        self.state: PlatformState | None = None  # the state after the last frame, and its meta
+        self.meta: JSON | None = None
         self.arrived = threading.Event()  # replaced at each publish: waking every watcher is one set()
         self.watchers = 0
+        self._positions: dict[Caller, tuple[int, JSON]] = {}  # per viewer: its position at the latest seq
+        self._computing = threading.Lock()
 
-    def run(self, still_watched) -> None:
+    def run(self, still_watched: Callable[[Tail], bool]) -> None:
         LIVE_TAILS.inc()
         try:
             while still_watched(self):
+                published = False
                 try:
-                    entries = self.platform.store.tail(keys.events(self.game_id), self.seq, block_ms=BLOCK_MS)
+                    entries = self.log.tail(self.game_id, self.seq, block_ms=BLOCK_MS)
                     if entries:
-                        self._publish(render(self.platform.state(self.game_id), entries))
+                        state = self.log.followed(self.game_id, entries)
+                        meta = self.games.meta(self.game_id, state)
+                        self._publish(render(self.games, self.game_id, state, entries, meta), state, meta)
+                        published = True
                 except UNAVAILABLE as exc:  # watchers keep their keep-alives; the tail retries
                     log.warning("live tail of %s: storage unavailable: %s", self.game_id, exc)
                     time.sleep(1)
                 except Exception:
                     log.exception("live tail of %s failed", self.game_id)
                     time.sleep(1)
+                finally:
+                    if not published:  # the watchers' tick: keep-alives, streams ending on time
+                        self._wake()
         finally:
             LIVE_TAILS.dec()
 
-    def _publish(self, frames: list[tuple[int, str]]) -> None:
+    def _publish(self, frames: list[Frame], state: PlatformState, meta: JSON) -> None:
         if self.frames and frames[0][0] != self.frames[-1][0] + 1:
             self.frames = []  # the log moved under us (refolded); keep the ring consecutive
         kept = self.frames[-RING:] if len(self.frames) >= 2 * RING else self.frames
         self.frames = kept + frames
+        self.state, self.meta = state, meta
         self.seq = frames[-1][0]
+        self._wake()
+
+    def _wake(self) -> None:
         arrived, self.arrived = self.arrived, threading.Event()
         arrived.set()
 
-    def after(self, seq: int, timeout: float) -> list[tuple[int, str]] | None:
+    def after(self, seq: int, timeout: float) -> list[Frame] | None:
         """Frames after ``seq``, waiting up to ``timeout`` for one; None when the ring
-        no longer reaches back to ``seq`` (the caller reads its gap from the log)."""
+        no longer reaches back to ``seq`` (the caller reads its gap from the log).
+
+        The tail wakes its watchers at least once per ``BLOCK_MS`` (a batch, or its XREAD
+        back empty), so a wait that long needs no timer of its own: a thousand watchers
+        would start and cancel a thousand timers per entry (14% of a worker's CPU)."""
         arrived = self.arrived  # taken before the check, so a publish in between is not missed
         if self.seq <= seq:
-            arrived.wait(timeout)
+            arrived.wait(timeout if timeout < BLOCK_MS / 1000 else None)
         frames = self.frames
         top = max(self.seq, frames[-1][0] if frames else 0)
         if top <= seq:
@@ -94,12 +143,42 @@ class Tail:
             return None
         return frames[seq + 1 - frames[0][0] :]
 
+    def shown(self) -> tuple[PlatformState, JSON]:
+        """The latest state and its meta (read once if nothing was published yet)."""
+        state, meta = self.state, self.meta
+        if state is None or meta is None:
+            state = self.log.state(self.game_id)
+            meta = self.games.meta(self.game_id, state)
+            if self.state is None:
+                self.state, self.meta = state, meta
+        return state, meta
+
+    def position_for(self, viewer: Caller, state: PlatformState) -> JSON:
+        """``viewer``'s position at ``state``: computed once per (viewer, seq) in this
+        worker, then shared by every socket of that viewer."""
+        known = self._positions.get(viewer)
+        if known is not None and known[0] == state["seq"]:
+            return known[1]
+        with self._computing:
+            known = self._positions.get(viewer)
+            if known is None or known[0] != state["seq"]:
+                known = (state["seq"], self.games.position(state, viewer))
+                self._positions[viewer] = known
+                POSITIONS_COMPUTED.inc()
+            return known[1]
+
+    def remember(self, viewer: Caller, position: JSON) -> None:
+        """A position computed elsewhere (a move's answer): its pushes reuse it."""
+        known = self._positions.get(viewer)
+        if known is None or known[0] < position["at"]:
+            self._positions[viewer] = (position["at"], position)
+
 
 class LiveTails:
     """The tails of one worker, one per watched game."""
 
-    def __init__(self, platform):
-        self.platform = platform
+    def __init__(self, log: GameLog, games: Games) -> None:
+        self._log, self._games = log, games
         self._tails: dict[str, Tail] = {}
         self._lock = threading.Lock()
 
@@ -108,15 +187,15 @@ class LiveTails:
         return game_id in self._tails
 
     @contextmanager
-    def watch(self, game_id: str):
+    def watch(self, game_id: str) -> Iterator[Tail]:
         with self._lock:
             tail = self._tails.get(game_id)
-        seq = self.platform.state(game_id)["seq"] if tail is None else 0  # read outside the lock
+        seq = self._log.state(game_id)["seq"] if tail is None else 0  # read outside the lock
         with self._lock:
             tail = self._tails.get(game_id)
             start = tail is None
-            if start:
-                tail = self._tails[game_id] = Tail(self.platform, game_id, seq)
+            if tail is None:
+                tail = self._tails[game_id] = Tail(self._log, self._games, game_id, seq)
             tail.watchers += 1
         if start:
             threading.Thread(target=tail.run, args=(self._still_watched,), name=f"tail-{game_id}", daemon=True).start()
@@ -135,27 +214,37 @@ class LiveTails:
             return False
 
 
-def event_stream(platform, tails: LiveTails, game_id: str, after: int | None, seconds: float):
-    """The SSE body of one watcher for ``seconds`` (then the browser reconnects)."""
-    yield "retry: 1000\n\n"
+def event_stream(
+    log: GameLog, games: Games, tails: LiveTails, game_id: str, after: int | None, seconds: float
+) -> Iterator[bytes]:
+    """The SSE body of one watcher for about ``seconds`` (then the browser reconnects).
+
+    Each stream lasts a random three quarters to whole of ``seconds``, so a crowd that came at
+    once does not come back at once; its end tells the browser to come back within
+    ``RESUME_MS`` rather than its usual ``retry`` (a page away for a second misses a
+    second of the game), and the next stream sets the usual one again. What the stream
+    writes is bytes encoded once per frame, and a batch is one write."""
+    yield b"retry: %d\n\n" % RETRY_MS
     with tails.watch(game_id) as tail:
         if after is None:
             # Opened at the tail: say where (an id with no data sets the browser's
             # Last-Event-ID without an event), so a reconnect before the first entry
             # resumes here instead of at a later tail, past what came meanwhile.
             after = tail.seq
-            yield f"id: {after}\n\n"
-        deadline = time.monotonic() + seconds
+            yield b"id: %d\n\n" % after
+        deadline = time.monotonic() + seconds * random.uniform(0.75, 1.0)
         while (left := deadline - time.monotonic()) > 0:
             frames = tail.after(after, timeout=min(left, BLOCK_MS / 1000))
-            if frames is None:
-                frames = render(platform.state(game_id), platform.store.read(keys.events(game_id), after=after))
+            if frames is None:  # behind the ring: a page of the log, the loop reads the next
+                frames = render(
+                    games, game_id, log.state(game_id), log.read(game_id, after=after, upto=after + CATCH_UP_PAGE)
+                )
             if not frames:
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 continue
-            for seq, text in frames:
-                yield text
-                after = seq
+            yield frames[0][1] if len(frames) == 1 else b"".join(text for _, text, _ in frames)
+            after = frames[-1][0]
+    yield b"retry: %d\n\n" % RESUME_MS
 
 
 class StreamSlots:
@@ -167,7 +256,7 @@ class StreamSlots:
 
     FULL_RETRY_AFTER = 1
 
-    def __init__(self, total: int, per_client: int, per_game: int, seconds: float = 25):
+    def __init__(self, total: int, per_client: int, per_game: int, seconds: float = 25) -> None:
         self.total, self.per_client, self.per_game, self.seconds = total, per_client, per_game, seconds
         self._clients: dict[str, list[float]] = {}  # the start times of each client's open streams
         self._games: dict[str, int] = {}
@@ -175,15 +264,17 @@ class StreamSlots:
         self._lock = threading.Lock()
 
     @contextmanager
-    def hold(self, client: str, game_id: str):
+    def hold(self, client: str | None, game_id: str) -> Iterator[None]:
+        """A slot for a stream of ``game_id``; ``client`` None is not capped per client
+        (a trusted venue network's address: a whole room)."""
         now = time.monotonic()
         with self._lock:
-            started = self._clients.get(client, [])
+            started = self._clients.get(client, []) if client is not None else []
             if len(started) >= self.per_client:
                 wait = max(1, math.ceil(min(started) + self.seconds - now))
                 raise RateLimited(
                     "too_many_streams",
-                    "this client has too many live streams open",
+                    f"this client has too many live streams open; try again in {wait} s",
                     {"limit": self.per_client},
                     retry_after=wait,
                 )
@@ -193,7 +284,8 @@ class StreamSlots:
                     "too many live streams on this worker; retry shortly",
                     retry_after=self.FULL_RETRY_AFTER,
                 )
-            self._clients.setdefault(client, []).append(now)
+            if client is not None:
+                self._clients.setdefault(client, []).append(now)
             self._games[game_id] = self._games.get(game_id, 0) + 1
             self._open += 1
         LIVE_STREAMS.inc()
@@ -203,9 +295,10 @@ class StreamSlots:
             LIVE_STREAMS.dec()
             with self._lock:
                 self._open -= 1
-                self._clients[client].remove(now)
-                if not self._clients[client]:
-                    del self._clients[client]
+                if client is not None:
+                    self._clients[client].remove(now)
+                    if not self._clients[client]:
+                        del self._clients[client]
                 self._games[game_id] -= 1
                 if not self._games[game_id]:
                     del self._games[game_id]

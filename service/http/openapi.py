@@ -1,123 +1,60 @@
-"""The OpenAPI document, made honest: every operation's success answer has its schema
-(service/http/responses.py) and content type, every error is the real
-``{"error": {...}}`` body, and the refusals a client should retry (429, 503) declare
-``Retry-After``.
+"""The OpenAPI document (3.1), generated from the routes: flask-smorest documents each
+route's body (``@bp.arguments``), its success answers and its own refusals
+(``@bp.alt_response`` on the route); the answers' schemas are service/http/responses.py.
 
-flask-smorest documents request schemas from the routes; the answers are added here
-from one table keyed by endpoint, so routes stay as they are (they return plain dicts).
+What is added here is what no single route says: the refusals every operation can give
+(429 and 503 with ``Retry-After``, 413 where a body is taken: the rate limiter's, the
+storage guard's and the body limit's, not the route's), the links from a creation to
+the operations under it, and the schemas known only once every game is loaded: each
+game's creation body and tournament (the games are a registry, not classes a route
+names) and the two kinds of clock (a rule between fields). docs/API.md, "The contract".
 """
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from apispec import APISpec, BasePlugin
+from flask import Flask
 from flask_smorest import Api as SmorestApi
+from flask_smorest import Blueprint
 
+from events.shapes import JSON
 from events.tournament_schemas import ClockSchema as TournamentClockSchema
 from events.tournament_schemas import TournamentOptionsSchema
 from projections.games import registry
+from projections.games.base import Game
 from service.http import responses as R
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
+OBJECT: JSON = {"type": "object"}
+"""An answer whose fields the route's description names (an open object)."""
+TEXT: JSON = {"type": "string"}
+"""An answer that is not JSON (its content type says what)."""
 
 
 class Api(SmorestApi):
-    """flask-smorest with the server's own error body as its error schema."""
+    """flask-smorest with the server's own error body as its error schema, the answers'
+    schemas and the shared refusals as components (so routes name them), and the
+    operations' common refusals and links added as each is documented."""
 
     ERROR_SCHEMA = R.ErrorSchema
+    DEFAULT_ERROR_RESPONSE_NAME = "ANY_ERROR"
 
+    def __init__(self, app: Flask) -> None:
+        super().__init__(app, spec_kwargs={"extra_plugins": [EveryOperation()]})
+        components = self.spec.components
+        components.security_scheme("bearerAuth", BEARER_AUTH)
+        for name, schema in SCHEMAS.items():
+            components.schema(name, schema=schema)
+        for name, response in SHARED_ANSWERS.items():
+            components.response(name, response)
 
-def _json(schema: str | None, description: str = "OK", array: bool = False) -> dict:
-    ref = {"$ref": f"#/components/schemas/{schema}"}
-    return {
-        "description": description,
-        "content": {"application/json": {"schema": {"type": "array", "items": ref} if array else ref}},
-    }
-
-
-def _text(content_type: str, description: str) -> dict:
-    return {"description": description, "content": {content_type: {"schema": {"type": "string"}}}}
-
-
-# endpoint -> {status: response object}
-RESPONSES = {
-    "games.game_types": {"200": _json("GameType", "the games this server plays", array=True)},
-    "games.create_game": {"201": _json("GameCreated", "the new game; each seat's token is answered only here")},
-    "games.list_games": {"200": _json("Lobby", "a page of games, newest first")},
-    "games.game_meta": {"200": _json("GameMeta")},
-    "games.game_view": {"200": _json("GameView")},
-    "games.legal_actions": {"200": _json("LegalActions")},
-    "games.post_action": {"201": _json("Acted", "appended"), "200": _json("Acted", "a retry of an applied action_id")},
-    "games.game_events": {"200": _json("Events")},
-    "games.game_stream": {"200": _text("text/event-stream", "Server-Sent Events: `event: appended`, `id` = seq")},
-    "games.request_undo": {"201": _json("UndoAnswer")},
-    "games.answer_undo": {"201": _json("UndoAnswer")},
-    "games.fork_game": {"201": _json("GameCreated")},
-    "games.add_annotation": {"201": _json("Note")},
-    "games.list_annotations": {"200": _json("Notes", "a page of annotations, oldest first")},
-    "games.export_game": {"200": _text("application/x-ndjson", "JSON Lines: one envelope per line")},
-    "games.verify_export": {"200": _json("Verdict")},
-    "tournaments.create": {"201": _json("TournamentCreated")},
-    "tournaments.list_tournaments": {"200": _json("TournamentList")},
-    "tournaments.get": {"200": _json("Tournament")},
-    "tournaments.register": {"201": _json("Registered")},
-    "tournaments.registration": {"200": _json("Registration")},
-    "tournaments.withdraw": {"200": _json("Withdrawn")},
-    "tournaments.player_games": {"200": _json("PlayerGames")},
-    "tournaments.pair": {"201": _json("Round")},
-    "tournaments.round_pairings": {"200": _json("Round")},
-    "tournaments.report": {"201": _json("Table")},
-    "tournaments.finish": {"200": _json("Tournament")},
-    "tournaments.standings": {"200": _json("Standings")},
-    "tournaments.export": {
-        "200": {
-            "description": "the audit bundle (python -m service verify-tournament)",
-            "content": {"application/json": {"schema": {"type": "object"}}},
-        }
-    },
-}
-for _kind in ("pause", "resume", "rewind", "adjust", "forfeit", "dismiss", "bot"):
-    RESPONSES[f"games.referee_{_kind}"] = {"201": _json("Seq", "the referee event's seq")}
-
-
-def _object(description: str) -> dict:
-    return {"description": description, "content": {"application/json": {"schema": {"type": "object"}}}}
-
-
-RESPONSES.update(
-    {
-        "games.signing_keys": {"200": _object("the server's public signing keys, current and retired (docs/API.md)")},
-        "games.referee_correct": {"201": _json("Seq", "the correction's seq")},
-        "games.request_analysis": {
-            "202": _object("the evaluation job: status, progress and the points so far (docs/BOTS.md)")
-        },
-        "games.read_analysis": {"200": _object("the evaluation line as far as it has been computed (docs/BOTS.md)")},
-        "accounts.create_account": {"201": _object("the account: name, created_at and its first session token (once)")},
-        "accounts.login": {"201": _object("a new session: name and token (once)")},
-        "accounts.logout": {"200": _object("the session revoked: name, revoked")},
-        "accounts.logout_all": {"200": _object("every session of the account revoked: name, revoked (how many)")},
-        "accounts.me": {"200": _object("the logged-in account: name, created_at")},
-        "accounts.change_password": {
-            "200": _object("the password changed: name, a fresh session token (once), revoked (every other session)")
-        },
-        "accounts.claim_seat": {
-            "201": _object("the seat bound: game_id, seat, account, seq"),
-            "200": _object("the seat was already bound to this account"),
-        },
-        "accounts.rate_game": {"201": _object("the game's result recorded in the ratings: game_id, head")},
-        "accounts.profile": {
-            "200": _object("the profile: ratings per game (with history), games, annotations (docs/RATINGS.md)")
-        },
-        "accounts.all_ratings": {
-            "200": _object("every live rating: {parameters, ratings: {game: {account: [mu, sigma, games]}}, results}")
-        },
-        "accounts.leaderboard": {
-            "200": _object(
-                "the game's leaderboard: players (rank, name, rating, mu, sigma, games, provisional), parameters"
-            )
-        },
-    }
-)
 
 SCHEMAS = {
     "GameType": R.GameTypeSchema,
@@ -137,32 +74,44 @@ SCHEMAS = {
     "TournamentCreated": R.TournamentCreatedSchema,
     "TournamentList": R.TournamentListSchema,
     "Registered": R.RegisteredSchema,
+    "Roster": R.RosterSchema,
     "Withdrawn": R.WithdrawnSchema,
     "PlayerGames": R.PlayerGamesSchema,
     "Round": R.RoundSchema,
     "Table": R.TableSchema,
     "Standings": R.StandingsSchema,
     "Registration": R.RegistrationSchema,
+    "OpenDisputes": R.OpenDisputesSchema,
+    "Directors": R.DirectorsSchema,
+    "DirectorLink": R.DirectorLinkSchema,
 }
 
 
-def _retry(description: str) -> dict:
-    """A refusal to retry: the error body and the seconds to wait (always sent)."""
-    return {
-        "description": description,
-        "headers": {
-            "Retry-After": {
-                "description": "seconds to wait before retrying",
-                "required": True,
-                "schema": {"type": "integer", "minimum": 1},
-            }
-        },
-        "content": {"application/json": {"schema": ERROR_REF}},
+RETRY_AFTER: JSON = {
+    "Retry-After": {
+        "description": "seconds to wait before retrying",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
     }
+}
+"""Sent with every 429 and 503 (service/http/errors.py)."""
+
+
+def _retry(description: str) -> JSON:
+    """A refusal to retry: the error body and the seconds to wait (always sent)."""
+    return {"description": description, "headers": RETRY_AFTER, "content": {"application/json": {"schema": ERROR_REF}}}
 
 
 RATE_LIMITED = _retry("rate limited (per client); retry after the given seconds")
-UNAVAILABLE = _retry("storage is unreachable (`storage_unavailable`); retry after the given seconds")
+UNAVAILABLE = _retry(
+    "storage is unreachable (`storage_unavailable`: a write may have been applied; retry it with the same "
+    "`action_id`) or full (`storage_full`: nothing written); retry after the given seconds"
+)
+# Seating computers: the cap per creator on computers in play (service/services/computer_seats.py).
+COMPUTER_CAP = _retry(
+    "rate limited (per client), or this client's unfinished games already have as many computer seats, "
+    "or strengths, as it may have in play (`computer_seats_cap`)"
+)
 # The live stream's own caps (service/http/live.py), on top of the answers every operation has.
 STREAM_REFUSALS = {
     "429": _retry(
@@ -174,21 +123,32 @@ STREAM_REFUSALS = {
         "left (`too_many_streams`); retry after the given seconds"
     ),
 }
-BAD_BODY = {
-    "description": "the body is not valid JSON or fails its schema",
-    "content": {"application/json": {"schema": ERROR_REF}},
-}
 TOO_LARGE = {
     "description": "the body is larger than the route takes (MAX_BODY_BYTES; /api/verify: VERIFY_MAX_BYTES)",
     "content": {"application/json": {"schema": ERROR_REF}},
 }
 DEFAULT_ERROR = {"description": "any other error", "content": {"application/json": {"schema": ERROR_REF}}}
+SHARED_ANSWERS = {
+    "RATE_LIMITED": RATE_LIMITED,
+    "UNAVAILABLE": UNAVAILABLE,
+    "COMPUTER_CAP": COMPUTER_CAP,
+    "TOO_MANY_STREAMS": STREAM_REFUSALS["429"],
+    "NO_STREAM_SLOT": STREAM_REFUSALS["503"],
+    "TOO_LARGE": TOO_LARGE,
+    "ANY_ERROR": DEFAULT_ERROR,
+}
+"""Answers named by many operations (``@bp.alt_response(429, "COMPUTER_CAP")``)."""
+VERIFY_LINE = {
+    "type": "object",
+    "description": "an envelope (the Envelope schema); any other object is judged, not refused",
+}
 VERIFY_BODY = {
     "required": True,
-    "description": "an export as is: JSON Lines, one envelope per line (the schema describes the lines, as an array)",
+    "description": "an export as is: JSON Lines, one envelope per line (the schema describes the lines, as an "
+    "array; one object is a one-line export)",
     "content": {
         "application/x-ndjson": {
-            "schema": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Envelope"}}
+            "schema": {"anyOf": [{"type": "array", "minItems": 1, "items": VERIFY_LINE}, VERIFY_LINE]}
         }
     },
 }
@@ -202,64 +162,133 @@ BEARER_AUTH = {
 }
 
 
-BEARER = [{"bearerAuth": []}]
-BEARER_OR_NONE = [{}, {"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+BEARER_OR_NONE: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
 SESSION_REFUSED = "no session, or an expired or revoked one"
 
 
-def refusals(bp, answers: dict[int, str]):
+def refusals(bp: Blueprint, answers: dict[int, str]) -> Callable[[_F], _F]:
     """Document the refusals a route gives (the ``{"error": {...}}`` body), each with why."""
 
-    def decorate(view):
+    def decorate(view: _F) -> _F:
         for code, why in reversed(list(answers.items())):
-            view = bp.alt_response(code, schema=R.ErrorSchema, description=why)(view)
+            headers = RETRY_AFTER if code in (429, 503) else None
+            view = bp.alt_response(code, schema=R.ErrorSchema, description=why, headers=headers)(view)
         return view
 
     return decorate
 
 
-def _openapi_path(rule: str) -> str:
-    return re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule)
+# A result names a game of the tournament: a pairing's tables answer them, so the link to
+# the results route starts there (with that tournament and its first table's game), not
+# at the tournament's creation, whose answer names no game.
+PAIRING = ("/api/tournaments/{tid}/rounds", "post")
+BY_PAIRING = {("/api/tournaments/{tid}/results", "post")}
+# The refusals of the layers in front of every route, unless the route declares its own.
+EVERY_OPERATION = (("429", "RATE_LIMITED"), ("503", "UNAVAILABLE"))
+
+
+class EveryOperation(BasePlugin):
+    """What every operation answers besides its route's own answers, added as apispec
+    documents it (its public operation hook): the rate limiter's 429 and the storage
+    guard's 503, the body limit's 413 where a body is taken; and links from a creation
+    to the operations under it."""
+
+    def __init__(self) -> None:
+        self._links: dict[str, JSON] = {"game_id": {}, "tid": {}}
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, JSON] | None = None, **kwargs: Any
+    ) -> None:
+        if path is None or operations is None or not path.startswith("/api/"):
+            return
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            declared = {str(status) for status in responses}
+            for status, name in EVERY_OPERATION + ((("413", "TOO_LARGE"),) if "requestBody" in operation else ()):
+                if status not in declared:
+                    responses[status] = name
+            self._link(path, method, operation)
+
+    def _link(self, path: str, method: str, operation: JSON) -> None:
+        """OpenAPI links: the id a creation answers names the game (or tournament) of
+        every operation under it, so clients and generated tests can follow them."""
+        if (path, method) == PAIRING:
+            _answer(operation, "201")["links"] = {
+                f"{m}{_camel(p.rsplit('/', 1)[1])}": {
+                    "operationRef": f"#/paths/{p.replace('/', '~1')}/{m}",
+                    "parameters": {"tid": "$request.path.tid"},
+                    "requestBody": {"game_id": "$response.body#/tables/0/game_id"},
+                }
+                for p, m in sorted(BY_PAIRING)
+            }
+        for source, param, prefix in (
+            ("/api/games", "game_id", "/api/games/{game_id}"),
+            ("/api/tournaments", "tid", "/api/tournaments/{tid}"),
+        ):
+            if path == source and method == "post":
+                _answer(operation, "201")["links"] = self._links[param]
+            if not path.startswith(prefix) or method not in ("get", "post", "delete"):
+                continue
+            if set(re.findall(r"{([a-z_]+)}", path)) != {param} or (path, method) in BY_PAIRING:
+                continue  # links fill the id; other path parameters have no source here
+            pointer = path.replace("~", "~0").replace("/", "~1")
+            tail = "".join(_camel(p) for p in re.split(r"[/{}-]+", path[len(prefix) :]) if p)
+            self._links[param][f"{method}{tail}"] = {
+                "operationRef": f"#/paths/{pointer}/{method}",
+                "parameters": {param: "$response.body#/id"},
+            }
+
+
+def _answer(operation: JSON, status: str) -> JSON:
+    """The operation's answer for a status (its keys are still ints here, strings once
+    apispec has cleaned the operation)."""
+    responses = operation["responses"]
+    key = next(k for k in responses if str(k) == status)
+    answer: JSON = responses[key]
+    return answer
 
 
 def document(smorest: Api) -> None:
-    """Add the answers to every operation of the app's spec (call after every blueprint
-    is registered)."""
+    """The schemas known once every game is loaded: the creation bodies per game and the
+    two kinds of clock (call after every blueprint is registered)."""
     spec = smorest.spec
-    spec.components.security_scheme("bearerAuth", BEARER_AUTH)
-    for name, schema in SCHEMAS.items():
-        spec.components.schema(name, schema=schema)
-    paths = spec._paths  # apispec keeps the operations here; nothing public edits them in place
-    for rule in smorest._app.url_map.iter_rules():
-        operations = paths.get(_openapi_path(rule.rule))
-        if not operations or rule.endpoint not in RESPONSES:
-            continue
-        for method in rule.methods - {"HEAD", "OPTIONS"}:
-            operation = operations.get(method.lower())
-            if operation is None:
-                continue
-            responses = operation.setdefault("responses", {})
-            for status in [s for s in responses if s.startswith("2")]:
-                del responses[status]
-            responses.update(RESPONSES[rule.endpoint])
-            for status, response in list(responses.items()):
-                if not status.startswith("2") and "$ref" not in response and "content" not in response:
-                    response["content"] = {"application/json": {"schema": ERROR_REF}}
-            if rule.endpoint == "games.verify_export":
-                operation["requestBody"] = VERIFY_BODY
-            responses["429"] = RATE_LIMITED
-            responses["503"] = UNAVAILABLE
-            if rule.endpoint == "games.game_stream":
-                responses.update(STREAM_REFUSALS)
-            responses.setdefault("default", DEFAULT_ERROR)
-            if "requestBody" in operation:
-                responses.setdefault("400", BAD_BODY)
-                responses["413"] = TOO_LARGE
     _describe_create_game(spec)
-    _links(spec)
+    for clock in ("Clock", "TournamentClock"):
+        _clock_kinds(spec, clock)
 
 
-def _describe_create_game(spec) -> None:
+def _clock_kinds(spec: APISpec, name: str) -> None:
+    """A clock is live (``base``) or turn-based (``per_move_days``), never both nor
+    neither, and a turn-based one has no increment (``one_clock_kind``): a rule between
+    fields, which the schema class cannot state; the document gives the two kinds as
+    closed, named variants."""
+    schema = spec.components.schemas.get(name)
+    if schema is None or "oneOf" in schema:
+        return
+    fields = schema["properties"]
+    common = ("first_move", "pause_on_dispute")
+    kinds = {
+        "Live": (["base"], {k: fields[k] for k in ("base", "increment", *common)}),
+        "TurnBased": (
+            ["per_move_days"],
+            {
+                **{k: fields[k] for k in ("per_move_days", "vacation_days", *common)},
+                "increment": {"type": "number", "minimum": 0, "maximum": 0, "description": "none (0 or absent)"},
+            },
+        ),
+    }
+    variants = []
+    for kind, (required, properties) in kinds.items():
+        spec.components.schema(
+            f"{kind}{name}",
+            component={"type": "object", "required": required, "properties": properties, "additionalProperties": False},
+        )
+        variants.append({"$ref": f"#/components/schemas/{kind}{name}"})
+    spec.components.schemas[name] = {"oneOf": variants}
+
+
+def _describe_create_game(spec: APISpec) -> None:
     """The games a server plays are known when it starts: the creation body says, per
     game, how many seats it takes and which options it has (each game's own options
     schema, closed to unknown keys). Rules that tie an option to the seat count (the
@@ -276,8 +305,10 @@ def _describe_create_game(spec) -> None:
                 spec.components.schema(component, schema=game.options_schema)
                 spec.components.schemas[component]["additionalProperties"] = False
             options = {"$ref": f"#/components/schemas/{component}"}
-        variants.append(
-            {
+        variant = f"Create{_camel(name)}Game"
+        spec.components.schema(
+            variant,
+            component={
                 "type": "object",
                 "additionalProperties": False,
                 "required": ["game", "seats"],
@@ -287,8 +318,9 @@ def _describe_create_game(spec) -> None:
                     "seats": {**schema["properties"]["seats"], "minItems": game.min_seats, "maxItems": game.max_seats},
                     "options": options,
                 },
-            }
+            },
         )
+        variants.append({"$ref": f"#/components/schemas/{variant}"})
     schema["properties"]["game"]["enum"] = sorted(registry())
     schema["oneOf"] = variants
     schema["additionalProperties"] = False
@@ -302,37 +334,29 @@ def _describe_create_game(spec) -> None:
         tournament["properties"]["options"] = {"$ref": "#/components/schemas/TournamentOptions"}
         tournament["required"] = sorted({*tournament.get("required", []), "options"})
         tournament["additionalProperties"] = False
+        tournament["oneOf"] = [_tournament_of(spec, name, game) for name, game in sorted(registry().items())]
+
+
+def _tournament_of(spec: APISpec, name: str, game: Game) -> JSON:
+    """A tournament of one game: its tables seat as many as the game takes (at least
+    two), its points have one value per seat at a table, its games' options are the
+    game's own."""
+    options = copy.deepcopy(spec.components.schemas["TournamentOptions"])
+    smallest = max(2, game.min_seats)
+    options["properties"]["table_size"].update(minimum=smallest, maximum=game.max_seats)
+    options["properties"]["points"].update(minItems=smallest, maxItems=game.max_seats)
+    if game.options_schema is not None:
+        options["properties"]["game_options"] = {"$ref": f"#/components/schemas/{_camel(name)}Options"}
+    else:
+        options["properties"]["game_options"] = {"type": "object", "additionalProperties": False}
+    spec.components.schema(f"{_camel(name)}TournamentOptions", component=options)
+    tournament = copy.deepcopy(spec.components.schemas["TournamentCreate"])
+    tournament["properties"]["game"] = {"type": "string", "enum": [name]}
+    tournament["properties"]["options"] = {"$ref": f"#/components/schemas/{_camel(name)}TournamentOptions"}
+    variant = f"Create{_camel(name)}Tournament"
+    spec.components.schema(variant, component=tournament)
+    return {"$ref": f"#/components/schemas/{variant}"}
 
 
 def _camel(name: str) -> str:
     return "".join(part.title() for part in name.split("_"))
-
-
-def _links(spec) -> None:
-    """OpenAPI links: the id a creation answers names the game (or tournament) of every
-    operation under it, so clients and generated tests can follow them."""
-    paths = spec._paths
-    for source, param, prefix in (
-        ("/api/games", "game_id", "/api/games/{game_id}"),
-        ("/api/tournaments", "tid", "/api/tournaments/{tid}"),
-    ):
-        created = paths.get(source, {}).get("post", {}).get("responses", {}).get("201")
-        if created is None:
-            continue
-        links = created.setdefault("links", {})
-        for path, operations in sorted(paths.items()):
-            if not path.startswith(prefix):
-                continue
-            for method, operation in operations.items():
-                if method not in ("get", "post", "delete"):
-                    continue
-                names = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
-                names |= set(re.findall(r"{([a-z_]+)}", path))
-                if names != {param}:
-                    continue  # links fill the id; other path parameters have no source here
-                pointer = path.replace("~", "~0").replace("/", "~1")
-                name = f"{method}{''.join(_camel(p) for p in re.split(r'[/{}-]+', path[len(prefix) :]) if p)}" or method
-                links[name or method] = {
-                    "operationRef": f"#/paths/{pointer}/{method}",
-                    "parameters": {param: "$response.body#/id"},
-                }

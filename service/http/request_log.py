@@ -16,7 +16,7 @@ import sys
 import time
 import uuid
 
-from flask import Flask, g, has_request_context, request
+from flask import Flask, Response, g, has_request_context, request
 from pythonjsonlogger.json import JsonFormatter
 
 from service.metrics import LATENCY, REQUESTS
@@ -33,15 +33,18 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class StructuredHandler(logging.StreamHandler):  # type: ignore[type-arg]  # a stream of any kind
+    """The project's JSON-lines handler (one per logger, however many apps a process builds)."""
+
+
 def configure_logging() -> None:
     """JSON lines on stderr for the project's loggers (once per process)."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = StructuredHandler(sys.stderr)
     handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"))
     handler.addFilter(RequestIdFilter())
     for name in LOGGERS:
         logger = logging.getLogger(name)
-        if not any(getattr(h, "_structured", False) for h in logger.handlers):
-            handler._structured = True  # type: ignore[attr-defined]
+        if not any(isinstance(h, StructuredHandler) for h in logger.handlers):
             logger.addHandler(handler)
             logger.setLevel(logging.INFO)
 
@@ -51,13 +54,13 @@ def install(app: Flask) -> None:
     lines = app.config.get("REQUEST_LOG", True)
 
     @app.before_request
-    def start():
+    def start() -> None:
         given = request.headers.get(HEADER, "")
         g.request_id = given if SAFE_ID.match(given) else uuid.uuid4().hex
         g.started = time.perf_counter()
 
     @app.after_request
-    def finish(response):
+    def finish(response: Response) -> Response:
         response.headers[HEADER] = g.get("request_id") or uuid.uuid4().hex
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
         elapsed = time.perf_counter() - g.get("started", time.perf_counter())

@@ -1,10 +1,13 @@
 """Response schemas of the HTTP API, for the OpenAPI document only.
 
-Routes return plain dicts (nothing is dumped through these); the contract test
+Routes name them in ``@bp.alt_response(..., success=True)`` and return plain dicts
+(nothing is dumped through these, which would drop the fields they leave open); the contract test
 (schemathesis, tests/platform/test_openapi_contract.py) checks every answer against
 them, so they cannot drift from what the server really sends. Objects allow extra
 properties: a field added later is not a breaking change.
 """
+
+from typing import Any
 
 from marshmallow import INCLUDE, Schema, fields
 
@@ -14,7 +17,7 @@ class Open(Schema):
         unknown = INCLUDE
 
 
-def _obj(**kwargs):
+def _obj(**kwargs: Any) -> fields.Dict:
     return fields.Dict(**kwargs)
 
 
@@ -38,6 +41,7 @@ class GameTypeSchema(Open):
     hidden_information = fields.Boolean(required=True)
     chance = fields.Boolean(required=True)
     computer_seats = fields.Boolean()  # whether a computer may sit at this game
+    max_log_entries = fields.Integer()  # the longest log a game of this type may have
     options = _obj(required=True)
     actions = fields.List(fields.String())
 
@@ -87,11 +91,22 @@ class MoveSchema(Open):
     seat = fields.Integer(required=True, allow_none=True)
 
 
+class DisputeSchema(Open):
+    id = fields.String(required=True, metadata={"description": "the dispute's annotation id"})
+    seat = fields.Integer(required=True)
+    seq = fields.Integer(required=True, metadata={"description": "the step disputed"})
+    raised = fields.Integer(required=True, metadata={"description": "the seq of its dispute.raised entry"})
+
+
+OPEN_DISPUTES = {"description": "disputes raised in the log and not yet settled, oldest first"}
+
+
 class MetaSchema(SummarySchema):
     seed_commitment = fields.String(required=True)
     head_hash = fields.String(required=True)
     clocks = _obj(required=True, allow_none=True)
     pending_undo = _obj(required=True, allow_none=True)
+    disputes = fields.List(fields.Nested(DisputeSchema), required=True, metadata=OPEN_DISPUTES)
     moves = fields.List(
         fields.Nested(MoveSchema),
         required=True,
@@ -101,6 +116,12 @@ class MetaSchema(SummarySchema):
     )
     options = _obj(required=True)
     rules_version = fields.Integer(required=True)
+    now = fields.Float(
+        metadata={
+            "description": "the server's time as it answered (seconds since the epoch; GET /api/games/{id} only):"
+            " clocks run from clocks.since by this time, not the device's"
+        }
+    )
 
 
 class ViewSchema(Open):
@@ -113,6 +134,7 @@ class ViewSchema(Open):
     view = _obj(required=True, metadata={"description": "the game's own view for this viewer"})
     clocks = _obj(required=True, allow_none=True)
     pending_undo = _obj(required=True, allow_none=True)
+    disputes = fields.List(fields.Nested(DisputeSchema), required=True, metadata=OPEN_DISPUTES)
 
 
 class ActionChoiceSchema(Open):
@@ -126,9 +148,13 @@ class LegalActionsSchema(Open):
     actions = fields.List(fields.Nested(ActionChoiceSchema), required=True)
 
 
-class ActedSchema(Open):
-    seq = fields.Integer(required=True)
-    view = _obj(required=True)
+class ActedSchema(ViewSchema):
+    """The mover's position after the move (the view document at ``at``) and its legal
+    actions: the page draws the answer and reads nothing."""
+
+    seq = fields.Integer(required=True, metadata={"description": "the entry's seq (a retry: the first one's)"})
+    actions = fields.List(fields.Nested(ActionChoiceSchema), required=True)
+    receipt = _obj(required=True)
 
 
 class EnvelopeSchema(Open):
@@ -143,6 +169,9 @@ class EnvelopeSchema(Open):
 
 class EventsSchema(Open):
     events = fields.List(fields.Nested(EnvelopeSchema), required=True)
+    next = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "`after` of the next page, or null at the head"}
+    )
 
 
 class UndoAnswerSchema(Open):
@@ -214,6 +243,17 @@ class RegisteredSchema(Open):
     player_token = fields.String(required=True)
 
 
+class RosterRefusalSchema(Open):
+    name = fields.String(required=True)
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class RosterSchema(Open):
+    registered = fields.List(fields.Nested(RegisteredSchema), required=True)
+    refused = fields.List(fields.Nested(RosterRefusalSchema), required=True)
+
+
 class WithdrawnSchema(Open):
     pid = fields.String(required=True)
     withdrawn = fields.Boolean(required=True)
@@ -247,3 +287,23 @@ class StandingsSchema(Open):
 class RegistrationSchema(Open):
     registration = fields.String(required=True, metadata={"description": "open or closed"})
     seq = fields.Integer(required=True)
+
+
+class TableDisputeSchema(DisputeSchema):
+    round = fields.Integer(required=True, allow_none=True)
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+
+
+class OpenDisputesSchema(Open):
+    disputes = fields.List(fields.Nested(TableDisputeSchema), required=True)
+
+
+class DirectorsSchema(Open):
+    directors = fields.List(fields.String(), required=True, metadata={"description": "the named co-director links"})
+    accounts = fields.List(fields.String(), required=True, metadata={"description": "the accounts that direct it"})
+
+
+class DirectorLinkSchema(Open):
+    name = fields.String(required=True)
+    director_token = fields.String(required=True)

@@ -4,11 +4,17 @@ server's own scripts and forbids framing (clickjacking), plus the classic compan
 Styles allow ``'unsafe-inline'``: the game renderers set element styles (seat colours,
 board positions) and the vendored Swagger UI injects style attributes; inline *scripts*
 stay forbidden, which is what protects the tokens a page holds.
+
+Every ``/api/`` answer says ``Cache-Control: no-store``: game creation, claims and
+sessions carry tokens, a seat's view and a referee's carry hidden state, and even a
+public answer (a lobby page, a live game's meta) changes with the next move. No API
+answer is both public and immutable enough to be worth a cache's risk (docs/API.md).
+The pages set it themselves; static files keep their own caching.
 """
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, Response, request
 
 CSP = "; ".join(
     [
@@ -34,7 +40,9 @@ HEADERS = {
 
 def install(app: Flask) -> None:
     @app.after_request
-    def secure(response):
+    def secure(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.path.startswith("/api/") and not request.path.startswith("/api/docs"):
+            response.headers["Cache-Control"] = "no-store"
         return response

@@ -5,7 +5,7 @@ Werkzeug and Flask build request and response objects, run the before/after hook
 route the URL and parse the body (docs/BENCHMARKS.md). A player who keeps one socket
 open pays that once, at the handshake; each frame then goes straight to the same
 service path as ``POST /api/games/<id>/actions``: the same ``ActionSchema``, the same
-token resolution (the worker's token cache), ``Platform.act`` (action-id idempotency,
+token resolution (the worker's token cache), ``Games.act`` (action-id idempotency,
 ``expected_seq``, the one-round-trip append) and the same signed receipt. Answers carry
 the HTTP status the POST would have had, and the view is the caller's redacted view,
 as over HTTP.
@@ -17,7 +17,17 @@ it does the framing, pings and size limits. A socket holds a greenlet (gevent) o
 thread (gthread) while open: sockets share the live streams' per-worker slots
 (``SSE_MAX_*``) and close after ``SOCKET_IDLE_SECONDS`` without a frame.
 
-Frames are counted against ``RATE_LIMIT_DEFAULT`` per client address *in the worker*
+A page that follows the game over its socket (``"follow": <the seq it drew>`` in the
+token frame) is pushed what it draws: after the hello (which then carries the viewer's
+whole position and the meta), one ``{"push": {entries, meta, position}}`` frame per
+batch of new entries, the entries redacted for the viewer and the position (view,
+``to_act``, status, clocks, legal actions) computed once per (viewer, seq) per worker
+by the game's live tail (service/http/live.py), the one tail that also feeds the
+spectators' streams. A referee token may follow (its move frames are refused as over
+HTTP); a socket that does not follow is answered only, as before.
+
+Frames are counted against ``RATE_LIMIT_DEFAULT`` per seat (the socket's verified
+token: players behind one venue address are not one client) *in the worker*
 (the ``limits`` library's memory storage): counting each frame in Redis would cost the
 round trip the socket exists to save.
 """
@@ -26,29 +36,37 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from flask_babel import force_locale
 from flask_sock import Sock
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from marshmallow import ValidationError
-from simple_websocket import ConnectionClosed
+from simple_websocket import ConnectionClosed, Server
 from werkzeug.routing import WebsocketMismatch
 from wsproto.utilities import RemoteProtocolError
 
-from events.connection import UNAVAILABLE
+from events.shapes import JSON, Envelope
+from projections.fold import PlatformState
+from projections.views import redacted_envelope
 from service import wiring
+from service.adapters.connection import REFUSED, UNAVAILABLE, is_full
+from service.http import disk_space, i18n, json_input
 from service.http import errors as http_errors
 from service.http import games as api
-from service.http import i18n, json_input
+from service.http import limits as rate_limits
+from service.http.blueprints import schema_instance
+from service.http.live import BLOCK_MS, Tail
 from service.http.schemas import ActionSchema
 from service.metrics import SOCKET_FRAMES
-from service.services.callers import bearer_token
+from service.services.callers import Caller, bearer_token, require_current
 from service.services.errors import Broken, Forbidden, Invalid, RateLimited, Refusal, Unauthenticated, Unavailable
-from service.wiring import services
+from service.wiring import edge, services
 
 log = logging.getLogger(__name__)
 sock = Sock()
@@ -59,7 +77,7 @@ INTERNAL_ERROR = 1011
 class FrameLimits:
     """Per-worker counters of frames per client address."""
 
-    def __init__(self, spec: str | None):
+    def __init__(self, spec: str | None) -> None:
         self.items = parse_many(spec) if spec else []
         self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
 
@@ -77,18 +95,18 @@ def install(app: Flask) -> None:
         "SOCK_SERVER_OPTIONS", {"ping_interval": 25, "max_message_size": app.config["MAX_BODY_BYTES"]}
     )
     limits_on = app.config["RATE_LIMITS_ENABLED"] and app.config["RATE_LIMIT_DEFAULT"]
-    wiring.of(app).socket_limits = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
+    wiring.edge_of(app).socket_limits = FrameLimits(app.config["RATE_LIMIT_DEFAULT"] if limits_on else None)
     sock.init_app(app)
     app.register_error_handler(WebsocketMismatch, not_a_handshake)
     app.register_error_handler(RemoteProtocolError, bad_handshake)
 
 
-def not_a_handshake(exc: WebsocketMismatch):
+def not_a_handshake(exc: WebsocketMismatch) -> tuple[Response, int, dict[str, str]]:
     """A plain request to the socket's route: 400, saying what the route takes."""
     return http_errors.response_of(Invalid("bad_handshake", "this route takes a WebSocket handshake"))
 
 
-def bad_handshake(exc: RemoteProtocolError):
+def bad_handshake(exc: RemoteProtocolError) -> tuple[Response, int, dict[str, str]]:
     """An upgrade request wsproto refuses (no Sec-WebSocket-Key, another version): bad
     input, 400, nothing sent on the socket yet, never an internal error."""
     return http_errors.response_of(
@@ -96,7 +114,7 @@ def bad_handshake(exc: RemoteProtocolError):
     )
 
 
-def answer(status: int, body: dict) -> str:
+def answer(status: int, body: JSON) -> str:
     return json.dumps({"status": status, "body": body}, separators=(",", ":"))
 
 
@@ -104,7 +122,7 @@ def error(exc: Refusal) -> str:
     return answer(http_errors.status_of(exc), http_errors.body_of(exc))
 
 
-def envelope(text) -> dict:
+def envelope(text: object) -> JSON:
     """One frame as an action envelope, or Refusal 400 as for a POST body."""
     if not isinstance(text, str):
         raise Invalid("malformed", "a frame is one JSON object as text")
@@ -115,45 +133,127 @@ def envelope(text) -> dict:
     if not isinstance(data, dict):
         raise Invalid("malformed", "the body must be a JSON object")
     try:
-        return api.schema_instance(ActionSchema).load(data)
+        loaded: JSON = schema_instance(ActionSchema).load(data)
+        return loaded
     except ValidationError as exc:
         raise Invalid("bad_request", "the request fails its schema", {"json": exc.messages}) from None
 
 
-def authenticate(ws, game_id: str, idle: float):
+def authenticate(ws: Server, game_id: str, idle: float) -> tuple[Caller, str, int | None]:
     """The caller and the answers' language, from the handshake's Authorization and
     Accept-Language headers or else a first frame ``{"token": ..., "accept_language"?: ...}``
     (browsers cannot set headers on a WebSocket: a page's language may not be its
     browser's)."""
     token = bearer_token(request.headers)
     language = i18n.request_language()
+    follow = followed(request.args.get("follow"))
     if token is None:
         frame = ws.receive(timeout=idle)
         try:
-            data = json_input.loads(frame) if isinstance(frame, str) else None  # strict: no lone surrogates
+            data: Any = json_input.loads(frame) if isinstance(frame, str) else None  # strict: no lone surrogates
             token = data["token"]
             chosen = data.get("accept_language", None)
+            if "follow" in data:
+                follow = followed(data["follow"])
         except (ValueError, TypeError, KeyError, AttributeError):
             token = chosen = None
         if not isinstance(token, str) or not token or not isinstance(chosen, (str, type(None))):
             raise Unauthenticated("bad_token", "send the seat's token first: an Authorization header or a token frame")
         if chosen is not None:
             language = i18n.tag_for(chosen)
-    who = api.platform().caller(game_id, token)
-    if not who.is_seat:
+    who = services().games.caller(game_id, token)
+    if not who.is_seat and not (who.referee and follow is not None):
         raise Forbidden("not_a_seat", "only a seat token can play actions")
-    return who, language
+    return who, language, follow
 
 
-def one_frame(game_id: str, who, text, limits: FrameLimits, client: str) -> str:
+def followed(value: object) -> int | None:
+    """The seq a following page drew (0: nothing yet); None when it does not follow."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Invalid("bad_follow", "follow is the seq the page drew: a whole number from 0")
+    return value
+
+
+class Pusher:
+    """The pushes of one following socket: a thread (a greenlet under gevent) that waits
+    on the game's tail and sends each batch of entries with the viewer's position. Its
+    sends and the answers share one lock: frames never interleave."""
+
+    def __init__(self, ws: Server, tail: Tail, who: Caller, game_id: str, send_lock: threading.Lock) -> None:
+        self.ws, self.tail, self.who, self.game_id, self.lock = ws, tail, who, game_id, send_lock
+        self.log, self.games = services().log, services().games  # the thread has no app context
+        self.stopped = threading.Event()
+
+    def hello(self, after: int) -> JSON:
+        """The hello's body: the whole position, the meta, and the entries after ``after``."""
+        state, meta = self.tail.shown()
+        require_current(state, self.who)
+        # up to the state shown: later entries come with the tail's next batch, and its position
+        entries = self.log.read(self.game_id, after=after, upto=state["seq"]) if after < state["seq"] else []
+        self.after = max([after, *(e["seq"] for e in entries)])
+        return {
+            "game": self.game_id,
+            "viewer": self.who.describe(),
+            "entries": self.redacted(state, entries),
+            "meta": meta,
+            "position": self.tail.position_for(self.who, state),
+        }
+
+    def redacted(self, state: PlatformState, entries: list[Envelope]) -> list[Envelope]:
+        viewer = self.who.viewer(self.games.sees_all(state, self.who)) if entries else None
+        return [redacted_envelope(state["game"], e, viewer) for e in entries]
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.is_set():
+                frames = self.tail.after(self.after, timeout=BLOCK_MS / 1000)
+                state, meta = self.tail.shown()
+                if frames is None:  # behind the ring: read the gap once, up to the state shown
+                    entries = self.log.read(self.game_id, after=self.after, upto=state["seq"])
+                else:
+                    entries = [envelope for _, _, envelope in frames]
+                if not entries or self.stopped.is_set():
+                    continue
+                require_current(state, self.who)  # a claim revokes the token: its socket is told and closed
+                push = {"entries": self.redacted(state, entries), "meta": meta}
+                if state["seq"] >= entries[-1]["seq"]:
+                    push["position"] = self.tail.position_for(self.who, state)
+                self.after = entries[-1]["seq"]
+                with self.lock:
+                    self.ws.send(json.dumps({"push": push}, separators=(",", ":")))
+        except ConnectionClosed:
+            return
+        except Refusal as exc:
+            with self.lock:
+                refuse(self.ws, exc, POLICY_VIOLATION)
+        except Exception:
+            log.exception("pushing to a socket of %s failed", self.game_id)
+
+
+def one_frame(
+    game_id: str, who: Caller, text: object, limits: FrameLimits, client: str, tail: Tail | None = None
+) -> str:
     """The answer to one frame: what ``POST .../actions`` would have answered."""
     try:
         wait = limits.allow(client)
         if wait is not None:
-            raise RateLimited("rate_limited", "too many actions from this client; slow down", {"retry_after": wait})
+            raise RateLimited(
+                "rate_limited", f"too many actions from this seat; try again in {wait} s", {"retry_after": wait}
+            )
         body = envelope(text)
+        disk = disk_space.of(current_app)
+        if disk is not None and disk.full() is not None:  # as refuse_writes_on_a_full_disk for POSTs
+            raise Unavailable(
+                "storage_full", "storage is full; nothing was written, retry later", retry_after=disk_space.RETRY_AFTER
+            )
         status, answered = api.play(game_id, who, body)
         SOCKET_FRAMES.labels(str(status)).inc()
+        if tail is not None:  # the push of this entry then reuses the answer's position
+            tail.remember(who, {k: v for k, v in answered.items() if k != "receipt"})
         return answer(status, answered)
     except Refusal as exc:
         SOCKET_FRAMES.labels(str(http_errors.status_of(exc))).inc()
@@ -162,26 +262,39 @@ def one_frame(game_id: str, who, text, limits: FrameLimits, client: str) -> str:
         SOCKET_FRAMES.labels("503").inc()
         log.warning("storage unavailable on a socket of %s: %s", game_id, exc)
         return error(Unavailable("storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}))
+    except REFUSED as exc:
+        if not is_full(exc):
+            raise
+        SOCKET_FRAMES.labels("503").inc()
+        log.warning("storage full on a socket of %s: %s", game_id, exc)
+        return error(Unavailable("storage_full", "storage is full; nothing was written, retry later", retry_after=5))
 
 
 @sock.route("/api/games/<game_id>/socket")
-def game_socket(ws, game_id):
+def game_socket(ws: Server, game_id: str) -> None:
     """One player's moves: a frame per action envelope, an answer frame per frame, in order."""
     config = current_app.config
     idle = config["SOCKET_IDLE_SECONDS"]
-    client = request.remote_addr or ""
-    limits = services().socket_limits
+    limits = edge().socket_limits
+    assert limits is not None  # set by install(), which adds this route
     try:
-        with services().stream_slots.hold(client, game_id):
-            who, language = authenticate(ws, game_id, idle)
-            ws.send(answer(200, {"game": game_id, "viewer": who.describe()}))
+        with edge().stream_slots.hold(rate_limits.stream_client(), game_id):
+            who, language, follow = authenticate(ws, game_id, idle)
+            client = f"{game_id}:{who.seat}"  # frames count per seat: a room behind one address is not one client
             with force_locale(i18n.LANGUAGES[language]):
-                while True:
-                    text = ws.receive(timeout=idle)
-                    if text is None:  # idle past SOCKET_IDLE_SECONDS
-                        ws.close(reason=1000, message="idle")
-                        return
-                    ws.send(one_frame(game_id, who, text, limits, client))
+                if follow is None:
+                    ws.send(answer(200, {"game": game_id, "viewer": who.describe()}))
+                    serve(ws, game_id, who, idle, limits, client, threading.Lock(), None)
+                    return
+                with edge().live_tails.watch(game_id) as tail:
+                    lock = threading.Lock()
+                    pusher = Pusher(ws, tail, who, game_id, lock)
+                    ws.send(answer(200, pusher.hello(follow)))
+                    threading.Thread(target=pusher.run, name=f"push-{game_id}", daemon=True).start()
+                    try:
+                        serve(ws, game_id, who, idle, limits, client, lock, tail)
+                    finally:
+                        pusher.stopped.set()
     except ConnectionClosed:
         return
     except Refusal as exc:  # the handshake's refusal: say why, then close
@@ -198,7 +311,28 @@ def game_socket(ws, game_id):
         refuse(ws, Broken("internal", "internal error"), INTERNAL_ERROR)
 
 
-def refuse(ws, exc: Refusal, close_code: int) -> None:
+def serve(
+    ws: Server,
+    game_id: str,
+    who: Caller,
+    idle: float,
+    limits: FrameLimits,
+    client: str,
+    lock: threading.Lock,
+    tail: Tail | None,
+) -> None:
+    """Answer the socket's frames in order until it closes or idles."""
+    while True:
+        text = ws.receive(timeout=idle)
+        if text is None:  # idle past SOCKET_IDLE_SECONDS
+            ws.close(reason=1000, message="idle")
+            return
+        answered = one_frame(game_id, who, text, limits, client, tail)
+        with lock:
+            ws.send(answered)
+
+
+def refuse(ws: Server, exc: Refusal, close_code: int) -> None:
     """The last frame says why; then the socket closes with ``close_code``."""
     try:
         ws.send(error(exc))

@@ -8,8 +8,10 @@
   accent, or in full-width letters, is one password. Hashes made before that from the
   raw text still verify: a login whose normalised form fails tries the raw text, and on
   success the hash is replaced by one of the normalised form.
-- Failed logins are counted per account name (``FailedLogins``, on the ``limits``
-  library's Redis storage); past the limit a login is refused before any Argon2 runs.
+- Failed logins are counted per account name and address, with a higher ceiling per
+  name that spares the addresses the name logged in from (``FailedLogins``, on the
+  ``limits`` library's Redis storage); past a limit a login is refused before any
+  Argon2 runs.
 - Sessions are random bearer tokens, answered once; Redis keeps their SHA-256 only
   (like seat tokens). Logout revokes one, logout-all every one of the account's, in one Lua
   script (a login racing it cannot slip between its read and its delete).
@@ -19,7 +21,7 @@
   Creating an account checks and claims every look-alike key of the name in one Lua
   script, so two look-alike names racing cannot both win.
 
-Every key lives under the hash tag ``{accounts}`` (one slot on a Redis Cluster).
+The records and sessions are kept behind ``ports.AccountRecords`` (``service/adapters/accounts.py``).
 """
 
 from __future__ import annotations
@@ -30,12 +32,17 @@ import math
 import re
 import time
 import unicodedata
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from limits import RateLimitItem, parse
+from limits.strategies import RateLimiter
 
-from events import keys
 from events.envelope import now_rfc3339
+from events.shapes import JSON
+from service.ports import AccountRecords
 from service.services import names
 from service.services.callers import new_token, token_digest
 from service.services.errors import Conflict, Invalid, NotFound, RateLimited, Refusal, Unauthenticated
@@ -45,50 +52,9 @@ PATH_UNSAFE = re.compile(r"[/\\?#%]")  # a name is a path segment of /accounts/<
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # Argon2 takes any length; a bound keeps a request's cost bounded
 
-CREATE_LUA = """
-for i = 3, #ARGV do
-  local holder = redis.call('HGET', KEYS[2], ARGV[i])
-  if holder then return {'taken', holder} end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-for i = 3, #ARGV do redis.call('HSET', KEYS[2], ARGV[i], ARGV[1]) end
-return {'ok', ARGV[1]}
-"""
-
-# Ends every session of an account: ``sessions`` is the digest -> name hash, ``mine`` the
-# account's set of digests. Read and delete in one step: a login landing between a read
-# and a delete would keep a session that no later logout-all could find.
-END_SESSIONS_LUA = """
-local digests = redis.call('SMEMBERS', mine)
-for i = 1, #digests, 1000 do
-  redis.call('HDEL', sessions, unpack(digests, i, math.min(i + 999, #digests)))
-end
-redis.call('DEL', mine)
-return #digests
-"""
-LOGOUT_ALL_LUA = "local sessions, mine = KEYS[1], KEYS[2]\n" + END_SESSIONS_LUA
-
-# The new password is written only onto the record the old one was checked against, and
-# only while the session asking still exists; every session then ends, in the same step.
-# Two changes racing (or a change racing one that ended its session) cannot both win.
-CHANGE_PASSWORD_LUA = (
-    """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return -1 end
-if not redis.call('HGET', KEYS[2], ARGV[4]) then return -2 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-local sessions, mine = KEYS[2], KEYS[3]
-"""
-    + END_SESSIONS_LUA
-)
-
-
-# A password's hash replaced (a re-hash at login) only on the record it was checked
-# against: a password change landing meanwhile must not be undone by the old password.
-REHASH_LUA = """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return 1
-"""
+T = TypeVar("T")
+Counted = list[tuple[RateLimitItem, tuple[str, str]]]
+"""The windows and keys one login attempt was counted under (given back on success)."""
 
 
 def password_form(password: str) -> str:
@@ -97,57 +63,82 @@ def password_form(password: str) -> str:
 
 
 class FailedLogins:
-    """Failed logins per account name, in sliding windows of the ``limits`` library on
-    the server's Redis (shared by every worker, one Lua call per window and key).
+    """Failed logins per account name *and address*, with a higher ceiling per name from
+    every address a name was not logged into from, in sliding windows of the ``limits``
+    library on the server's Redis (shared by every worker, one Lua call per window and key).
+
+    - ``per_address`` (e.g. 10 per 15 minutes) counts one address's failures on one name:
+      a person mistyping, or one guesser.
+    - ``per_name`` (higher, e.g. 50 per 15 minutes) counts the failures on one name from
+      every address where that name has not logged in lately, together: many addresses
+      guessing one account stay under their own limits, this one holds them.
+    - An address where the name logged in within ``KNOWN_FOR`` is the owner's: the
+      ceiling neither counts nor refuses it, so a stranger who spends the ceiling does not
+      lock the owner out from their own address (only from new ones).
 
     An attempt is counted *before* its password is checked, so a burst of parallel
     guesses cannot all pass while the first ones are still hashing; a right password
     gives its count back (``cost=-1``), so only failures stay counted. The counters are
-    keyed by the name's looks (its one or two look-alike keys, hashed), computed from
-    the name sent alone: a name with an account and one without are counted, and
-    refused, alike, and "alice", "ALICE" and a full-width "ａｌｉｃｅ" share a counter. An
-    attempt counts under each of its name's looks and is refused when any is spent.
-    (A count given back after its window moved on returns a little more than the
-    attempt still weighed there: at most one failure per right password.)"""
+    keyed by the name's looks (its one or two look-alike keys) and, per address, the
+    address, hashed together: computed from what was sent alone, so a name with an
+    account and one without are counted, and refused, alike, and "alice", "ALICE" and a
+    full-width "ａｌｉｃｅ" share a counter. An attempt counts under each of its name's
+    looks and is refused when any is spent. (A count given back after its window moved
+    on returns a little more than the attempt still weighed there: at most one failure
+    per right password.)"""
 
     NAMESPACE = "login-failures"
+    KNOWN = "login-known"
+    KNOWN_FOR = parse("1 per 30 days")
 
-    def __init__(self, limiter, items):
-        self.limiter = limiter  # a limits.strategies.RateLimiter
-        self.items = list(items)  # limits.RateLimitItem, e.g. parse_many("10 per 15 minutes")
+    def __init__(
+        self, limiter: RateLimiter, per_address: Iterable[RateLimitItem], per_name: Iterable[RateLimitItem] = ()
+    ) -> None:
+        self._limiter = limiter
+        self._per_address = list(per_address)  # e.g. parse_many("10 per 15 minutes")
+        self._per_name = list(per_name)
 
     @staticmethod
-    def counters(name: str) -> list[tuple[str, str]]:
+    def _keys(namespace: str, name: str, address: str | None) -> list[tuple[str, str]]:
+        tail = "" if address is None else "\0" + address
         return sorted(
-            (FailedLogins.NAMESPACE, hashlib.sha256(look.encode("utf-8", "surrogatepass")).hexdigest()[:32])
+            (namespace, hashlib.sha256((look + tail).encode("utf-8", "surrogatepass")).hexdigest()[:32])
             for look in names.skeletons(name)
         )
 
-    def attempt(self, name: str) -> list:
-        """Count one attempt for ``name``; 429 ``rate_limited`` (with ``retry_after``)
-        when its failures have reached a limit. Answers what ``succeeded`` gives back."""
-        counted: list = []
-        for item in self.items:
-            for key in self.counters(name):
-                if not self.limiter.hit(item, *key):
-                    self._give_back(counted)
-                    stats = self.limiter.get_window_stats(item, *key)
-                    wait = max(1, math.ceil(stats.reset_time - time.time()))
-                    raise RateLimited(
-                        "rate_limited",
-                        "too many failed logins for this name; try again later",
-                        retry_after=wait,
-                    )
-                counted.append((item, key))
+    def known(self, name: str, address: str) -> bool:
+        """Whether ``name`` logged in from ``address`` within ``KNOWN_FOR``."""
+        return any(not self._limiter.test(self.KNOWN_FOR, *key) for key in self._keys(self.KNOWN, name, address))
+
+    def attempt(self, name: str, address: str) -> Counted:
+        """Count one attempt for ``name`` from ``address``; 429 ``rate_limited`` (with
+        ``retry_after``) when a limit is spent. Answers what ``succeeded`` gives back."""
+        counters = [(item, key) for item in self._per_address for key in self._keys(self.NAMESPACE, name, address)]
+        if self._per_name and not self.known(name, address):
+            counters += [(item, key) for item in self._per_name for key in self._keys(self.NAMESPACE, name, None)]
+        counted: Counted = []
+        for item, key in counters:
+            if not self._limiter.hit(item, *key):
+                self._give_back(counted)
+                stats = self._limiter.get_window_stats(item, *key)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+                raise RateLimited(
+                    "rate_limited",
+                    f"too many failed logins for this name; try again in {wait} s",
+                    retry_after=wait,
+                )
+            counted.append((item, key))
         return counted
 
-    def succeeded(self, counted: list) -> None:
-        """A right password: its attempt does not count."""
+    def succeeded(self, counted: Counted, name: str, address: str) -> None:
+        """A right password: its attempt does not count, and its address is the owner's."""
         self._give_back(counted)
+        for key in self._keys(self.KNOWN, name, address):
+            self._limiter.hit(self.KNOWN_FOR, *key)
 
-    def _give_back(self, counted: list) -> None:
+    def _give_back(self, counted: Counted) -> None:
         for item, key in counted:
-            self.limiter.hit(item, *key, cost=-1)
+            self._limiter.hit(item, *key, cost=-1)
 
 
 def hasher(time_cost: int = 3, memory_kib: int = 65536, parallelism: int = 4) -> PasswordHasher:
@@ -165,16 +156,16 @@ class _HashPool:
     at most ``HASH_SLOTS`` hashes run at once. Chosen on first use, after gevent's
     monkey-patching (gunicorn patches before it loads the app)."""
 
-    def __init__(self, slots: int = HASH_SLOTS):
-        self.slots = slots
-        self._run = None
+    def __init__(self, slots: int = HASH_SLOTS) -> None:
+        self._slots = slots
+        self._run: _Run | None = None
 
-    def __call__(self, fn, *args):
+    def __call__(self, fn: Callable[..., T], *args: Any) -> T:
         if self._run is None:
             self._run = self._choose()
         return self._run(fn, *args)
 
-    def _choose(self):
+    def _choose(self) -> _Run:
         try:
             from gevent import monkey
         except ImportError:
@@ -182,65 +173,70 @@ class _HashPool:
         if monkey is not None and monkey.is_module_patched("threading"):
             from gevent.threadpool import ThreadPool
 
-            pool = ThreadPool(self.slots)
+            pool = ThreadPool(self._slots)
 
-            def in_pool(fn, *args):
+            def in_pool(fn: Callable[..., T], *args: Any) -> T:
                 # an exception raised in the pool's thread is printed by gevent's hub
                 # (a traceback per wrong password): carry it back and raise it here
                 ok, value = pool.apply(_caught, (fn, *args))
                 if not ok:
                     raise value
-                return value
+                return cast(T, value)  # gevent's pool is untyped: it answers what fn returned
 
             return in_pool
         import threading
 
-        gate = threading.BoundedSemaphore(self.slots)
+        gate = threading.BoundedSemaphore(self._slots)
 
-        def inline(fn, *args):
+        def inline(fn: Callable[..., T], *args: Any) -> T:
             with gate:
                 return fn(*args)
 
         return inline
 
 
-def _caught(fn, *args):
+class _Run(Protocol):
+    """How a hash is run: ``fn(*args)``, somewhere."""
+
+    def __call__(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+
+def _caught(fn: Callable[..., T], *args: Any) -> tuple[bool, T | Exception]:
     try:
         return True, fn(*args)
     except Exception as exc:
         return False, exc
 
 
-SESSION_SEP = "\x1f"  # never in a name (control characters are refused)
-
-
 class Accounts:
-    def __init__(self, redis, password_hasher: PasswordHasher | None = None, session_days: float = 30):
-        self.redis = redis
-        self.session_seconds = session_days * 86400
-        self.clock = time.time
-        self._create = redis.register_script(CREATE_LUA)
-        self._logout_all = redis.register_script(LOGOUT_ALL_LUA)
-        self._change_password = redis.register_script(CHANGE_PASSWORD_LUA)
-        self._rehash = redis.register_script(REHASH_LUA)
+    def __init__(
+        self,
+        records: AccountRecords,
+        password_hasher: PasswordHasher | None = None,
+        session_days: float = 30,
+        failed_logins: FailedLogins | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``failed_logins``: the per-name limit of failed logins (None when rate limits are off)."""
+        self._records = records
+        self._session_seconds = session_days * 86400
+        self._clock = clock
         self._hashing = _HashPool()
-        self.failed_logins: FailedLogins | None = None  # set by the HTTP edge when rate limits are on
-        self.use_hasher(password_hasher or hasher())
-
-    def use_hasher(self, password_hasher: PasswordHasher) -> None:
-        self.hasher = password_hasher
+        self._failed_logins = failed_logins
+        self._hasher = password_hasher or hasher()
         self._dummy_hash: str | None = None
+        self._looks_indexed = False
 
     @property
     def _dummy(self) -> str:
         """Verified against when the name is unknown, so a wrong name costs as long as a
         wrong password (made on first use: building an app hashes nothing)."""
         if self._dummy_hash is None:
-            self._dummy_hash = self._hashing(self.hasher.hash, "not a password of anyone")
+            self._dummy_hash = self._hashing(self._hasher.hash, "not a password of anyone")
         return self._dummy_hash
 
     # -- records -------------------------------------------------------------------------
-    def create(self, name: str, password: str) -> dict:
+    def create(self, name: str, password: str) -> JSON:
         """A new account and a first session; 409 ``name_taken`` for a name that looks
         like another, 400 for a bad name or password. Nothing is written on refusal."""
         clean = names.check_new(name, what="name", max_length=MAX_NAME)
@@ -254,17 +250,14 @@ class Accounts:
         looks = sorted(names.skeletons(clean))
         holder = self.holder_of_look(clean)
         if holder is None:  # hashing costs: a taken name is refused before (the script checks again)
-            password_hash = self._hashing(self.hasher.hash, password)
+            password_hash = self._hashing(self._hasher.hash, password)
             record = {"name": clean, "password": password_hash, "created_at": now_rfc3339()}
-            status, found = self._create(
-                keys=[keys.ACCOUNTS, keys.ACCOUNT_SKELETONS], args=[clean, json.dumps(record), *looks]
-            )
-            holder = found if status == "taken" else None
+            holder = self._records.create(clean, json.dumps(record), looks)
         if holder is not None:
             raise Conflict("name_taken", f"this name looks the same as {holder!r}", {"name": clean, "taken": holder})
         return {"name": clean, "created_at": record["created_at"], "token": self._new_session(clean)}
 
-    def record(self, name: str) -> dict | None:
+    def record(self, name: str) -> JSON | None:
         """The account called ``name`` (exactly, or by look: "alice" finds "Alice")."""
         raw = self._stored(name)
         return None if raw is None else json.loads(raw)
@@ -275,47 +268,55 @@ class Accounts:
             clean = names.normalise(name, max_length=MAX_NAME)
         except Refusal:
             return None
-        raw = self.redis.hget(keys.ACCOUNTS, clean)
+        raw = self._records.record(clean)
         if raw is None:
-            holders = {self.redis.hget(keys.ACCOUNT_SKELETONS, k) for k in names.skeletons(clean)} - {None}
+            holders = set(self._holders(clean)) - {None}
             if len(holders) != 1:
                 return None
-            raw = self.redis.hget(keys.ACCOUNTS, holders.pop())
+            raw = self._records.record(str(holders.pop()))
         return raw
 
     def holder_of_look(self, name: str) -> str | None:
         """The account whose name ``name`` looks like, if any (by the look-alike keys)."""
-        looks = sorted(names.skeletons(name))
-        return next(filter(None, self.redis.hmget(keys.ACCOUNT_SKELETONS, looks)), None)
+        return next(filter(None, self._holders(name)), None)
 
-    def require(self, name: str) -> dict:
+    def _holders(self, name: str) -> list[str | None]:
+        """The holders of ``name``'s looks. The first time a worker asks, the accounts
+        made under an older skeleton (another ICU) are indexed under this one's looks."""
+        if not self._looks_indexed:
+            self._records.index_looks(names.SKELETON_SOURCE, lambda held: sorted(names.skeletons(held)))
+            self._looks_indexed = True
+        return self._records.holders(sorted(names.skeletons(name)))
+
+    def require(self, name: str) -> JSON:
         found = self.record(name)
         if found is None:
             raise NotFound("not_found", "account not found", {"what": "account"})
         return found
 
     # -- sessions ------------------------------------------------------------------------
-    def login(self, name: str, password: str) -> dict:
+    def login(self, name: str, password: str, address: str = "") -> JSON:
         """A new session for the right password; 401 ``bad_credentials`` for a wrong name
         or password alike (which one is not said). With failed logins counted, 429
-        ``rate_limited`` once the name's failures reach the limit, before any hashing."""
+        ``rate_limited`` once the name's failures from ``address`` (or, from an address
+        it never logged in from, from everywhere) reach a limit, before any hashing."""
         name = name if isinstance(name, str) else ""
-        guard = self.failed_logins
-        counted = guard.attempt(name) if guard else None
+        guard = self._failed_logins
+        counted = guard.attempt(name, address) if guard else None
         raw = self._stored(name)
         found = json.loads(raw) if raw is not None else None
         matched = self._verify(found["password"] if found else None, password)
         if found is None or raw is None or matched is None:
             raise Unauthenticated("bad_credentials", "wrong name or password")
-        if guard and counted:
-            guard.succeeded(counted)
+        if guard and counted is not None:
+            guard.succeeded(counted, name, address)
         normal = password_form(password)
-        if matched != normal or self.hasher.check_needs_rehash(found["password"]):
+        if matched != normal or self._hasher.check_needs_rehash(found["password"]):
             # a hash of the raw text (made before passwords were normalised) or of old
             # parameters: replaced by one of the NFKC form, on this record only (a
             # password change landing meanwhile wins)
-            upgraded = json.dumps({**found, "password": self._hashing(self.hasher.hash, normal)})
-            self._rehash(keys=[keys.ACCOUNTS], args=[found["name"], raw, upgraded])
+            upgraded = json.dumps({**found, "password": self._hashing(self._hasher.hash, normal)})
+            self._records.rehash(found["name"], raw, upgraded)
         return {"name": found["name"], "token": self._new_session(found["name"])}
 
     def _verify(self, stored: str | None, password: str) -> str | None:
@@ -329,7 +330,7 @@ class Accounts:
         normal = password_form(password)
         for candidate in [normal] if normal == password else [normal, password]:
             try:
-                self._hashing(self.hasher.verify, stored or self._dummy, candidate)
+                self._hashing(self._hasher.verify, stored or self._dummy, candidate)
             except (VerificationError, InvalidHashError):
                 continue
             return candidate if stored else None
@@ -339,12 +340,7 @@ class Accounts:
         """A session lives ``session_seconds`` from login; its expiry is stored beside
         the name (``name SEP expires``), so one read says both who and whether still."""
         token = new_token()
-        digest = token_digest(token)
-        expires = int(self.clock() + self.session_seconds)
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(keys.ACCOUNT_SESSIONS, digest, f"{name}{SESSION_SEP}{expires}")
-        pipe.sadd(keys.account_sessions(name), digest)
-        pipe.execute()
+        self._records.add_session(name, token_digest(token), int(self._clock() + self._session_seconds))
         return token
 
     def session(self, token: str | None) -> str:
@@ -352,52 +348,42 @@ class Accounts:
         if not token:
             raise Unauthenticated("no_session", "log in first: 'Authorization: Bearer <session token>'")
         digest = token_digest(token)
-        found = self.redis.hget(keys.ACCOUNT_SESSIONS, digest)
+        found = self._records.session(digest)
         if found is None:
             raise Unauthenticated("bad_session", "this session is not valid (logged out?)")
-        name, _, expires = found.partition(SESSION_SEP)
-        if expires and int(expires) <= self.clock():
-            self._forget_session(name, digest)
+        name, expires = found
+        if expires is not None and expires <= self._clock():
+            self._records.drop_session(name, digest)
             raise Unauthenticated("session_expired", "this session has expired: log in again")
         return name
 
-    def logout(self, token: str | None) -> dict:
+    def logout(self, token: str | None) -> JSON:
         name = self.session(token)
-        self._forget_session(name, token_digest(token or ""))
+        self._records.drop_session(name, token_digest(token or ""))
         return {"name": name, "revoked": 1}
 
-    def _forget_session(self, name: str, digest: str) -> None:
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hdel(keys.ACCOUNT_SESSIONS, digest)
-        pipe.srem(keys.account_sessions(name), digest)
-        pipe.execute()
-
-    def logout_all(self, token: str | None) -> dict:
+    def logout_all(self, token: str | None) -> JSON:
         name = self.session(token)
-        revoked = self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)])
-        return {"name": name, "revoked": int(revoked)}
+        return {"name": name, "revoked": self._records.drop_sessions(name)}
 
-    def change_password(self, token: str | None, old: str, new: str) -> dict:
+    def change_password(self, token: str | None, old: str, new: str, address: str = "") -> JSON:
         """A new password, given the current one (a stolen session alone cannot lock the
         owner out). Every session of the account ends, a stolen one with them; the
         answer carries a fresh session. Nothing is written on a refusal."""
         name = self.session(token)
-        guard = self.failed_logins
-        counted = guard.attempt(name) if guard else None
-        raw = self.redis.hget(keys.ACCOUNTS, name)
+        guard = self._failed_logins
+        counted = guard.attempt(name, address) if guard else None
+        raw = self._records.record(name)
         if raw is None:
             raise NotFound("not_found", "account not found", {"what": "account"})
         found = json.loads(raw)
         if self._verify(found["password"], old) is None:
             raise Unauthenticated("bad_credentials", "the current password is not right")
-        if guard and counted:
-            guard.succeeded(counted)
+        if guard and counted is not None:
+            guard.succeeded(counted, name, address)
         new = _checked_password(new)
-        changed = json.dumps({**found, "password": self._hashing(self.hasher.hash, new)})
-        revoked = self._change_password(
-            keys=[keys.ACCOUNTS, keys.ACCOUNT_SESSIONS, keys.account_sessions(name)],
-            args=[name, raw, changed, token_digest(token or "")],
-        )
+        changed = json.dumps({**found, "password": self._hashing(self._hasher.hash, new)})
+        revoked = self._records.change_password(name, raw, changed, token_digest(token or ""))
         if revoked == -1:  # another change landed since the old password was checked
             raise Unauthenticated("bad_credentials", "the current password is not right")
         if revoked == -2:  # this session ended meanwhile (a change, a logout everywhere)
@@ -406,10 +392,10 @@ class Accounts:
 
     # -- games ---------------------------------------------------------------------------
     def add_game(self, name: str, game_id: str, when: float) -> None:
-        self.redis.zadd(keys.account_games(name), {game_id: when}, nx=True)
+        self._records.add_game(name, game_id, when)
 
     def games(self, name: str, limit: int = 200) -> list[str]:
-        return list(self.redis.zrevrange(keys.account_games(name), 0, limit - 1))
+        return self._records.games(name, limit)
 
 
 def _checked_password(password: str) -> str:

@@ -1,9 +1,13 @@
 """Who is calling: a seat, the game's referee, or a spectator (no token).
 
-Tokens are random strings handed out once at creation; Redis keeps only their
-SHA-256, so a leaked database does not leak seats. A token never changes once issued,
-so each worker keeps what it has resolved (``TokenCache``) and asks Redis once per
-token, not once per request.
+Tokens are random strings handed out once at creation; the store keeps only their
+SHA-256 (``service/adapters/tokens.py``), so a leaked database does not leak seats.
+
+Claiming a seat for an account takes it from every earlier holder of its token (the
+game's creator has a copy): the claimant gets a new token, marked ``claimed``, and from
+the ``seat.bound`` entry on only a claimed token or the account's session speaks for the
+seat (``require_current``). The check reads the game's state, not the token cache, so it
+holds on every worker at once.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Protocol, cast
 
-from events import keys
-from projections.games.base import REFEREE
+from events.shapes import JSON, Actor
+from projections.fold import PlatformState
+from projections.games.base import REFEREE, Viewer
 from service.services.errors import Unauthenticated
 
 
@@ -23,26 +28,30 @@ class Caller:
     seat: int | None = None
     referee: bool = False
     bot: bool = False
+    claimed: bool = False
+    """A token issued to the seat's account (by a claim, or at creation for a seat bound
+    then), or the account's own session: what a bound seat still answers to."""
+    operator: bool = False
+    """The machine's own reader (a backup's restore check): sees every game whole."""
 
     @property
     def is_seat(self) -> bool:
         return self.seat is not None
 
-    def actor(self) -> dict:
-        return {"role": "referee", "name": "referee"} if self.referee else {"seat": self.seat}
+    def actor(self) -> Actor:
+        """The writer an entry records; asked of seats and the referee only (guards come first)."""
+        return {"role": "referee", "name": "referee"} if self.referee else {"seat": cast(int, self.seat)}
 
-    def describe(self) -> dict:
+    def describe(self) -> JSON:
         if self.referee:
             return {"role": "referee"}
         if self.is_seat:
             return {"seat": self.seat}
         return {"role": "spectator"}
 
-    def viewer(self, finished: bool):
-        """The viewer handed to the game: everything once finished or for the referee."""
-        if finished or self.referee:
-            return REFEREE
-        return self.seat
+    def viewer(self, sees_all: bool) -> Viewer:
+        """The viewer handed to the game: everything when ``sees_all`` (``Games.sees_all``)."""
+        return REFEREE if sees_all else self.seat
 
 
 SPECTATOR = Caller()
@@ -56,16 +65,13 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def issue_tokens(redis, game_id: str, seats: int) -> tuple[list[str], str]:
-    seat_tokens = [new_token() for _ in range(seats)]
-    referee_token = new_token()
-    mapping = {token_digest(t): f"seat:{i}" for i, t in enumerate(seat_tokens)}
-    mapping[token_digest(referee_token)] = "referee"
-    redis.hset(keys.tokens(game_id), mapping=mapping)
-    return seat_tokens, referee_token
+class Headers(Protocol):
+    """A request's headers as far as a token is read from them (Flask's, or a dict)."""
+
+    def get(self, key: str, default: str, /) -> str: ...
 
 
-def bearer_token(headers) -> str | None:
+def bearer_token(headers: Headers) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header; None without one."""
     header = headers.get("Authorization", "")
     if not header:
@@ -76,49 +82,32 @@ def bearer_token(headers) -> str | None:
     return token.strip()
 
 
+CLAIMED = ":claimed"
+
+
 def role_caller(role: str) -> Caller:
-    """The caller a stored role names: ``referee``, ``seat:<n>`` or ``bot:<n>`` (a computer seat)."""
+    """The caller a stored role names: ``referee``, ``seat:<n>``, ``seat:<n>:claimed`` (a
+    token of the seat's account) or ``bot:<n>`` (a computer seat)."""
     if role == "referee":
         return Caller(referee=True)
-    kind, _, seat = role.partition(":")
-    return Caller(seat=int(seat), bot=kind == "bot")
+    claimed = role.endswith(CLAIMED)
+    kind, _, seat = role.removesuffix(CLAIMED).partition(":")
+    return Caller(seat=int(seat), bot=kind == "bot", claimed=claimed)
 
 
-def resolve(redis, game_id: str, token: str | None) -> Caller:
-    if not token:
-        return SPECTATOR
-    role = redis.hget(keys.tokens(game_id), token_digest(token))
-    if role is None:
-        raise Unauthenticated("bad_token", "this token is not valid for this game")
-    return role_caller(role)
+def bound_accounts(p: PlatformState) -> dict[str, str]:
+    """The game's seats bound to accounts (seat as a string -> account)."""
+    return p.get("accounts") or {}
+
+
+def require_current(p: PlatformState, caller: Caller) -> None:
+    """A seat bound to an account answers only to its account's tokens and session: a
+    copy of the token from before the claim (the creator's) no longer speaks or reads."""
+    if caller.is_seat and not caller.bot and not caller.claimed and str(caller.seat) in bound_accounts(p):
+        raise Unauthenticated(
+            "token_revoked", "this seat is now played by an account; the token from before its claim no longer acts"
+        )
 
 
 class UnknownToken(LookupError):
     """No such token for this game (never cached: it may be a game not yet created)."""
-
-
-class TokenCache:
-    """Per-worker token resolution, bounded (LRU). Only tokens Redis knows are kept:
-    a failed look-up raises and asks again next time."""
-
-    def __init__(self, redis, size: int = 65536):
-        self.redis = redis
-        self._lookup = lru_cache(maxsize=size)(self._fetch)
-
-    def _fetch(self, game_id: str, digest: str) -> Caller:
-        role = self.redis.hget(keys.tokens(game_id), digest)
-        if role is None:
-            raise UnknownToken(game_id)
-        return role_caller(role)
-
-    def resolve(self, game_id: str, token: str) -> Caller:
-        """The caller holding ``token`` in this game; UnknownToken if it holds none."""
-        return self._lookup(game_id, token_digest(token))
-
-
-def issue_bot_token(redis, game_id: str, seat: int) -> None:
-    """A computer seat gets a token of its own, kept server-side for the bot runner:
-    it plays through the same door as a person."""
-    token = new_token()
-    redis.hset(keys.tokens(game_id), token_digest(token), f"bot:{seat}")
-    redis.hset(keys.bots(game_id), str(seat), token)

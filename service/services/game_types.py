@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields, missing
 
+from events.shapes import JSON
 from projections.games.base import Game
 
 _TYPES = {fields.Boolean: "boolean", fields.Integer: "integer", fields.Float: "number", fields.String: "string"}
 
 
-def describe_field(field) -> dict:
+def describe_field(field: fields.Field[Any]) -> JSON:
     kind = next((name for cls, name in _TYPES.items() if isinstance(field, cls)), "object")
-    out = {"type": kind}
+    out: JSON = {"type": kind}
     default = field.load_default
     if default is not missing and not callable(default):
         out["default"] = default
@@ -21,8 +24,8 @@ def describe_field(field) -> dict:
     return out
 
 
-def describe_game(game: Game) -> dict:
-    options = {}
+def describe_game(game: Game) -> JSON:
+    options: JSON = {}
     if game.options_schema:
         options = {name: describe_field(f) for name, f in game.options_schema().fields.items()}
     return {
@@ -34,6 +37,7 @@ def describe_game(game: Game) -> dict:
         "chance": game.chance,
         "computer_seats": game.plays_by_computer(),
         "rules_version": game.rules_version,
+        "max_log_entries": game.max_log_entries,
         "options": options,
         "actions": sorted(game.action_schemas),
     }

@@ -18,15 +18,17 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 
-from events.connection import UNAVAILABLE
 from service.metrics import LAGGING_WRITES
 
 log = logging.getLogger(__name__)
 
 
 class LobbyWrites:
-    def __init__(self, backoff: float = 2.0):
-        self.backoff = backoff
+    def __init__(self, outages: tuple[type[Exception], ...], backoff: float = 2.0):
+        """``outages``: what the storage raises when a node cannot be reached (kept and
+        retried); anything else a write raises is logged and dropped, never the move's."""
+        self._outages = outages
+        self._backoff = backoff
         self._pending: dict[Hashable, Callable[[], object]] = {}
         self._retry_at = 0.0
         self._lock = threading.Lock()
@@ -47,17 +49,19 @@ class LobbyWrites:
         for key, write in pending:
             try:
                 write()
-            except UNAVAILABLE as exc:
-                self._retry_at = time.monotonic() + self.backoff
+            except self._outages as exc:
+                self._retry_at = time.monotonic() + self._backoff
                 log.warning("lobby write %s lags: %s", key, exc)
                 break
+            except Exception:
+                log.exception("write %s after an append failed and is dropped", key)
             with self._lock:
                 if self._pending.get(key) is write:
                     del self._pending[key]
-        pending = self.pending()
-        if pending != self._reported:
-            self._reported = pending
-            LAGGING_WRITES.set(pending)
+        waiting = self.pending()
+        if waiting != self._reported:
+            self._reported = waiting
+            LAGGING_WRITES.set(waiting)
 
     def pending(self) -> int:
         with self._lock:

@@ -11,12 +11,14 @@ points.
   characters refused; a name needs one visible letter, digit, punctuation or symbol (a
   name of combining marks alone shows nothing).
 - ``skeletons``: keys under which look-alike names collide ("Alice", "Аlice" with a
-  Cyrillic А, "AIice" with a capital I, "ALICE"). Built from the Unicode confusables
-  table as packaged by ``confusable-homoglyphs`` (pinned): every character is replaced
-  by the smallest code point of its group of mutually confusable characters (the groups
-  are the connected components of the table, computed once). Case folding both before
-  and after that mapping gives two keys (a capital I looks like an l, its small form
-  does not); two names collide when any key is shared.
+  Cyrillic А, "AIice" with a capital I, "ALICE", "rn" and "m"). Each is the Unicode
+  confusables skeleton (UTS #39, section 4) as ICU computes it (PyICU's
+  ``SpoofChecker.getSkeleton``: the reference implementation, over the confusables
+  table of the ICU the machine has), of the name with its faint marks removed first
+  (``_faint``: marks under a letter, the dot and the small commas above, which a reader does not see at a
+  name's size: "bọb" is "bob"). Case folding both before and after the skeleton gives
+  two keys (a capital I looks like an l, its small form does not); two names collide
+  when any key is shared.
 - ``check_new``: the whole check of a new name: normalised, not mixing look-alike
   scripts, not looking like a reserved role word (``ROLE_WORDS``: a name must not pass
   for the referee or the director), not looking like a name already taken.
@@ -32,10 +34,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
+import icu
 import regex
-from confusable_homoglyphs import confusables
 
 from service.services.errors import Conflict, Forbidden, Invalid, Refusal
 
@@ -50,6 +53,11 @@ def _visible_text(name: str) -> str:
     return _SPACES.sub(" ", _INVISIBLE.sub("", unicodedata.normalize("NFKC", name))).strip()
 
 
+def shows(text: str) -> bool:
+    """Whether the text shows something once normalised (a letter, digit, punctuation or symbol)."""
+    return bool(_VISIBLE.search(_visible_text(text)))
+
+
 def normalise(name: str, max_length: int = 60) -> str:
     """The name as stored and shown; 400 ``bad_name`` when nothing visible is left."""
     if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):
@@ -62,27 +70,24 @@ def normalise(name: str, max_length: int = 60) -> str:
     return text
 
 
-@lru_cache(maxsize=1)
-def _representatives() -> dict[str, str]:
-    """char -> the smallest character of its confusable group (union-find over the table)."""
-    parent: dict[str, str] = {}
+# The skeletons' source: stored look-alike keys name it, so a new ICU re-indexes them.
+SKELETON_SOURCE = f"uts39 icu {icu.ICU_VERSION} unicode {icu.UNICODE_VERSION}"
+_CHECKER = icu.SpoofChecker()  # getSkeleton is const in ICU: safe to share between threads
+# Marks a reader does not see at a name's size: every mark drawn under its letter
+# (canonical combining classes 202 "attached below" and 220 "below": dot, comma, ring,
+# cedilla, line below...) and the dot above ("ṅ", the dot of an "i̇").
+FAINT_ABOVE = frozenset("\u0307\u0358\u0312\u0313\u0314\u0315")  # dots and small commas above
+# Canonical combining classes of marks drawn under a letter: attached below, below left,
+# below, below right, double below, iota subscript.
+FAINT_BELOW = frozenset((202, 218, 220, 222, 233, 240))
 
-    def find(c: str) -> str:
-        while parent.setdefault(c, c) != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
 
-    for char, glyphs in confusables.confusables_data.items():
-        if len(char) != 1:
-            continue
-        for glyph in glyphs:
-            other = glyph["c"]
-            if len(other) == 1:
-                a, b = find(char), find(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    return {c: find(c) for c in parent}
+def _faint(char: str) -> bool:
+    return unicodedata.combining(char) in FAINT_BELOW or char in FAINT_ABOVE
+
+
+def _skeleton(text: str) -> str:
+    return str(_CHECKER.getSkeleton(0, text))
 
 
 @lru_cache(maxsize=1)
@@ -102,15 +107,16 @@ def _small_capitals() -> dict[int, str]:
 _SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 
 
-def _map(text: str) -> str:
-    table, small = _representatives(), _small_capitals()
-    return "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text).translate(small))
+def _plain(text: str) -> str:
+    """``text`` without faint marks, small capitals read as their letters."""
+    decomposed = unicodedata.normalize("NFD", text).translate(_small_capitals())
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not _faint(c)))
 
 
 @lru_cache(maxsize=4096)
 def skeletons(name: str) -> frozenset[str]:
-    clean = _visible_text(name)  # never refuses: names stored by an older normaliser are compared too
-    return frozenset({_map(_map(clean).casefold()), _map(clean.casefold())})
+    clean = _plain(_visible_text(name))  # never refuses: names stored by an older normaliser are compared too
+    return frozenset({_skeleton(_skeleton(clean).casefold()), _skeleton(clean.casefold())})
 
 
 _LOOKALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE")
@@ -131,11 +137,11 @@ def is_deceptive(name: str) -> bool:
 
 def check_new(
     name: str,
-    taken=(),
+    taken: Iterable[str] = (),
     what: str = "name",
     code: str = "name_taken",
     max_length: int = 60,
-    reserved=ROLE_WORDS,
+    reserved: Iterable[str] = ROLE_WORDS,
     refused_as: type[Refusal] = Conflict,
 ) -> str:
     """The normalised ``name``, refused (400) if it imitates another script, (403

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import uuid
 
-from projections.fold import effective_points
+from events.shapes import JSON
+from events.writer import Entry
+from projections.fold import PlatformState, effective_points
+from service.ports import GameLog
 from service.services.callers import Caller
 from service.services.errors import Conflict, Forbidden, NotFound, Unprocessable
+from service.services.guards import require_active, require_speaks_for_seat
 
 
-def check_target(p: dict, to_seq: int) -> list:
+def check_target(p: PlatformState, to_seq: int) -> list[list[object]]:
     if to_seq not in effective_points(p):
         raise Unprocessable("not_an_effective_step", f"seq {to_seq} is not a step of the current history")
     after = [h for h in p["history"] if h[0] > to_seq]
@@ -19,15 +23,15 @@ def check_target(p: dict, to_seq: int) -> list:
     return after
 
 
-def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
+def request_undo(log: GameLog, game_id: str, caller: Caller, to_seq: int) -> JSON:
     if not caller.is_seat:
         raise Forbidden("not_a_seat", "only a seat asks for an undo; the referee rewinds")
-    outcome = {}
+    outcome: JSON = {}
 
-    def build(p):
+    def build(p: PlatformState) -> list[Entry]:
         outcome.clear()  # a build on a state that was behind may have decided otherwise
-        platform.require_active(p)
-        platform.require_speaks_for_seat(p, caller)
+        require_active(p)
+        require_speaks_for_seat(p, caller)
         if p["pending_undo"]:
             raise Conflict("undo_pending", "another undo request is waiting for answers")
         after = check_target(p, to_seq)
@@ -37,13 +41,13 @@ def request_undo(platform, game_id: str, caller: Caller, to_seq: int) -> dict:
         outcome["status"], outcome["request_id"] = "requested", uuid.uuid4().hex[:12]
         return [("game.undo_requested", caller.actor(), {"to_seq": to_seq, "request_id": outcome["request_id"]})]
 
-    _, seq = platform.append_entries(game_id, build)
+    seq = log.append(game_id, build).seq
     return {**outcome, "seq": seq}
 
 
-def answer_undo(platform, game_id: str, caller: Caller, request_id: str, approve: bool) -> dict:
-    def build(p):
-        platform.require_speaks_for_seat(p, caller)
+def answer_undo(log: GameLog, game_id: str, caller: Caller, request_id: str, approve: bool) -> JSON:
+    def build(p: PlatformState) -> list[Entry]:
+        require_speaks_for_seat(p, caller)
         req = p["pending_undo"]
         if not req or req["id"] != request_id:
             raise NotFound("not_found", "no such pending undo request")
@@ -54,7 +58,7 @@ def answer_undo(platform, game_id: str, caller: Caller, request_id: str, approve
         kind = "game.undo_approved" if approve else "game.undo_declined"
         return [(kind, caller.actor(), {"request_id": request_id})]
 
-    _, seq = platform.append_entries(game_id, build)
-    p = platform.state(game_id)
+    seq = log.append(game_id, build).seq
+    p = log.state(game_id)
     status = "pending" if p["pending_undo"] else ("declined" if not approve else "done")
     return {"status": status, "seq": seq}

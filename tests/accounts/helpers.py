@@ -25,9 +25,15 @@ def new_account(client, prefix: str = "player") -> tuple[str, str]:
 
 
 def bound_game(
-    client, sessions: list[str], game: str = "toy", options: dict | None = None, ranked: bool = True
+    client,
+    sessions: list[str],
+    game: str = "toy",
+    options: dict | None = None,
+    ranked: bool = True,
+    clock: dict | None = None,
 ) -> dict:
-    """A game whose seat n is claimed by ``sessions[n]`` (seat 0 at creation)."""
+    """A game whose seat n is claimed by ``sessions[n]`` (seat 0 at creation), with each
+    claimed seat's new token in place of the one claimed with."""
     body = {
         "game": game,
         "seats": [f"s{i}" for i in range(len(sessions))],
@@ -35,6 +41,8 @@ def bound_game(
         "ranked": ranked,
         "account_seat": 0,
     }
+    if clock:
+        body["clock"] = clock
     created = client.post("/api/games", json=body, headers=auth(sessions[0]))
     assert created.status_code == 201, created.get_json()
     created = created.get_json()
@@ -45,6 +53,7 @@ def bound_game(
             headers=auth(session),
         )
         assert claim.status_code == 201, claim.get_json()
+        created["seats"][seat]["token"] = claim.get_json()["seat_token"]  # the copy from before is revoked
     return created
 
 

@@ -52,9 +52,8 @@ def test_refusals_write_nothing(client):
         headers=auth(s_ann),
     ).get_json()
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
-    assert (
-        client.post(f"/api/games/{gid}/claim", json={"seat_token": tokens[1]}, headers=auth(s_bob)).status_code == 201
-    )
+    first = client.post(f"/api/games/{gid}/claim", json={"seat_token": tokens[1]}, headers=auth(s_bob))
+    assert first.status_code == 201
     before = seq_of(client, gid)
 
     def claim(token, session):
@@ -77,7 +76,7 @@ def test_refusals_write_nothing(client):
     for answer, status, code in cases:
         assert (answer.status_code, answer.get_json()["error"]["code"]) == (status, code), answer.get_json()
     assert seq_of(client, gid) == before
-    for token in tokens:
+    for token in (tokens[0], first.get_json()["seat_token"], tokens[2]):
         client.post(f"/api/games/{gid}/actions", json={"type": "roll", "payload": {}}, headers=auth(token))
     finished = seq_of(client, gid)
     late = claim(tokens[2], s_cat)
@@ -128,3 +127,64 @@ def test_the_same_claim_sent_many_times_at_once_binds_once_and_answers_alike(app
     assert all(s in (200, 201) for s, _ in answers), answers
     events = client.get(f"/api/games/{created['id']}/events").get_json()["events"]
     assert [e["payload"] for e in events if e["type"] == "seat.bound"] == [{"seat": 1, "account": name}]
+
+
+def test_a_claim_takes_the_seat_from_whoever_else_holds_its_token(client):
+    """Trust round three, 2: Mallory creates a game and keeps her copy of seat 1's token;
+    Victim claims seat 1. The claim answers a new token; Mallory's copy no longer plays,
+    writes notes, asks for undos or reads the seat's view, while Victim's new token and
+    his session do."""
+    (_, s_mallory), (victim, s_victim) = new_account(client, "mal"), new_account(client, "vic")
+    created = client.post(
+        "/api/games",
+        json={"game": "toy", "seats": ["m", "v"], "options": {"rounds": 2}, "account_seat": 0},
+        headers=auth(s_mallory),
+    ).get_json()
+    gid, old = created["id"], created["seats"][1]["token"]
+    claimed = client.post(f"/api/games/{gid}/claim", json={"seat_token": old}, headers=auth(s_victim))
+    assert claimed.status_code == 201
+    new = claimed.get_json()["seat_token"]
+    assert new and new != old
+    assert (
+        client.post(
+            f"/api/games/{gid}/actions",
+            json={"type": "roll", "payload": {}},
+            headers=auth(created["seats"][0]["token"]),
+        ).status_code
+        == 201
+    )
+    before = seq_of(client, gid)
+    for method, path, body in (
+        ("post", "/actions", {"type": "roll", "payload": {}}),
+        ("post", "/annotations", {"seq": 1, "text": "I resign", "kind": "comment"}),
+        ("post", "/undo", {"to_seq": 1}),
+        ("get", "/view", None),
+        ("get", "/actions", None),
+    ):
+        answer = getattr(client, method)(f"/api/games/{gid}{path}", json=body, headers=auth(old))
+        assert answer.status_code == 401 and answer.get_json()["error"]["code"] == "token_revoked", (path, answer.json)
+    assert seq_of(client, gid) == before
+    view = client.get(f"/api/games/{gid}/view", headers=auth(s_victim)).get_json()
+    assert view["viewer"] == {"seat": 1}
+    assert (
+        client.post(f"/api/games/{gid}/actions", json={"type": "roll", "payload": {}}, headers=auth(new)).status_code
+        == 201
+    )
+    assert (
+        client.post(
+            f"/api/games/{gid}/actions",
+            json={"type": "roll", "payload": {}},
+            headers=auth(created["seats"][0]["token"]),
+        ).status_code
+        == 201
+    )
+    assert (
+        client.post(
+            f"/api/games/{gid}/actions", json={"type": "roll", "payload": {}}, headers=auth(s_victim)
+        ).status_code
+        == 201
+    )
+    again = client.post(f"/api/games/{gid}/claim", json={"seat_token": old}, headers=auth(s_victim))
+    assert again.status_code == 200 and again.get_json()["seat_token"] not in (old, new)
+    assert client.post(f"/api/games/{gid}/claim", json={"seat_token": old}, headers=auth(s_mallory)).status_code == 409
+    assert client.get(f"/api/accounts/{victim}").get_json()["games"][0]["id"] == gid

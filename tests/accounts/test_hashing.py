@@ -9,6 +9,7 @@ import textwrap
 
 from argon2 import PasswordHasher
 
+from service.adapters.accounts import RedisAccountRecords
 from service.services.accounts import Accounts
 
 from .helpers import PASSWORD, unique
@@ -28,7 +29,7 @@ class CountingHasher(PasswordHasher):
 
 def test_a_taken_name_is_refused_before_any_hashing(redis_client):
     counting = CountingHasher()
-    accounts = Accounts(redis_client, counting)
+    accounts = Accounts(RedisAccountRecords(redis_client), counting)
     name = accounts.create(unique("hash"), PASSWORD)["name"]
     assert counting.hashes == 1
     for other in (name, name.upper()):

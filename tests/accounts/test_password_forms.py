@@ -7,7 +7,8 @@ import json
 
 from argon2 import PasswordHasher
 
-from events import keys
+from service.adapters import keys
+from service.adapters.accounts import RedisAccountRecords
 from service.services.accounts import Accounts
 
 from .helpers import auth, unique
@@ -22,12 +23,15 @@ def fast_hasher() -> PasswordHasher:
     return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
+HASHER = fast_hasher()
+
+
 def legacy_account(redis_client, accounts: Accounts, prefix: str, password: str) -> str:
     """An account as made before passwords were normalised: its hash is of the text as
     sent. (Created now, then given the hash the old code would have stored.)"""
     name = accounts.create(unique(prefix), password)["name"]
     record = json.loads(redis_client.hget(keys.ACCOUNTS, name))
-    redis_client.hset(keys.ACCOUNTS, name, json.dumps({**record, "password": accounts.hasher.hash(password)}))
+    redis_client.hset(keys.ACCOUNTS, name, json.dumps({**record, "password": HASHER.hash(password)}))
     return name
 
 
@@ -56,10 +60,11 @@ def test_a_changed_password_is_normalised_too(client):
 
 
 def test_a_hash_of_the_raw_text_still_logs_in_and_is_upgraded(redis_client):
-    new = Accounts(redis_client, fast_hasher())
+    records = RedisAccountRecords(redis_client)
+    new = Accounts(records, HASHER)
     name = legacy_account(redis_client, new, "legacy", DECOMPOSED)
     legacy_hash = json.loads(redis_client.hget(keys.ACCOUNTS, name))["password"]
-    new.hasher.verify(legacy_hash, DECOMPOSED)  # made the way the old code made it
+    HASHER.verify(legacy_hash, DECOMPOSED)  # made the way the old code made it
 
     # before its first login the hash knows only the form typed at registration
     assert _refused(lambda: new.login(name, COMPOSED)) == "bad_credentials"
@@ -68,7 +73,7 @@ def test_a_hash_of_the_raw_text_still_logs_in_and_is_upgraded(redis_client):
     assert new.login(name, DECOMPOSED)["name"] == name  # the raw text, tried second
     upgraded = json.loads(redis_client.hget(keys.ACCOUNTS, name))
     assert upgraded["password"] != legacy_hash
-    assert new.hasher.verify(upgraded["password"], COMPOSED)  # now a hash of the NFKC form
+    assert HASHER.verify(upgraded["password"], COMPOSED)  # now a hash of the NFKC form
     assert new.login(name, COMPOSED)["name"] == name
     assert new.login(name, DECOMPOSED)["name"] == name
     assert _refused(lambda: new.login(name, "cafe au lait")) == "bad_credentials"
@@ -76,13 +81,14 @@ def test_a_hash_of_the_raw_text_still_logs_in_and_is_upgraded(redis_client):
 
 def test_a_raw_text_hash_upgrades_only_the_record_it_was_checked_against(redis_client):
     """The upgrade is a compare-and-set: a record changed since the login read it stays."""
-    new = Accounts(redis_client, fast_hasher())
+    records = RedisAccountRecords(redis_client)
+    new = Accounts(records, HASHER)
     name = legacy_account(redis_client, new, "legacyrace", DECOMPOSED)
     raw = redis_client.hget(keys.ACCOUNTS, name)
-    changed = json.dumps({**json.loads(raw), "password": new.hasher.hash("another password")})
+    changed = json.dumps({**json.loads(raw), "password": HASHER.hash("another password")})
     redis_client.hset(keys.ACCOUNTS, name, changed)  # a password change landing meanwhile
-    stale = json.dumps({**json.loads(raw), "password": new.hasher.hash(COMPOSED)})
-    assert new._rehash(keys=[keys.ACCOUNTS], args=[name, raw, stale]) == 0
+    stale = json.dumps({**json.loads(raw), "password": HASHER.hash(COMPOSED)})
+    assert records.rehash(name, raw, stale) is False
     assert redis_client.hget(keys.ACCOUNTS, name) == changed
 
 

@@ -8,9 +8,9 @@ import json
 
 from openskill.models import PlackettLuce
 
-from events import keys
 from projections import ratings as rfold
 from service import wiring
+from service.adapters import keys
 from service.services.ratings import finished_ts
 from tests.platform.test_round_trips import commands_during, fresh_app
 
@@ -155,14 +155,14 @@ def test_the_fold_drops_a_voided_result():
     assert live.out == {}
 
 
-def test_a_lost_ratings_write_never_fails_the_move_and_is_recorded_later(client, platform, monkeypatch):
+def test_a_lost_ratings_write_never_fails_the_move_and_is_recorded_later(client, services, monkeypatch):
     accounts = players(client, 2, "l")
     created = bound_game(client, [s for _, s in accounts], options={"rounds": 1})
 
     def broken(*args, **kwargs):
         raise RuntimeError("the ratings stream is out of reach")
 
-    monkeypatch.setattr(platform.ratings, "record", broken)
+    monkeypatch.setattr(services.ratings, "record", broken)
     meta = roll_out(client, created)  # every move answered 201
     assert meta["status"] == "finished"
     monkeypatch.undo()
@@ -207,31 +207,31 @@ def test_a_correction_that_changes_nothing_is_refused_and_nothing_written(client
     assert row(client, "toy", accounts[0][0])["games"] == 1
 
 
-def _finished_unrecorded(client, platform, monkeypatch, sessions) -> tuple[dict, str]:
+def _finished_unrecorded(client, services, monkeypatch, sessions) -> tuple[dict, str]:
     """A rated game played to its end with its ratings write lost: (its state, its end's ts)."""
     created = bound_game(client, sessions, options={"rounds": 1})
-    monkeypatch.setattr(platform.ratings, "record", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("lost")))
+    monkeypatch.setattr(services.ratings, "record", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("lost")))
     roll_out(client, created)
     monkeypatch.undo()
-    return platform.state(created["id"]), finished_ts(platform, created["id"])
+    return services.log.state(created["id"]), finished_ts(services.log, created["id"])
 
 
-def test_recording_a_result_is_one_round_trip(client, platform, redis_client, monkeypatch):
+def test_recording_a_result_is_one_round_trip(client, services, redis_client, monkeypatch):
     accounts = players(client, 2, "o")
-    pstate, finished_at = _finished_unrecorded(client, platform, monkeypatch, [s for _, s in accounts])
-    platform.ratings.entries()  # this worker has read the stream so far
-    sent = commands_during(redis_client, lambda: platform.ratings.record(pstate, finished_at))
+    pstate, finished_at = _finished_unrecorded(client, services, monkeypatch, [s for _, s in accounts])
+    services.ratings.entries()  # this worker has read the stream so far
+    sent = commands_during(redis_client, lambda: services.ratings.record(pstate, finished_at))
     assert sent == ["EVALSHA"]
     assert row(client, "toy", accounts[0][0])["games"] == 1
 
 
-def test_a_lost_race_catches_up_from_the_scripts_answer(client, platform, redis_client, redis_url, monkeypatch):
+def test_a_lost_race_catches_up_from_the_scripts_answer(client, services, redis_client, redis_url, monkeypatch):
     (a, a_session), (b, b_session), (c, c_session) = players(client, 3, "w")
-    first = _finished_unrecorded(client, platform, monkeypatch, [a_session, b_session])
-    second = _finished_unrecorded(client, platform, monkeypatch, [a_session, c_session])
-    other = wiring.of(fresh_app(redis_url)).platform.ratings
+    first = _finished_unrecorded(client, services, monkeypatch, [a_session, b_session])
+    second = _finished_unrecorded(client, services, monkeypatch, [a_session, c_session])
+    other = wiring.of(fresh_app(redis_url)).ratings
     other.entries()  # the other worker has read the stream so far, then falls behind:
-    assert platform.ratings.record(*first) == "ok"
+    assert services.ratings.record(*first) == "ok"
     sent = commands_during(redis_client, lambda: other.record(*second))
     assert sent == ["EVALSHA", "EVALSHA"]  # the conflict's answer carried the missed entry: no read
     last_two = [json.loads(fields["e"]) for _, fields in redis_client.xrange(keys.RATINGS_EVENTS)][-2:]

@@ -96,3 +96,18 @@ def test_a_tournament_withdrawal_played_on_by_a_computer_is_rated():
 def test_a_computer_on_a_seat_nobody_withdrew_from_is_not_rated():
     empty_chair = {"type_": "referee.bot", "payload": {"seat": 1, "strength": 1}}
     assert ratings.results_from_export(_tournament_game(empty_chair)) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(results(), st.randoms(use_true_random=False))
+def test_repeat_weights_keep_arrival_order_irrelevant(found, rand):
+    """Rules 2 weigh a repeated meeting by the games before it that day: still a
+    function of the finishing order alone, live or folded at once."""
+    found = [{**r, "rules": 2, "finished_at": f"2026-11-{27 + i % 2}T{r['finished_at']}"} for i, r in enumerate(found)]
+    expected = ratings.numbers(ratings.fold(found))
+    arrived = list(found)
+    rand.shuffle(arrived)
+    live = ratings.Fold()
+    for r in arrived:
+        live.add(r)
+    assert ratings.numbers(live.out) == expected

@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from events.connection import start_embedded
-from service.__main__ import main
+from service.adapters.connection import start_embedded
+from service.entrypoints.cli import main
 
 from .helpers import bound_game, new_account, play_out
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from events import keys
+from service.adapters import keys
+from service.adapters.accounts import RedisAccountRecords
 from service.services.accounts import Accounts, hasher
 from service.services.callers import token_digest
 from service.services.errors import Refusal, Unauthenticated
@@ -14,7 +15,7 @@ from .helpers import PASSWORD, unique
 
 
 def test_logout_all_leaves_no_session_a_racing_login_made(redis_client):
-    accounts = Accounts(redis_client, hasher(1, 8, 1))
+    accounts = Accounts(RedisAccountRecords(redis_client), hasher(1, 8, 1))
     name = accounts.create(unique("race"), PASSWORD)["name"]
     made: list[str] = []
     stop = threading.Event()
@@ -43,7 +44,7 @@ def test_of_password_changes_racing_one_wins_and_the_others_change_nothing(redis
     is answered 200 and its password is the account's; the others are refused (their
     session ended, or the password they named is no longer the current one) and every
     token handed out works."""
-    accounts = Accounts(redis_client, hasher(1, 8, 1))
+    accounts = Accounts(RedisAccountRecords(redis_client), hasher(1, 8, 1))
     name = accounts.create(unique("pwrace"), PASSWORD)["name"]
     tokens = [accounts._new_session(name) for _ in range(6)]
     barrier = threading.Barrier(len(tokens))

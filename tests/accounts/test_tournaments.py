@@ -14,12 +14,12 @@ from .helpers import auth, bound_game, new_account, roll_out
 
 
 def rated_accounts(client, n, prefix):
-    """``n`` accounts; the first ``n - 1`` get toy ratings from a few games among them."""
+    """``n`` accounts; the first ``n - 1`` get toy ratings that seed (each has met three
+    opponents or more: ``ratings.SEED_OPPONENTS``) from a round robin among them."""
     accounts = [new_account(client, prefix) for _ in range(n)]
-    rand = random.Random(n)
-    for _ in range(4):
-        table = rand.sample(accounts[:-1], 2)
-        roll_out(client, bound_game(client, [s for _, s in table], options={"rounds": 1}))
+    for i, one in enumerate(accounts[:-1]):
+        for other in accounts[i + 1 : -1]:
+            roll_out(client, bound_game(client, [one[1], other[1]], options={"rounds": 1}))
     return accounts
 
 
@@ -43,8 +43,8 @@ def register_all(client, tid, accounts):
         body = answer.get_json()
         assert body["name"] == body["account"] == name
         board = client.get("/api/ratings/toy?min_games=0&limit=500").get_json()["players"]
-        live = next((r["rating"] for r in board if r["name"] == name), None)
-        assert body["rating"] == live  # the rating the registration records is the live one
+        live = next((r["rating"] for r in board if r["name"] == name and r["seeds"]), None)
+        assert body["rating"] == live  # the registration records the live rating, once it seeds
         out[body["pid"]] = body
     return out
 
@@ -106,7 +106,7 @@ def test_account_registration_refusals_write_nothing(client):
     stranger = client.post(f"/api/tournaments/{tid}/players", json={}, headers=auth("made-up"))
     assert stranger.status_code == 401 and stranger.get_json()["error"]["code"] == "bad_session"
     nameless = client.post(f"/api/tournaments/{tid}/players", json={})
-    assert nameless.status_code == 400
+    assert nameless.status_code == 401 and nameless.get_json()["error"]["code"] == "no_session"
     assert client.get(f"/api/tournaments/{tid}").get_json()["seq"] == seq
 
 

@@ -28,16 +28,16 @@ QUICK = {n: Budget(iterations=4, rollout_depth=10) for n in (1, 2, 3)}
 """Tiny budgets: these tests prove the plumbing; strength is measured in bench/bots.py."""
 
 
-def runner(platform) -> BotRunner:
-    return BotRunner(platform, QUICK, playouts=2)
+def runner(services) -> BotRunner:
+    return services.bot_runner(QUICK)
 
 
-def test_a_game_of_computers_plays_to_the_end_with_ordinary_events(client, platform):
+def test_a_game_of_computers_plays_to_the_end_with_ordinary_events(client, services):
     created = create(client, bots=[{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}])
     assert [s["token"] for s in created["seats"]] == [None, None]  # nobody can play a computer's seat
     assert [s["bot"] for s in created["seats"]] == [1, 1]
     gid = created["id"]
-    runner(platform).run_until_idle()
+    runner(services).run_until_idle()
     meta = client.get(f"/api/games/{gid}").json
     assert meta["status"] == "finished"
     assert [s.get("bot") for s in meta["seats"]] == [1, 1]
@@ -49,10 +49,10 @@ def test_a_game_of_computers_plays_to_the_end_with_ordinary_events(client, platf
     assert report["ok"], report
 
 
-def test_a_person_plays_against_a_computer_and_cannot_move_for_it(client, platform):
+def test_a_person_plays_against_a_computer_and_cannot_move_for_it(client, services):
     created = create(client, bots=[{"seat": 1, "strength": 1}])
     gid, token = created["id"], created["seats"][0]["token"]
-    bot = runner(platform)
+    bot = runner(services)
     rand = random.Random(7)
     for _ in range(2000):
         bot.run_until_idle()
@@ -68,7 +68,7 @@ def test_a_person_plays_against_a_computer_and_cannot_move_for_it(client, platfo
     assert client.get(f"/api/games/{gid}").json["status"] == "finished"
 
 
-def test_the_referee_seats_a_computer_for_a_withdrawn_player(client, platform):
+def test_the_referee_seats_a_computer_for_a_withdrawn_player(client, services):
     created = create(client)
     gid, ref = created["id"], created["referee_token"]
     withdrawn = created["seats"][1]["token"]
@@ -89,7 +89,7 @@ def test_the_referee_seats_a_computer_for_a_withdrawn_player(client, platform):
         assert r.status_code == 403 and r.json["error"]["code"] == "computer_seat"
 
 
-def test_bad_bot_seats_are_refused_and_nothing_is_written(client, platform):
+def test_bad_bot_seats_are_refused_and_nothing_is_written(client, services):
     before = client.get("/api/games").json["games"]
     for bots in ([{"seat": 5}], [{"seat": 0, "strength": 9}], [{"seat": "x"}], [{"seat": 0.5}]):
         r = client.post("/api/games", json={"game": "caylus", "seats": ["a", "b"], "bots": bots})
@@ -100,10 +100,10 @@ def test_bad_bot_seats_are_refused_and_nothing_is_written(client, platform):
     assert client.get("/api/games").json["games"] == before
 
 
-def test_the_evaluation_line_of_a_finished_game(client, platform):
+def test_the_evaluation_line_of_a_finished_game(client, services):
     created = create(client, bots=[{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}])
     gid = created["id"]
-    bot = runner(platform)
+    bot = runner(services)
     bot.run_until_idle()
     assert client.get(f"/api/games/{gid}").json["status"] == "finished"
     r = client.post(f"/api/games/{gid}/analysis")
@@ -119,20 +119,20 @@ def test_the_evaluation_line_of_a_finished_game(client, platform):
     assert {d["seat"] for d in line["drops"]} <= {0, 1}
 
 
-def test_spectators_get_no_evaluation_of_a_live_game(client, platform):
+def test_spectators_get_no_evaluation_of_a_live_game(client, services):
     created = create(client, game="carcassonne_castle")
     gid, ref = created["id"], created["referee_token"]
     seat = created["seats"][0]["token"]
     assert client.post(f"/api/games/{gid}/analysis").status_code == 403
     assert client.post(f"/api/games/{gid}/analysis", headers=auth(seat)).status_code == 403
     assert client.post(f"/api/games/{gid}/analysis", headers=auth(ref)).status_code == 202
-    runner(platform).run_until_idle()
+    runner(services).run_until_idle()
     assert client.get(f"/api/games/{gid}/analysis", headers=auth(ref)).json["status"] == "done"
     assert client.get(f"/api/games/{gid}/analysis").status_code == 403
     assert client.get(f"/api/games/{gid}/analysis", headers=auth(seat)).status_code == 403
 
 
-def test_the_runner_process_plays_outside_the_web_workers(client, platform, redis_url):
+def test_the_runner_process_plays_outside_the_web_workers(client, services, redis_url):
     """``python -m service bots`` is its own process: it plays while no request is served."""
     created = create(client, game="age_of_rome", seats=("solo",), bots=[{"seat": 0, "strength": 1}])
     gid = created["id"]
@@ -148,7 +148,7 @@ def test_the_runner_process_plays_outside_the_web_workers(client, platform, redi
         proc.wait(10)
 
 
-def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(client, platform):
+def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(client, services):
     """The director withdraws a player with ``bot``: the table plays on, and the seat still ranks last."""
     from tests.tournaments.bots import bearer as tbearer
 
@@ -172,7 +172,7 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
     meta = client.get(f"/api/games/{gid}").json
     assert meta["status"] == "active" and meta["seats"][1]["bot"] == 1
     humans = {s["seat"]: s["token"] for s in table["seats"] if s["seat"] != 1}
-    _play_humans(client, platform, gid, humans, 3)
+    _play_humans(client, services, gid, humans, 3)
     result = client.get(f"/api/games/{gid}").json["result"]
     assert result["ranking"][1] == 3 and 1 in result["forfeited"]
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
@@ -180,8 +180,8 @@ def test_a_withdrawn_tournament_player_is_replaced_by_a_computer_and_ranks_last(
     assert last["pid"] == quitter["pid"]
 
 
-def _play_humans(client, platform, gid, humans, seed):
-    bot, rand = runner(platform), random.Random(seed)
+def _play_humans(client, services, gid, humans, seed):
+    bot, rand = runner(services), random.Random(seed)
     for _ in range(3000):
         bot.run_until_idle()
         meta = client.get(f"/api/games/{gid}").json
@@ -198,7 +198,7 @@ def _play_humans(client, platform, gid, humans, seed):
     raise AssertionError(f"game {gid} did not finish")
 
 
-def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, platform):
+def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, services):
     """Three players, two-player Swiss: the player who would sit out plays a computer;
     their result counts as any game's, the computer has no standing, the next bye rotates."""
     from service.audit.bundles import verify_tournament
@@ -230,7 +230,7 @@ def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, plat
     results = {}
     for table in pairing["tables"]:
         humans = {s["seat"]: s["token"] for s in table["seats"] if s["pid"] is not None}
-        results[table["game_id"]] = _play_humans(client, platform, table["game_id"], humans, 11)["result"]
+        results[table["game_id"]] = _play_humans(client, services, table["game_id"], humans, 11)["result"]
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
     assert {row["pid"] for row in standings} == {"p1", "p2", "p3"}  # the computer has no standing
     row = next(r for r in standings if r["pid"] == player["pid"])
@@ -245,14 +245,14 @@ def test_a_director_fills_a_bye_with_a_computer_and_the_game_counts(client, plat
     assert player["pid"] not in [s["pid"] for s in filled2["seats"]]  # the bye rotates
     for table in second["tables"]:
         humans = {s["seat"]: s["token"] for s in table["seats"] if s["pid"] is not None}
-        _play_humans(client, platform, table["game_id"], humans, 12)
+        _play_humans(client, services, table["game_id"], humans, 12)
     summary = client.get(f"/api/tournaments/{tid}").get_json()
     assert summary["status"] == "finished"
     report = verify_tournament(client.get(f"/api/tournaments/{tid}/export").get_json())
     assert report["ok"], report["messages"]
 
 
-def test_a_computer_seats_old_token_neither_asks_nor_answers_undos_nor_writes_as_the_seat(client, platform):
+def test_a_computer_seats_old_token_neither_asks_nor_answers_undos_nor_writes_as_the_seat(client, services):
     """Once a computer plays a seat, the person's token no longer speaks for it: not in
     moves, undo requests, undo answers or annotations (each 403 computer_seat, nothing written)."""
     created = create(client, seats=("ann", "bob", "cy"))
@@ -282,13 +282,13 @@ def test_a_computer_seats_old_token_neither_asks_nor_answers_undos_nor_writes_as
     assert client.get(f"/api/games/{gid}/annotations").json["annotations"] == []
 
 
-def test_a_person_cannot_take_the_computers_action_id_first(client, platform):
+def test_a_person_cannot_take_the_computers_action_id_first(client, services):
     """The runner's action ids are the platform's own: a person who names the id the
     computer will use next (it is predictable: its seq and seat) must not leave the
     computer refused as a reuse of that id, its turn unplayed for ever."""
     created = create(client, bots=[{"seat": 1, "strength": 1}])
     gid, token = created["id"], created["seats"][0]["token"]
-    bot = runner(platform)
+    bot = runner(services)
     rand = random.Random(11)
     for _ in range(2000):
         assert bot.run_until_idle(limit=20) < 20, "the runner keeps retrying a move it cannot make"
@@ -304,3 +304,16 @@ def test_a_person_cannot_take_the_computers_action_id_first(client, platform):
                 assert r.status_code == 400 and r.json["error"]["code"] == "bad_request", r.json
     else:
         raise AssertionError("the game did not finish")
+
+
+def test_computer_seats_stop_at_the_bound_of_the_log(client, services, monkeypatch):
+    """A game of computers at its log's bound is not scheduled again and again: the
+    runner goes idle, and the game waits for its referee."""
+    from projections.games.caylus.game import Caylus
+
+    monkeypatch.setattr(Caylus, "max_log_entries", 15)
+    created = create(client, bots=[{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}])
+    done = runner(services).run_until_idle(limit=200)
+    meta = client.get(f"/api/games/{created['id']}").json
+    assert done < 200 and meta["status"] == "active"
+    assert 15 - 2 <= meta["seq"] <= 15 + 10  # at the bound, give or take what followed the last move

@@ -8,8 +8,8 @@ import time
 
 from .helpers import Server
 
-SEQ_AT_LEAST = "seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq"
-SEQ_ABOVE_OR_ERROR = """seq => Number(document.querySelector('#table-root').dataset.seq || 0) > seq
+SEQ_AT_LEAST = "seq => Number(document.querySelector('#table-root')?.dataset.seq || 0) >= seq"
+SEQ_ABOVE_OR_ERROR = """seq => Number(document.querySelector('#table-root')?.dataset.seq || 0) > seq
   || (document.querySelector('#action-error') && !document.querySelector('#action-error').hidden)"""
 
 
@@ -72,9 +72,9 @@ def click_on_board(page, seq: int, rand: random.Random) -> bool:
     try:
         page.locator(f'[data-test-target="{rand.randrange(count)}"]').click(timeout=2000)
         page.wait_for_function(
-            f"""() => Number(document.querySelector('#table-root').dataset.seq) > {shown}
+            f"""() => Number(document.querySelector('#table-root')?.dataset.seq) > {shown}
             || document.querySelectorAll('#board button:not([disabled])').length > {buttons_before}
-            || !document.querySelector('#action-error').hidden""",
+            || document.querySelector('#action-error')?.hidden === false""",
             timeout=3000,
         )
         if (

@@ -63,13 +63,19 @@ class Server:
         return False
 
 
-def wait_for(predicate, timeout: float = 10.0, step: float = 0.05, what: str = "condition"):
+def wait_for(predicate, timeout: float = 10.0, step: float = 0.05, what: str = "condition", page=None):
+    """Polls ``predicate``. Pass the ``page`` when it reads what Playwright's events
+    record: the sync API delivers them only while it runs, so the wait then sleeps in
+    the page rather than in Python."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = predicate()
         if value:
             return value
-        time.sleep(step)
+        if page is None:
+            time.sleep(step)
+        else:
+            page.wait_for_timeout(step * 1000)
     raise AssertionError(f"timed out waiting for {what}")
 
 

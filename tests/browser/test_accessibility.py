@@ -13,6 +13,7 @@ import pytest
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
+from .driver import SEQ_AT_LEAST
 from .games_at_steps import Scripted, advance, finish, new_game, sweep_games
 from .helpers import GAMES, hold_session
 
@@ -94,7 +95,7 @@ def check_game_pages(page, server, created, axe, label: str, pages=PAGES, seat: 
     seq = server.meta(gid)["seq"]
     if "seat" in pages:
         page.goto(f"{server.url}/games/{gid}#token={created['tokens'][seat]}")
-        page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
+        page.wait_for_function(SEQ_AT_LEAST, arg=seq)
         assert_clean(page, axe, f"{label}: seat {seat}'s table")
     if "spectator" in pages:
         page.goto(f"{server.url}/games/{gid}#spectator")
@@ -159,9 +160,7 @@ def test_the_board_is_played_from_the_keyboard_and_reads_aloud(game, live_server
         meta = live_server.meta(created["id"])
         if 0 in meta["to_act"]:
             page.goto(f"{live_server.url}/games/{created['id']}#token={created['tokens'][0]}")
-            page.wait_for_function(
-                "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"]
-            )
+            page.wait_for_function(SEQ_AT_LEAST, arg=meta["seq"])
             if int(page.locator("#board").get_attribute("data-kb-count") or 0) > 1:
                 break
         advance(live_server, created, 1, rand)

@@ -35,7 +35,8 @@ def rated_toy_game(server, sessions, note=None):
         json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 1}, "account_seat": 0},
     )
     tokens = [s["token"] for s in created["seats"]]
-    server.ok("POST", f"/games/{created['id']}/claim", sessions[1], json={"seat_token": tokens[1]})
+    claimed = server.ok("POST", f"/games/{created['id']}/claim", sessions[1], json={"seat_token": tokens[1]})
+    tokens[1] = claimed["seat_token"]  # a claim revokes the creator's copy of the seat's token
     if note:
         server.ok("POST", f"/games/{created['id']}/annotations", tokens[0], json={"seq": 1, "text": note})
     for token in tokens:
@@ -107,6 +108,7 @@ def test_profile_shows_the_rating_chart_games_and_notes(live_server, browser, ax
     assert page.locator("svg.rating-chart circle").count() == profile["ratings"]["toy"]["games"] == 6
     assert page.locator("svg.rating-chart").get_attribute("role") == "img"
     assert f"{profile['ratings']['toy']['rating']:.2f}" in page.inner_text(".rating-card")
+    assert page.inner_text(".rating-value").startswith(f"{profile['ratings']['toy']['display']} ± ")
     assert page.locator("#profile-games tbody tr").count() == 6
     replays = page.locator("#profile-games a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
     assert {f"/games/{g['id']}/replay" for g in season["games"]} == set(replays)
@@ -130,6 +132,11 @@ def test_leaderboard_marks_provisional_ratings(live_server, browser, axe, season
     assert "provisional" in (cat.get_attribute("class") or "")
     ann = rows.nth(names.index(season["ann"]))
     assert "provisional" not in (ann.get_attribute("class") or "")
+    board = {r["name"]: r for r in live_server.ok("GET", "/ratings/toy?min_games=0&limit=500")["players"]}
+    shown = ann.locator("td.display-rating").inner_text()
+    assert shown.startswith(f"{board[season['ann']]['display']} ± ")  # the 1500 scale, no "?" once established
+    assert cat.locator("td.display-rating").inner_text().startswith(f"{board[season['cat']]['display']}? ± ")
+    assert ann.locator("td.raw-rating").inner_text() == f"{board[season['ann']]['rating']:.2f}"
     found = audit(page, axe)
     assert not found, describe(found)
     shot(page, f"leaderboard-{lang}")
@@ -170,10 +177,32 @@ def signed_in_page(browser, server, lang, name, token):
     """The account page of a browser that holds ``name``'s session."""
     page = lang_page(browser, lang)
     page.goto(server.url + "/account")
+    page.wait_for_selector("#login-form")  # the page has drawn: nothing of it is in flight
     hold_session(page, name, token)
     page.goto(server.url + "/account")
     page.wait_for_selector("#password-form")
     return page
+
+
+def test_a_session_survives_a_check_that_never_reached_the_server(live_server, browser):
+    """The page checks its session with GET /api/me; a request that fails on the way (a
+    navigation aborting it, the network) says nothing of the session. The page used to
+    forget it then, and the next load showed the login forms instead of the password
+    form (the account tests' timeouts waiting for #password-form)."""
+    name, token = account(live_server, "Ivy")
+    page = lang_page(browser, "en")
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#login-form")
+    hold_session(page, name, token)
+    page.route("**/api/me", lambda route: route.abort())
+    page.goto(live_server.url + "/account")
+    page.wait_for_selector("#account-retry")
+    assert session_of(page) == {"name": name, "token": token}
+    page.unroute("**/api/me")
+    page.click("#account-retry")
+    page.wait_for_selector("#password-form")
+    assert not page.errors, page.errors
+    page.context.close()
 
 
 def test_change_the_password_from_the_account_page(live_server, browser, axe):
@@ -204,7 +233,9 @@ def test_change_the_password_from_the_account_page(live_server, browser, axe):
     page.keyboard.press("Enter")
     page.wait_for_selector("#flash.flash-ok:has-text('Password changed')")
     page.wait_for_selector("#password-form")
-    assert page.input_value("#password-old") == page.input_value("#password-new") == ""
+    page.wait_for_function(  # the form is emptied once the new session is held, not with the flash
+        "() => ['#password-old', '#password-new'].every((f) => document.querySelector(f)?.value === '')"
+    )
     held = session_of(page)
     assert held["name"] == name and held["token"] != old_token
     assert live_server.api("GET", "/me", old_token).status_code == 401  # every old session ended

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import random
 
-from events.connection import connect
 from projections.bots.search import Budget
-from service.services.bot_runner import BotRunner
-from service.services.games import Platform
+from service.adapters.connection import connect
+from tests.services import services_over
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
@@ -41,7 +40,7 @@ def test_the_lobby_seats_a_computer_that_then_moves(live_server, page, redis_url
     game_id = links[0].split("/games/")[1].split("#")[0]
     token = links[0].split("#token=")[1]
     assert live_server.meta(game_id)["seats"][0]["bot"] == 1
-    runner, rand = BotRunner(Platform(connect(redis_url)), QUICK, playouts=2), random.Random(4)
+    runner, rand = services_over(connect(redis_url)).bot_runner(QUICK), random.Random(4)
     if live_server.meta(game_id)["to_act"] == [1]:  # the person starts: they move first
         assert live_server.bot_move(game_id, [None, token], [1], rand, [])
     before = live_server.meta(game_id)

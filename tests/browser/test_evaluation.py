@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from events.connection import connect
 from projections.bots.search import Budget
-from service.services.bot_runner import BotRunner
-from service.services.games import Platform
+from service.adapters.connection import connect
+from tests.services import services_over
 
 from .conftest import shot
 from .helpers import GAMES
@@ -22,7 +21,7 @@ def test_the_replay_draws_who_was_winning(live_server, page, redis_url, name):
     seats = SEATS[name]
     created = live_server.create(name, seats, bots=[{"seat": s, "strength": 1} for s in range(seats)])
     gid = created["id"]
-    runner = BotRunner(Platform(connect(redis_url)), QUICK, playouts=2)
+    runner = services_over(connect(redis_url)).bot_runner(QUICK)
     runner.run_until_idle()
     assert live_server.meta(gid)["status"] == "finished"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import shot
-from .driver import open_table, play_full_game
+from .driver import SEQ_AT_LEAST, open_table, play_full_game
 from .helpers import GAMES
 
 RENDERERS = Path(__file__).parents[2] / "service" / "static" / "games"
@@ -41,9 +41,7 @@ def test_a_full_game_through_the_page(game, live_server, page):
 
     def midgame(step, meta):
         if step == 12:
-            page.wait_for_function(
-                "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"]
-            )
+            page.wait_for_function(SEQ_AT_LEAST, arg=meta["seq"])
             shot(page, f"table-{game}-midgame")
 
     has_renderer = (RENDERERS / f"{game}.js").exists()

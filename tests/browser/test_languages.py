@@ -16,6 +16,7 @@ import pytest
 
 from .axe import audit, axe_script, describe
 from .conftest import shot
+from .driver import SEQ_AT_LEAST
 from .games_at_steps import NAMES, Scripted, advance, finish, new_game, sweep_games
 from .helpers import GAMES, hold_session
 from .untranslated import scan
@@ -97,7 +98,7 @@ def look(page, server, created, axe_src, label, pages=("table", "replay", "refer
     seq = server.meta(gid)["seq"]
     if "table" in pages:
         page.goto(f"{server.url}/games/{gid}#token={created['tokens'][seat]}")
-        page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq || 0) >= seq", arg=seq)
+        page.wait_for_function(SEQ_AT_LEAST, arg=seq)
         page.locator("#board-text-box summary").click()
         assert_chinese(page, f"{label}: seat {seat}'s table", axe_src)
     if "replay" in pages:

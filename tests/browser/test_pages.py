@@ -10,7 +10,7 @@ import re
 import pytest
 
 from .conftest import shot
-from .driver import click_a_move, hand_entered_move, open_table
+from .driver import SEQ_AT_LEAST, click_a_move, hand_entered_move, open_table
 from .helpers import wait_for
 
 FEATURE_GAME = "caylus"  # the game these tests play
@@ -115,7 +115,7 @@ def test_undo_immediate_then_requested_and_approved(live_server, page, new_page,
     page.wait_for_selector("#undo-request-btn")
     page.click("#undo-request-btn")
     wait_for(lambda: live_server.meta(g["id"])["seq"] == seq0 + 2, what="the undo event")
-    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=seq0 + 2)
+    page.wait_for_function(SEQ_AT_LEAST, arg=seq0 + 2)
     assert first in live_server.meta(g["id"])["to_act"]
     assert "undid back to step" in page.locator("#log").inner_text()
     page.wait_for_selector(f'#log li[data-seq="{seq0 + 1}"].reverted')  # the server's moves say it was taken back
@@ -130,7 +130,7 @@ def test_undo_immediate_then_requested_and_approved(live_server, page, new_page,
         break
     bot_moves(live_server, g, 1, seats=[other])
     meta = live_server.meta(g["id"])
-    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"])
+    page.wait_for_function(SEQ_AT_LEAST, arg=meta["seq"])
     page.click("#undo-request-btn")
     page.wait_for_selector("#undo-request")
     assert live_server.meta(g["id"])["pending_undo"]["seat"] == first
@@ -142,7 +142,7 @@ def test_undo_immediate_then_requested_and_approved(live_server, page, new_page,
     wait_for(lambda: live_server.meta(g["id"])["pending_undo"] is None, what="the undo to be settled")
     after = live_server.meta(g["id"])
     assert first in after["to_act"], "the requester is to move again"
-    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=after["seq"])
+    page.wait_for_function(SEQ_AT_LEAST, arg=after["seq"])
     page.wait_for_function("() => !document.querySelector('#undo-request')")
     assert "approved the undo" in page.locator("#log").inner_text()
 
@@ -157,7 +157,7 @@ def test_spectators_follow_live_and_see_no_controls(live_server, page, two_playe
     meta = bot_moves(live_server, g, 3)
     assert meta["seq"] > seq
     # no reload: the SSE stream tells the page
-    page.wait_for_function("seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=meta["seq"])
+    page.wait_for_function(SEQ_AT_LEAST, arg=meta["seq"])
     assert page.locator("#head-hash").inner_text() == meta["head_hash"]
     assert page.locator("#live").inner_text().endswith("live")
     shot(page, "table-spectator")
@@ -213,6 +213,24 @@ def test_replay_steps_permalinks_and_clamps(live_server, page, two_player_game):
     assert page.locator("#clamp-note").is_visible()
     assert "beyond the end" in page.locator("#clamp-note").inner_text()
     assert page.url.endswith(f"?at={last}")
+
+
+def test_replay_follows_the_pages_of_the_log(live_server, page, two_player_game):
+    """/events answers pages; the replay reads them all by following ``next`` (here the
+    browser asks for pages of 3 entries, so a short game takes several)."""
+    g = two_player_game
+    last = bot_moves(live_server, g, 10)["seq"]
+    asked = []
+
+    def small_pages(route):
+        asked.append(route.request.url)
+        route.continue_(url=route.request.url + "&limit=3")
+
+    page.route("**/api/games/*/events?*", small_pages)
+    page.goto(f"{live_server.url}/games/{g['id']}/replay")
+    page.wait_for_selector(f"#replay-root[data-at='{last}']")
+    assert page.locator("#replay-log li").count() == last
+    assert len(asked) >= -(-last // 3)
 
 
 def test_annotations_are_added_kept_and_refused_when_empty_or_too_long(live_server, page, two_player_game):
@@ -431,3 +449,23 @@ def test_a_missing_or_broken_renderer_falls_back_to_the_generic_board(live_serve
     assert not other.locator(".renderer-note").count()
     shot(other, "table-generic-renderer")
     other.close()
+
+
+def test_a_turn_based_clock_reads_in_days_and_vacation(live_server, page):
+    created = live_server.create("caylus", ["Ada", "Brunel"], clock={"per_move_days": 2, "vacation_days": 3})
+    open_table(page, live_server, created["id"], created["seats"][0]["token"])
+    cells = page.locator("#scores-table td.clock")
+    page.wait_for_function("() => document.querySelector('#scores-table td.clock')?.textContent.includes('d')")
+    # before its first move a seat has its first-move allowance (a move's days) and no
+    # vacation: the game is cancelled when the allowance runs out (projections/fold.py)
+    assert re.fullmatch(r"[12]d \d+h", cells.nth(0).inner_text().strip()), cells.nth(0).inner_text()
+    seat = live_server.meta(created["id"])["to_act"][0]
+    token = created["seats"][seat]["token"]
+    live_server.ok("POST", f"/games/{created['id']}/actions", token, json=live_server.actions(created["id"], token)[0])
+    # once it has moved, its move's days and then its vacation days
+    cell = page.locator(f"#scores-table td.clock[data-seat='{seat}']")
+    page.wait_for_function(
+        "s => document.querySelector(`#scores-table td.clock[data-seat='${s}']`)?.textContent.includes('vacation')",
+        arg=seat,
+    )
+    assert re.fullmatch(r"[12]d \d+h \+ vacation 3d 0h", cell.inner_text().strip()), cell.inner_text()

@@ -5,7 +5,6 @@ generic code from its own checks."""
 from __future__ import annotations
 
 import importlib
-import inspect
 import pathlib
 import re
 
@@ -69,37 +68,11 @@ def test_the_game_check_runs_on_the_untouched_state_before_the_copy():
 
 
 @pytest.mark.parametrize("name", GAME_PACKAGES)
-def test_a_game_takes_what_its_class_leaves_out_from_its_package_layout(name):
-    """projections/games/README.md, "What the layout gives game.py": the name is the
-    package's, and each part of ``base.LAYOUT`` its package holds is the game's."""
+def test_a_game_names_its_parts_and_its_name_is_its_package(name):
+    """Every part of a game is a line of its class (projections/games/README.md), so
+    go-to-definition on any part reaches the rule; the name is the package's."""
     cls = type(registry()[name])
-    package = f"projections.games.{name}"
     assert cls.name == name
-    assert cls.options_schema is importlib.import_module(f"{package}.schemas").OptionsSchema
-    for part in base.LAYOUT:
-        found = base.from_layout(package, part)
-        if found is not None:
-            bound = inspect.getattr_static(cls, part)
-            assert (bound.__func__ if isinstance(bound, staticmethod) else bound) is found, part
-
-
-def test_a_part_the_class_writes_wins_over_the_layout():
-    from projections.games.caylus import game as caylus
-    from projections.games.shadow_of_the_emperor import rules as shadow_rules
-
-    shadow = type(registry()["shadow_of_the_emperor"])
-    assert inspect.getattr_static(shadow, "to_act").__func__ is shadow_rules.waiting_for
-    assert "view" in vars(caylus.Caylus) and not isinstance(vars(caylus.Caylus)["view"], staticmethod)
-
-
-def test_a_part_two_layout_modules_hold_is_an_error(tmp_path, monkeypatch):
-    package = tmp_path / "twice"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for module in ("legal", "rules"):
-        (package / f"{module}.py").write_text("def check(state, seat, kind, payload):\n    pass\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(TypeError, match="twice holds check in legal.check and rules.check"):
-
-        class Twice(Game, layout="twice"):
-            title = "Twice"
+    assert cls.options_schema is importlib.import_module(f"projections.games.{name}.schemas").OptionsSchema
+    for part in ("to_act", "legal_actions", "view", "effect", "copy"):
+        assert any(part in vars(klass) for klass in cls.__mro__ if klass is not base.Game), part

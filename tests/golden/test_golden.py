@@ -19,8 +19,8 @@ import pytest
 
 from events.envelope import canonical_json
 from projections.games import get as get_game
-from service.audit import golden
 from service.audit.exports import split_trailer, verify
+from service.entrypoints import golden
 
 HERE = Path(__file__).resolve().parent
 LOGS = sorted(HERE.glob("*/*.jsonl.gz"))
@@ -58,7 +58,7 @@ def corpus() -> dict:
     """{(game, rules version, seats, changed options as JSON, trail): number of logs}."""
     out: dict = {}
     for log in LOGS:
-        envelopes = [json.loads(line) for line in golden.read_lines(log)]
+        envelopes, _ = split_trailer([json.loads(line) for line in golden.read_lines(log)])
         created = envelopes[0]["payload"]
         game = get_game(created["game"])
         changed = canonical_json(golden.changed_options(game, created["options"]))

@@ -9,7 +9,7 @@ import sys
 
 from events.envelope import canonical_json
 from projections.games import get as get_game
-from service.audit import golden
+from service.entrypoints import golden
 from tests.golden.test_golden import recorded
 
 GAME = "shadow_of_the_emperor"  # the shortest complete games

@@ -29,7 +29,14 @@ def gunicorn_process(port: int | None = None, app: str = "wsgi:app", **env_overr
     """Like ``gunicorn`` on ``port`` (a free one by default), also yielding the master's
     Popen, for tests that kill it."""
     port = port or free_port()
-    env = {**os.environ, "PORT": str(port), "PYTHONPATH": os.getcwd(), "CLOCK_SWEEP_SECONDS": "0", "BOTS": "0"}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "PYTHONPATH": os.getcwd(),
+        "CLOCK_SWEEP_SECONDS": "0",
+        "BOTS": "0",
+        "NOTICES": "0",
+    }
     for key, value in env_overrides.items():
         if value is None:
             env.pop(key, None)

@@ -123,7 +123,7 @@ def test_the_cli_verifies_a_file(client, finished_export, tmp_path, redis_url):
     path = tmp_path / "game.jsonl"
     path.write_text(finished_export)
     code = (
-        "import sys; from tests.conftest import TOY; from service.__main__ import main; "
+        "import sys; from tests.conftest import TOY; from service.entrypoints.cli import main; "
         f"sys.exit(main(['verify', {str(path)!r}]))"
     )
     ok = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -131,3 +131,16 @@ def test_the_cli_verifies_a_file(client, finished_export, tmp_path, redis_url):
     path.write_text(finished_export.replace('"seat":1', '"seat":0', 1))
     bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert bad.returncode == 1 and '"first_bad_seq"' in bad.stdout
+
+
+@pytest.mark.parametrize("seed", [12345, ["a"], {"s": 1}, True])
+def test_a_seed_that_is_not_text_is_a_400(client, finished_export, seed):
+    """A finished game's seed is hex text; any other JSON there is a malformed export,
+    refused with a 400 (it once reached the commitment's hash as an int: a 500)."""
+    from events.envelope import entry_hash
+
+    entries = [json.loads(line) for line in finished_export.splitlines()]
+    entries[-2]["payload"]["seed"] = seed
+    entries[-2]["hash"] = entry_hash(entries[-2])
+    r = client.post("/api/verify", data="\n".join(json.dumps(e) for e in entries))
+    assert r.status_code == 400 and r.json["error"]["code"] == "malformed"

@@ -52,3 +52,34 @@ def test_every_game_checks_its_options_before_setup():
         with pytest.raises(Exception) as caught:
             get(game).check_options({**get(game).options_schema().load({}), **options}, seats)
         assert caught.value.code == "bad_options"
+
+
+WRONG_TYPE = [
+    ("caylus", {"include_jeweller": 1}),
+    ("caylus", {"beginner_favours": "yes"}),
+    ("caylus", {"lawyer_prestige": "3"}),
+    ("sultans_of_karaya", {"rounds": True}),
+    ("sultans_of_karaya", {"rounds": 2.5}),
+    ("carcassonne_castle", {"first_player": 0}),
+]
+"""Values marshmallow's own fields would take (1 and "yes" as true, "3" as 3) that the
+document's JSON types do not: a new game's options are the types the document names."""
+
+
+@pytest.mark.parametrize(("game", "options"), WRONG_TYPE)
+def test_options_of_another_json_type_are_bad_options(client, unchanged, game, options):  # noqa: F811
+    seats = [f"p{i}" for i in range(get(game).min_seats)]
+    r = client.post("/api/games", json={"game": game, "seats": seats, "options": options})
+    error = error_of(r)
+    assert error["code"] == "bad_options" and set(error["details"]["options"]) == set(options)
+    tournament = {"table_size": max(2, get(game).min_seats), "rounds": 1, "game_options": options}
+    r = client.post("/api/tournaments", json={"game": game, "name": "Club", "options": tournament})
+    assert error_of(r)["code"] == "bad_options"
+
+
+def test_an_integer_option_may_be_written_with_a_zero_fraction(client):
+    """4.0 is the integer 4 to JSON Schema 2020-12 (OpenAPI 3.1): taken, and kept as 4."""
+    r = client.post("/api/games", json={"game": "caylus", "seats": ["ann", "bob"], "options": {"lawyer_prestige": 3.0}})
+    assert r.status_code == 201, r.json
+    options = client.get(f"/api/games/{r.json['id']}").json["options"]
+    assert options["lawyer_prestige"] == 3 and isinstance(options["lawyer_prestige"], int)

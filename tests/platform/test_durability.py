@@ -11,9 +11,9 @@ import psutil
 import pytest
 import requests
 
-from events.connection import start_embedded
 from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
+from service.adapters.connection import start_embedded
 from service.app import create_app
 from tests.platform.gunicorn_server import gunicorn
 from tests.platform.helpers import GameHandle

@@ -47,14 +47,14 @@ def run(client, steps, rand):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(steps=STEPS, rand=st.data())
-def test_live_states_equal_cold_refolds_at_every_seq(client, platform, steps, rand):
+def test_live_states_equal_cold_refolds_at_every_seq(client, services, steps, rand):
     g = run(client, steps, rand)
     log = g.events(g.referee)
-    cold = InMemoryHistory(log, platform.projector.seed(g.id), every=7)
+    cold = InMemoryHistory(log, services.log.seed(g.id), every=7)
     for seq in range(1, len(log) + 1):
-        assert json.dumps(platform.projector.state_at(g.id, seq), sort_keys=True) == json.dumps(
+        assert json.dumps(services.log.state_at(g.id, seq), sort_keys=True) == json.dumps(
             cold.state_at(seq), sort_keys=True
         )
-    platform.projector.forget(g.id)
-    assert platform.state(g.id) == cold.final()
+    services.log.forget(g.id)
+    assert services.log.state(g.id) == cold.final()
     assert client.post("/api/verify", data=g.export(g.referee)).json["checks"]["chain"] == "ok"

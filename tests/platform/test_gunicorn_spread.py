@@ -8,6 +8,7 @@ import collections
 import os
 import re
 import threading
+import time
 from urllib.parse import urlparse
 
 import psutil
@@ -30,7 +31,10 @@ def listening_sockets(port: int) -> dict[int, set[str]]:
 def test_kept_alive_connections_spread_evenly_over_the_workers():
     # gthread: the worker class this bound was measured with (one access-log line per request)
     with gunicorn(WEB_CONCURRENCY=2, ACCESS_LOG="-", GUNICORN_WORKER_CLASS="gthread") as (base, output):
-        listening = listening_sockets(urlparse(base).port)
+        # a worker listens once its app has loaded: the first may answer before the second has
+        port, deadline = urlparse(base).port, time.monotonic() + 60
+        while len(listening := listening_sockets(port)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert len(listening) == 2, listening  # the two workers; the master does not listen
         assert len(set.union(*listening.values())) == 2, listening  # one socket each, not one shared
         barrier = threading.Barrier(CONNECTIONS)

@@ -12,7 +12,7 @@ from tests.platform.helpers import GameHandle
 def limited(redis_url, redis_client):
     from service.app import create_app
 
-    for key in redis_client.scan_iter(match="ratelimit*"):
+    for key in redis_client.scan_iter(match="*ratelimit*"):
         redis_client.delete(key)
 
     def make(**limits):
@@ -20,7 +20,7 @@ def limited(redis_url, redis_client):
         return create_app(config).test_client()
 
     yield make
-    for key in redis_client.scan_iter(match="ratelimit*"):
+    for key in redis_client.scan_iter(match="*ratelimit*"):
         redis_client.delete(key)
 
 
@@ -118,12 +118,89 @@ def test_one_address_gets_a_bounded_number_of_requests_in_progress(limited):
         t.start()
     assert entered.acquire(timeout=10) and entered.acquire(timeout=10)
     refused = client.get("/api/game-types", environ_base=env)
+    chinese = client.get("/api/game-types", environ_base=env, headers={"Accept-Language": "zh-Hant"})
     other = client.get("/api/game-types", environ_base={"REMOTE_ADDR": "10.0.0.7"})
     release.set()
     for t in holders:
         t.join(10)
     assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
     assert refused.json["error"]["code"] == "too_many_requests_in_flight"
+    assert refused.json["error"]["message"] == "too many requests from this address at once; try again in 1 s"
+    assert (
+        chinese.status_code == 429 and chinese.json["error"]["message"] == "這個位址同時送出的請求太多；請於 1 秒後再試"
+    )
     assert other.status_code == 200
     assert [a.status_code for a in answers] == [200, 200]
     assert client.get("/api/game-types", environ_base=env).status_code == 200
+
+
+def test_a_refusal_says_the_wait_in_the_request_language(limited):
+    """The limiter's own text ("5 per 1 minute") never reaches a player: a sentence with
+    the wait, in English or zh-Hant, and the same wait in Retry-After and details."""
+    client = limited(RATE_LIMIT_DEFAULT="1 per minute")
+    env = {"REMOTE_ADDR": "10.0.1.1"}
+    client.get("/api/game-types", environ_base=env)
+    english = client.get("/api/game-types", environ_base=env)
+    chinese = client.get("/api/game-types", environ_base=env, headers={"Accept-Language": "zh-Hant"})
+    for refused in (english, chinese):
+        assert refused.status_code == 429
+        wait = int(refused.headers["Retry-After"])
+        assert 0 < wait <= 60 and refused.json["error"]["details"] == {"retry_after": wait}
+        assert "per 1 minute" not in refused.json["error"]["message"]
+    assert english.json["error"]["message"] == f"too many requests; try again in {english.headers['Retry-After']} s"
+    assert chinese.json["error"]["message"] == f"請求太多；請於 {chinese.headers['Retry-After']} 秒後再試"
+
+
+def test_the_default_budget_is_one_for_all_routes(limited):
+    """One budget per kind of request, not one per route by accident: reads of a
+    game's meta and of the game types draw on the same budget."""
+    client = limited(RATE_LIMIT_DEFAULT="4 per minute")
+    env = {"REMOTE_ADDR": "10.0.1.2"}
+    first = GameHandle(client)  # created from another address
+    codes = [client.get(first.url(), environ_base=env).status_code for _ in range(4)]
+    assert codes == [200] * 4
+    assert client.get("/api/game-types", environ_base=env).status_code == 429
+
+
+def test_requests_with_a_token_are_counted_per_token(limited):
+    """Two seats behind one address each have the whole budget; anonymous requests of
+    that address have theirs; made-up tokens meet the address's ceiling."""
+    client = limited(RATE_LIMIT_DEFAULT="3 per minute", RATE_LIMIT_ADDRESS="6 per minute")
+    g = GameHandle(client)
+    env = {"REMOTE_ADDR": "10.0.1.3"}
+    for seat in (0, 1):
+        codes = [client.get(g.url("/view"), headers=g.seat(seat), environ_base=env).status_code for _ in range(3)]
+        assert codes == [200] * 3
+        assert client.get(g.url("/view"), headers=g.seat(seat), environ_base=env).status_code == 429
+    assert [client.get(g.url(), environ_base=env).status_code for _ in range(2)] == [200, 200]
+    # 6 token-carrying requests served from the address so far: a made-up token finds the ceiling
+    refused = client.get(g.url(), headers={"Authorization": "Bearer made-up"}, environ_base=env)
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "rate_limited"
+
+
+def test_the_routes_without_a_token_count_the_address_whatever_the_request_carries(limited):
+    client = limited(RATE_LIMIT_CREATE="2 per minute")
+    env = {"REMOTE_ADDR": "10.0.1.4"}
+    body = {"game": "toy", "seats": ["a", "b"]}
+    codes = [
+        client.post(
+            "/api/games", json=body, headers={"Authorization": f"Bearer fresh{i}"}, environ_base=env
+        ).status_code
+        for i in range(3)
+    ]
+    assert codes == [201, 201, 429]
+
+
+def test_a_trusted_venue_network_is_not_limited_per_address(limited):
+    """TRUSTED_VENUE_NETWORKS: a room behind one address is not one client; per-token
+    budgets still hold there."""
+    client = limited(
+        RATE_LIMIT_DEFAULT="2 per minute", RATE_LIMIT_CREATE="1 per minute", TRUSTED_VENUE_NETWORKS="10.9.0.0/16"
+    )
+    venue, outside = {"REMOTE_ADDR": "10.9.3.4"}, {"REMOTE_ADDR": "10.8.0.1"}
+    assert [create(client, addr="10.9.3.4").status_code for _ in range(3)] == [201] * 3
+    assert [client.get("/api/game-types", environ_base=venue).status_code for _ in range(5)] == [200] * 5
+    assert [client.get("/api/game-types", environ_base=outside).status_code for _ in range(3)] == [200, 200, 429]
+    g = GameHandle(client)
+    seat = [client.get(g.url("/view"), headers=g.seat(0), environ_base=venue).status_code for _ in range(3)]
+    assert seat == [200, 200, 429]

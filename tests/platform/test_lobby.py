@@ -80,3 +80,20 @@ def test_bad_cursors_and_limits_are_400(client):
     for query in ("cursor=nonsense", "cursor=1e999:abc", "limit=0", "limit=101"):
         r = client.get(f"/api/games?{query}")
         assert r.status_code == 400 and "error" in r.json
+
+
+def test_a_page_of_every_status_merges_them_newest_first(client):
+    """Unfiltered by status, the pages merge the three status sets: every game once, in
+    creation order, however the statuses fall across a page's edge."""
+    games = [GameHandle(client, seats=("p", "q"), options={"rounds": 1}) for _ in range(7)]
+    for g in games[1::3]:
+        assert client.post(g.url("/referee/pause"), json={}, headers=g.ref()).status_code == 201
+    for g in games[2::3]:
+        while client.get(g.url()).json["status"] != "finished":
+            g.play_first()
+    statuses = {x["id"]: x["status"] for x in client.get("/api/games?game=toy&limit=100").json["games"]}
+    assert {statuses[g.id] for g in games} == {"active", "paused", "finished"}
+    for query in ("game=toy&limit=2", "limit=3"):
+        seen = walk(client, query)
+        assert [i for i in seen if i in statuses][:7] == [g.id for g in games][::-1]
+        assert len(seen) == len(set(seen))

@@ -178,10 +178,10 @@ def test_a_data_dir_has_one_owner_and_its_redis_dies_with_it(tmp_path, monkeypat
     import subprocess
     import sys
 
-    from events import connection
+    from service.adapters import connection
 
     code = (
-        "import sys, time; from events.connection import start_embedded; "
+        "import sys, time; from service.adapters.connection import start_embedded; "
         "s = start_embedded(sys.argv[1]); print('ready', flush=True); time.sleep(600)"
     )
     owner = subprocess.Popen(
@@ -208,6 +208,20 @@ def gunicorn_workers(master_pid: int) -> set[int]:
     return {c.pid for c in psutil.Process(master_pid).children() if c.name() != "redis-server"}
 
 
+def answered(call, seconds: float = 30):
+    """``call``'s answer, once a worker listens: a booting worker opens its socket only
+    once its app is loaded, so while every worker boots (a loaded machine may time the
+    survivor out too) a connection is refused at once, never left hanging."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return call()
+        except requests.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def test_a_killed_worker_is_replaced_and_nothing_acknowledged_is_lost(tmp_path):
     """The fault table's first row: kill -9 of a worker while moves are played."""
     with gunicorn_process(DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=2) as (base, _, proc):
@@ -225,24 +239,26 @@ def test_a_killed_worker_is_replaced_and_nothing_acknowledged_is_lost(tmp_path):
             time.sleep(0.1)
         assert len(now) == 2 and victim not in now, "the master forked a new worker"
         for _ in range(10):  # whichever worker answers, new or old, has every acknowledged move
-            r = requests.get(f"{base}/games/{game['id']}", timeout=10, headers={"Connection": "close"})
+            r = answered(
+                lambda: requests.get(f"{base}/games/{game['id']}", timeout=10, headers={"Connection": "close"})
+            )
             assert r.status_code == 200 and r.json()["seq"] == acknowledged[-1]
-        assert play(base, game).json()["seq"] == acknowledged[-1] + 1
+        assert answered(lambda: play(base, game)).json()["seq"] == acknowledged[-1] + 1
 
 
-def test_an_embedded_redis_that_keeps_dying_makes_the_master_exit_3(tmp_path):
-    """After MAX_RESTARTS restarts in a minute the master gives up (exit status 3), so a
-    service manager sees the failure; nothing of it (workers, Redis) is left running."""
+def test_an_embedded_redis_that_keeps_dying_is_restarted_with_pauses_and_the_master_stays_up(tmp_path):
+    """Past MAX_RESTARTS deaths in a minute the master pauses before each restart (1 s,
+    then longer) and never gives up: the web server keeps answering, and storage is
+    back by itself after the pause, every acknowledged move there."""
     from service.supervision import MAX_RESTARTS
 
     with gunicorn_process(DATA_DIR=tmp_path, REDIS_URL=None, WEB_CONCURRENCY=1) as (base, _, proc):
-        create(base)
-        workers = gunicorn_workers(proc.pid)
-        killed = set()
+        game = create(base)
+        killed: set[int] = set()
         for _ in range(MAX_RESTARTS + 1):
             deadline = time.monotonic() + 10
             pid = None
-            while time.monotonic() < deadline and proc.poll() is None:
+            while time.monotonic() < deadline:
                 try:
                     pid = int(embedded(tmp_path).info("server")["process_id"])
                 except (redis.RedisError, OSError):
@@ -250,11 +266,15 @@ def test_an_embedded_redis_that_keeps_dying_makes_the_master_exit_3(tmp_path):
                 if pid and pid not in killed:
                     break
                 time.sleep(0.05)
-            assert pid and pid not in killed, "restarted after each death but the last"
+            assert pid and pid not in killed, "restarted after each death"
             os.kill(pid, signal.SIGKILL)
             killed.add(pid)
-        assert proc.wait(timeout=15) == 3
-        _, alive = psutil.wait_procs([psutil.Process(w) for w in workers if psutil.pid_exists(w)], timeout=5)
-        assert not alive and not redis_servers_of(tmp_path)
-        with pytest.raises(requests.ConnectionError):
-            requests.get(base + "/game-types", timeout=5)
+        assert requests.get(base + "/game-types", timeout=5).status_code == 200  # the server stays up
+        deadline, answer = time.monotonic() + 10, None
+        while time.monotonic() < deadline:
+            answer = requests.get(f"{base}/games/{game['id']}", timeout=5)
+            if answer.status_code == 200:
+                break
+            time.sleep(0.2)
+        assert answer is not None and answer.status_code == 200, "storage back after the pause"
+        assert proc.poll() is None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 
-from events.connection import connect
+from service.adapters.connection import connect
 
 IN_FLIGHT = 150
 

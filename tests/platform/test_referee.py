@@ -102,21 +102,25 @@ def test_an_ongoing_game_is_forked_by_its_referee_only(client):
     assert client.post(g.url("/fork"), json={"at_seq": 1}, headers=g.ref()).status_code == 201
 
 
-def test_a_clock_that_runs_out_forfeits_its_seat(client, platform):
+def test_a_clock_that_runs_out_forfeits_its_seat(client, services):
     g = GameHandle(client, clock={"base": 5, "increment": 1})
     clocks = g.meta()["clocks"]
-    assert clocks["running"] == [0] and clocks["remaining"] == [5.0, 5.0]
-    assert platform.expire_clocks(now=clocks["since"] + 4) == []
-    assert platform.expire_clocks(now=clocks["since"] + 6) == [g.id]
-    assert platform.expire_clocks(now=clocks["since"] + 7) == []
+    assert clocks["running"] == [0] and clocks["remaining"] == [5.0, 5.0] and clocks["moved"] == []
+    assert g.act(0, "roll").status_code == 201  # each seat's first move is untimed
+    assert g.act(1, "roll").status_code == 201
+    clocks = g.meta()["clocks"]
+    assert clocks["running"] == [0] and clocks["remaining"] == [5.0, 5.0] and clocks["moved"] == [0, 1]
+    assert services.clocks.expire(now=clocks["since"] + 4) == []
+    assert services.clocks.expire(now=clocks["since"] + 6) == [g.id]
+    assert services.clocks.expire(now=clocks["since"] + 7) == []
     meta = g.meta()
     assert meta["status"] == "finished" and meta["result"]["forfeited"] == [0]
     assert [e["type"] for e in g.events()][-2:] == ["clock.expired", "game.finished"]
 
 
-def test_a_paused_game_stops_the_clocks(client, platform):
+def test_a_paused_game_stops_the_clocks(client, services):
     g = GameHandle(client, clock={"base": 5, "increment": 0})
     ref(g, "pause")
     since = g.meta()["clocks"]["since"]
-    assert platform.expire_clocks(now=since + 60) == []
+    assert services.clocks.expire(now=since + 60) == []
     assert g.meta()["clocks"]["running"] == []

@@ -4,15 +4,19 @@ real Redis (a script's own calls are reported as ``lua`` and are not round trips
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
-from events import keys
-from service import wiring
+from projections.code_digest import fold_version
+from service.adapters import keys
+from service.adapters.connection import connect
 from service.app import create_app
-from service.http.games import BadRequestParser
+from service.http import live
+from service.http.blueprints import schema_instance
 from service.http.schemas import ActionSchema
-from service.services.games import Platform
+from tests.conftest import TOY
 from tests.platform.helpers import GameHandle
+from tests.services import services_over
 
 HOUSEKEEPING = {"PING", "HELLO", "CLIENT", "SELECT", "AUTH"}  # a connection's own set-up and health checks
 
@@ -106,10 +110,12 @@ def test_a_cold_load_is_one_round_trip(client, redis_url, redis_client):
     g = GameHandle(client, options={"rounds": 20})
     for _ in range(25):
         g.play_first()
-    Platform(redis_client, snapshot_every=10).state(g.id)  # Redis has the script, as it does once any worker ran
-    cold = Platform(redis_client, snapshot_every=10)
+    services_over(redis_client, snapshot_every=10).log.state(
+        g.id
+    )  # Redis has the script, as it does once any worker ran
+    cold = services_over(redis_client, snapshot_every=10)
     found = {}
-    sent = commands_during(redis_client, lambda: found.update(p=cold.state(g.id)))
+    sent = commands_during(redis_client, lambda: found.update(p=cold.log.state(g.id)))
     # the first entry names the game's type (the snapshots' version), then one script
     assert sent == ["XRANGE", "EVALSHA"]
     assert found["p"]["seq"] == 26 and found["p"]["head"] == g.events(g.referee)[-1]["hash"]
@@ -119,12 +125,11 @@ def test_snapshots_are_written_while_a_game_is_played(app, client, redis_client)
     g = GameHandle(client, options={"rounds": 11})
     for _ in range(21):  # to seq 22; the app snapshots every 10 entries
         assert g.play_first().status_code == 201
-    platform = wiring.of(app).platform
-    stored = redis_client.hgetall(platform.projector.snapshots_key(g.id))
+    stored = redis_client.hgetall(keys.snapshots(g.id, fold_version(TOY)))
     assert sorted(map(int, stored)) == [10, 20]
-    cold = Platform(redis_client, snapshot_every=10**9)  # folds from the log alone
+    cold = services_over(redis_client, snapshot_every=10**9)  # folds from the log alone
     for seq in (10, 20):
-        assert json.loads(stored[str(seq)]) == cold.projector.state_at(g.id, seq)
+        assert json.loads(stored[str(seq)]) == cold.log.state_at(g.id, seq)
 
 
 def test_the_append_writes_the_lobby_line_in_the_games_slot(client, redis_client):
@@ -142,8 +147,7 @@ def test_the_append_writes_the_lobby_line_in_the_games_slot(client, redis_client
 def test_schemas_are_built_once():
     from service.services.games import action_schema
 
-    parser = BadRequestParser()
-    assert parser._get_schema(ActionSchema, None) is parser._get_schema(ActionSchema, None)
+    assert schema_instance(ActionSchema) is schema_instance(ActionSchema)
     assert action_schema("toy", "play") is action_schema("toy", "play")
     assert action_schema("toy", "nope") is None
 
@@ -162,3 +166,44 @@ def test_unknown_action_types_are_not_remembered(client):
         r = g.act(1, f"made-up-{i}")
         assert r.status_code == 400 and r.json["error"]["code"] == "unknown_action"
     assert cached.cache_info().currsize == before
+
+
+def test_a_live_tail_reads_each_entry_once(client, redis_url, redis_client):
+    """Another worker's tail of a watched game: the move's script, perhaps the tail's
+    next XREAD, and nothing else; the state after the entry is folded from what XREAD
+    gave, with no read of the log."""
+    g = GameHandle(client, options={"rounds": 5})
+    g.act(0, "roll")
+    g.act(1, "roll")  # both tokens known to this worker
+    watcher = services_over(redis_client, blocking=connect(redis_url, socket_timeout=30))
+    tails = live.LiveTails(watcher.log, watcher.games)
+    with tails.watch(g.id) as tail:
+        seq = tail.seq
+        deadline = time.monotonic() + 30
+        while tail.state is None and time.monotonic() < deadline:  # the tail is blocked in XREAD
+            g.act(0, "note", {"text": "warm"})
+            tail.after(seq, timeout=5)
+            seq = tail.seq
+        sent = commands_during(redis_client, lambda: (g.act(0, "roll"), tail.after(seq, timeout=30)))
+        assert tail.seq == seq + 1 and tail.state is not None and tail.state["seq"] == seq + 1
+    assert set(sent) <= {"EVALSHA", "XREAD"} and sent.count("XREAD") <= 1, sent
+
+
+def test_tailed_entries_that_do_not_meet_the_cache_are_read_again(client, redis_client):
+    """A batch that does not chain onto the worker's cached head (a log that lost and
+    rewrote entries, or a gap) is not folded onto it: the state comes from the log."""
+    g = GameHandle(client, options={"rounds": 5})
+    g.act(0, "roll")
+    watcher = services_over(redis_client)
+    cached = watcher.log.state(g.id)
+    g.act(1, "roll")
+    g.act(0, "roll")
+    entries = watcher.log.read(g.id, after=cached["seq"])
+    forged = [{**entries[0], "prev": "not-the-head"}]
+    sent = commands_during(redis_client, lambda: watcher.log.followed(g.id, forged))
+    assert "XRANGE" in sent  # read again, not folded onto the cache
+    assert watcher.log.cached(g.id)["head"] == entries[-1]["hash"]
+    # entries the cache now holds (a worker's own move, tailed after its answer): no read
+    found = {}
+    sent = commands_during(redis_client, lambda: found.update(p=watcher.log.followed(g.id, entries[1:])))
+    assert sent == [] and found["p"]["seq"] == entries[-1]["seq"]

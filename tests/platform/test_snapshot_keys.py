@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from events import keys
+from events.store import game_stream
 from projections import fold, games
 from projections.code_digest import (
     PLATFORM_SOURCES,
@@ -24,7 +24,9 @@ from projections.code_digest import (
 )
 from projections.games import registry
 from projections.projector import Projector
-from service.services.games import Platform
+from service.adapters import keys
+from service.services.games import CreateGame
+from tests.services import services_over
 from tests.toygame import TOY
 
 COPY = "caylus_golden_copy"
@@ -60,32 +62,32 @@ def bump_first_number(node):
     return False
 
 
-def play(platform, created, moves):
+def play(services, created, moves):
     gid = created["id"]
-    callers = [platform.caller(gid, s["token"]) for s in created["seats"]]
+    callers = [services.games.caller(gid, s["token"]) for s in created["seats"]]
     for _ in range(moves):
-        p = platform.state(gid)
+        p = services.log.state(gid)
         game = registry()[p["game"]]
         seat = sorted(game.to_act(p["state"]))[0]
         action = game.legal_actions(p["state"], seat)[0]
-        platform.act(gid, callers[seat], action["type"], action["payload"])
+        services.games.act(gid, callers[seat], action["type"], action["payload"])
 
 
 def test_snapshots_written_under_other_code_are_not_used(redis_client, copied_game):
     folder, _ = copied_game
-    platform = Platform(redis_client, snapshot_every=5)
-    created = platform.create_game(COPY, ["ann", "bob"])
+    services = services_over(redis_client, snapshot_every=5)
+    created = services.games.create(CreateGame(COPY, ["ann", "bob"]))
     gid = created["id"]
-    play(platform, created, 12)
-    platform.projector.forget(gid)
-    platform.state(gid)  # a cold fold from the log writes snapshots
+    play(services, created, 12)
+    services.log.forget(gid)
+    services.log.state(gid)  # a cold fold from the log writes snapshots
     (old_key,) = redis_client.keys(keys.snapshots(gid, "*"))
     assert {"5", "10"} <= set(redis_client.hkeys(old_key))
 
     # The same code started again finds them: mark one to see it read.
     marked = json.loads(redis_client.hget(old_key, 10))
     redis_client.hset(old_key, 10, json.dumps({**marked, "marker": "read from the snapshot"}))
-    same = Projector(platform.store, redis_client, snapshot_every=5)
+    same = Projector(services.store, snapshot_every=5)
     assert same.latest(gid)["marker"] == "read from the snapshot"
 
     # One data value changed: a start on that code has another key and folds from the log.
@@ -93,11 +95,11 @@ def test_snapshots_written_under_other_code_are_not_used(redis_client, copied_ga
     document = json.loads(data.read_text())
     assert bump_first_number(document)
     data.write_text(json.dumps(document))
-    changed = Projector(platform.store, redis_client, snapshot_every=5)
+    changed = Projector(services.store, snapshot_every=5)
     state = changed.latest(gid)
     assert "marker" not in state
-    entries = platform.store.read(keys.events(gid))
-    assert state == json.loads(json.dumps(fold.InMemoryHistory(entries, platform.projector.seed(gid)).final()))
+    entries = services.store.read(game_stream(gid))
+    assert state == json.loads(json.dumps(fold.InMemoryHistory(entries, services.log.seed(gid)).final()))
     (new_key,) = set(redis_client.keys(keys.snapshots(gid, "*"))) - {old_key}  # its own, beside the old ones
     assert redis_client.hget(new_key, 10) is not None
     assert "marker" in json.loads(redis_client.hget(old_key, 10))

@@ -205,7 +205,7 @@ class LostAnswer:
         import hashlib
         import socket
 
-        from events.store import APPEND_LUA
+        from service.adapters.event_store import APPEND_LUA
 
         self.socket = socket
         self.target = ("127.0.0.1", redis_port)

@@ -53,6 +53,8 @@ def test_a_client_over_its_cap_is_told_when_its_oldest_stream_ends(capped):
         refused = open_streams(client, game, 1, "10.1.0.1")[0]
         assert_retry_after(refused, 429, at_most=20)  # SSE_SECONDS: its streams have ended by then
         assert int(refused.headers["Retry-After"]) >= 19  # they were opened just now
+        wait = refused.headers["Retry-After"]
+        assert refused.json["error"]["message"] == f"this client has too many live streams open; try again in {wait} s"
         other = open_streams(client, game, 1, "10.1.0.2")[0]
         assert other.status_code == 200, "another client is not refused"
         other.close()
@@ -62,6 +64,21 @@ def test_a_client_over_its_cap_is_told_when_its_oldest_stream_ends(capped):
     again = open_streams(client, game, 1, "10.1.0.1")[0]
     assert again.status_code == 200, "a slot frees when a stream closes"
     again.close()
+
+
+def test_a_trusted_venue_network_is_not_capped_per_client(capped):
+    """A room behind one venue address holds a stream per player and spectator: its
+    address is not one client (the per-game and per-worker caps still hold)."""
+    client = capped(SSE_MAX_PER_CLIENT=1, TRUSTED_VENUE_NETWORKS="10.9.0.0/16")
+    game = GameHandle(client)
+    held = open_streams(client, game, 3, "10.9.1.1")
+    outside = open_streams(client, game, 2, "10.1.0.9")
+    try:
+        assert [r.status_code for r in held] == [200, 200, 200]
+        assert [r.status_code for r in outside] == [200, 429]
+    finally:
+        for r in reversed(held + outside):
+            r.close()
 
 
 @pytest.mark.parametrize("cap", ["SSE_MAX_PER_GAME", "SSE_MAX_STREAMS"])
@@ -77,8 +94,10 @@ def test_a_full_game_or_worker_says_retry_shortly(capped, cap):
 
 
 def test_the_openapi_document_declares_the_stream_refusals(client):
-    operation = client.get("/api/openapi.json").json["paths"]["/api/games/{game_id}/stream"]["get"]
+    spec = client.get("/api/openapi.json").json
+    operation = spec["paths"]["/api/games/{game_id}/stream"]["get"]
     for status in ("429", "503"):
-        response = operation["responses"][status]
-        assert "Retry-After" in response["headers"], status
+        name = operation["responses"][status]["$ref"].rsplit("/", 1)[1]  # the stream's own, shared answer
+        response = spec["components"]["responses"][name]
+        assert "too_many_streams" in response["description"] and "Retry-After" in response["headers"], status
         assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}

@@ -5,101 +5,64 @@ from __future__ import annotations
 
 import pytest
 
-from events import keys
 from events.envelope import seal
-from events.store import AppendResult, EventStore, Extras, Loaded
-from events.writer import Busy, Head, StaleHead, StreamWriter
-from service import wiring
+from events.store import Extras, StreamId, game_stream
+from events.writer import Busy, Head, StaleHead, Stream, StreamWriter
+from service.adapters.memory_store import InMemoryEventStore
 from tests.platform.helpers import GameHandle
 
+COUNTER = StreamId("tournament", "counter")  # any stream id: the writer does not care which
 
-class MemoryStore(EventStore):
-    """The append script's contract in memory; ``before_append`` runs first (a rival)."""
+
+class CountingStore(InMemoryEventStore):
+    """The memory store, counting appends; ``before_append`` runs first (a rival)."""
 
     def __init__(self):
-        self.logs: dict[str, list[dict]] = {}
-        self.seen: dict[str, dict[str, int]] = {}
+        super().__init__()
         self.before_append = None
         self.calls = 0
 
-    def append(self, key, idem_key, expected_seq, action_id, envelopes, extras: Extras | None = None):
+    def append(self, stream, expected_seq, action_id, envelopes, extras: Extras | None = None):
         self.calls += 1
         if self.before_append is not None:
             self.before_append()
-        log, seen = self.logs.setdefault(key, []), self.seen.setdefault(idem_key, {})
-        if action_id is not None and action_id in seen:
-            return AppendResult("duplicate", seen[action_id])
-        if expected_seq == len(log) and log and envelopes[0]["prev"] != log[-1]["hash"]:
-            return AppendResult("conflict", len(log))  # the seq expected, another entry there
-        if expected_seq != len(log):
-            return AppendResult("conflict", len(log), list(log[expected_seq:]))
-        if action_id is not None:
-            seen[action_id] = len(log) + 1
-        log.extend(envelopes)
-        return AppendResult("ok", len(log))
+        return super().append(stream, expected_seq, action_id, envelopes, extras)
 
-    def first_seq(self, idem_key, action_id):
-        return self.seen.get(idem_key, {}).get(action_id)
-
-    def load(self, key, snapshots_key, seed_key, every):
-        return Loaded(len(self.logs.get(key, [])), None, list(self.logs.get(key, [])))
-
-    def read(self, key, after=0, upto=None):
-        return self.logs.get(key, [])[after:upto]
-
-    def tail(self, key, after, block_ms):
-        return self.read(key, after)
-
-    def last_seq(self, key):
-        return len(self.logs.get(key, []))
+    def log(self):
+        return self.read(COUNTER)
 
 
 class Refused(Exception):
     pass
 
 
-class Counter:
-    """A stream whose state is the sum of its entries' ``n``; a negative ``n`` is refused,
-    and a sum over 10 is followed by a ``cap`` entry. ``cached`` stands in for a
-    worker's cache that may be behind."""
+def fold_counter(state, envelope):
+    """A stream whose state is the sum of its entries' ``n``; a negative ``n`` is refused."""
+    if envelope["type"] == "add" and envelope["payload"]["n"] < 0:
+        raise Refused(envelope["seq"])
+    return (state or 0) + envelope["payload"]["n"]
 
-    refusals = (Refused,)
 
-    def __init__(self, store, cached=None):
-        self.store, self.cached = store, cached
-        self.key, self.idempotency_key = "counter", "counter:idem"
+def latest(store):
+    state = None
+    entries = store.read(COUNTER)
+    for e in entries:
+        state = fold_counter(state, e)
+    return Head(state, entries[-1]["seq"], entries[-1]["hash"]) if entries else Head(None)
 
-    def start(self):
-        return (self.latest(), True) if self.cached is None else (self.cached, False)
 
-    def latest(self):
-        entries = self.store.read(self.key)
-        state = None
-        for e in entries:
-            state = self.fold(state, e)
-        return Head(state, entries[-1]["seq"], entries[-1]["hash"]) if entries else Head(None)
-
-    def catch_up(self, state, missed):
-        for e in missed:
-            state = self.fold(state, e)
-        return state
-
-    def seed(self):
-        return None
-
-    def fold(self, state, envelope):
-        if envelope["type"] == "add" and envelope["payload"]["n"] < 0:
-            raise Refused(envelope["seq"])
-        return (state or 0) + envelope["payload"]["n"]
-
-    def follow(self, state):
-        return ("cap", {"role": "system"}, {"n": 10 - state}) if state > 10 else None
-
-    def extras(self, before, envelopes, after):
-        return None
-
-    def appended(self, before, envelopes, after):
-        self.last_appended = (before, after)
+def Counter(store, cached=None):
+    """The counter stream: a sum over 10 is followed by a ``cap`` entry; ``cached`` stands
+    in for a worker's cache that may be behind."""
+    return Stream(
+        id=COUNTER,
+        head=latest(store) if cached is None else cached,
+        fresh=cached is None,
+        refold=lambda: latest(store),
+        fold=fold_counter,
+        follow=lambda state: ("cap", {"role": "system"}, {"n": 10 - state}) if state > 10 else None,
+        refusals=(Refused,),
+    )
 
 
 def add(n):
@@ -107,7 +70,7 @@ def add(n):
 
 
 def test_created_duplicate_and_noop():
-    store = MemoryStore()
+    store = CountingStore()
     writer = StreamWriter(store)
     first = writer.write(Counter(store), add(3), action_id="a")
     assert (first.status, first.seq, first.state) == ("created", 1, 3)
@@ -115,11 +78,11 @@ def test_created_duplicate_and_noop():
     assert (again.status, again.seq, again.state) == ("duplicate", 1, None)
     nothing = writer.write(Counter(store), lambda state: [])
     assert (nothing.status, nothing.seq, nothing.state) == ("noop", 1, 3)
-    assert store.calls == 2 and [e["seq"] for e in store.logs["counter"]] == [1]
+    assert store.calls == 2 and [e["seq"] for e in store.log()] == [1]
 
 
 def test_nothing_to_do_on_a_cached_state_is_confirmed_on_the_latest():
-    store = MemoryStore()
+    store = CountingStore()
     writer = StreamWriter(store)
     writer.write(Counter(store), add(2))
     behind = Counter(store, cached=Head(None))
@@ -128,19 +91,19 @@ def test_nothing_to_do_on_a_cached_state_is_confirmed_on_the_latest():
 
 
 def test_entries_are_chained_folded_and_followed():
-    store = MemoryStore()
+    store = CountingStore()
     written = StreamWriter(store).write(Counter(store), add(12), action_id="x")
-    log = store.logs["counter"]
+    log = store.log()
     assert [e["type"] for e in log] == ["add", "cap"] and written.state == 10
     assert [e["action_id"] for e in log] == ["x", None]
     assert log[1]["prev"] == log[0]["hash"] and log[0]["prev"] == ""
 
 
 def test_a_lost_race_catches_up_from_the_entries_missed():
-    store = MemoryStore()
+    store = CountingStore()
     writer = StreamWriter(store)
     writer.write(Counter(store), add(1))
-    stale = Counter(store, cached=Counter(store).latest())
+    stale = Counter(store, cached=latest(store))
     writer.write(Counter(store), add(2))
     seen = []
     written = writer.write(stale, lambda state: seen.append(state) or [("add", {"role": "system"}, {"n": 4})])
@@ -149,21 +112,21 @@ def test_a_lost_race_catches_up_from_the_entries_missed():
 
 
 def test_expected_seq_behind_the_head_is_stale_with_the_heads_seq():
-    store = MemoryStore()
+    store = CountingStore()
     writer = StreamWriter(store)
     writer.write(Counter(store), add(1))
     writer.write(Counter(store), add(1))
     with pytest.raises(StaleHead) as raised:
         writer.write(Counter(store), add(1), expected_seq=1)
     assert raised.value.seq == 2
-    stale = Counter(store, cached=Head(1, 1, store.logs["counter"][0]["hash"]))
+    stale = Counter(store, cached=Head(1, 1, store.log()[0]["hash"]))
     with pytest.raises(StaleHead) as raised:  # the cache was behind: the latest head decides
         writer.write(stale, add(1), expected_seq=1)
     assert raised.value.seq == 2
 
 
 def test_a_refusal_on_a_cached_state_is_confirmed_on_the_latest_and_gives_way_to_a_first_answer():
-    store = MemoryStore()
+    store = CountingStore()
     writer = StreamWriter(store)
     writer.write(Counter(store), add(5), action_id="five")
     behind = Counter(store, cached=Head(None))
@@ -181,12 +144,13 @@ def test_a_refusal_on_a_cached_state_is_confirmed_on_the_latest_and_gives_way_to
 
 
 def test_every_attempt_lost_is_busy():
-    store = MemoryStore()
+    store = CountingStore()
     writer = StreamWriter(store, attempts=3)
-    log = store.logs.setdefault("counter", [])
 
     def rival():  # another writer gets in first, every time
-        log.append(seal(len(log) + 1, "add", {"role": "system"}, {"n": 0}, log[-1]["hash"] if log else "", None, "t"))
+        log = store.log()
+        entry = seal(len(log) + 1, "add", {"role": "system"}, {"n": 0}, log[-1]["hash"] if log else "", None, "t")
+        InMemoryEventStore.append(store, COUNTER, len(log), None, [entry])
 
     store.before_append = rival
     with pytest.raises(Busy):
@@ -194,12 +158,13 @@ def test_every_attempt_lost_is_busy():
     assert store.calls == 3
 
 
-def test_a_game_build_asking_for_nothing_appends_nothing(platform, client):
+def test_a_game_build_asking_for_nothing_appends_nothing(services, client):
     g = GameHandle(client)
     seq = g.meta()["seq"]
-    assert platform.append_entries(g.id, lambda p: []) == (False, seq)
-    assert platform.append_entries(g.id, lambda p: [], action_id="nothing") == (False, seq)
-    assert g.meta()["seq"] == seq and platform.store.first_seq(keys.idempotency(g.id), "nothing") is None
+    assert services.log.append(g.id, lambda p: []).status == "noop"
+    written = services.log.append(g.id, lambda p: [], action_id="nothing")
+    assert (written.status, written.seq) == ("noop", seq)
+    assert g.meta()["seq"] == seq and services.store.first_seq(game_stream(g.id), "nothing") is None
 
 
 def test_the_writers_refusals_are_the_apis_409s(app, client, monkeypatch):
@@ -208,6 +173,10 @@ def test_the_writers_refusals_are_the_apis_409s(app, client, monkeypatch):
     stale = g.act(0, "note", {"text": "b"}, expected_seq=1)
     assert stale.status_code == 409
     assert stale.json["error"]["code"] == "stale_seq" and stale.json["error"]["details"] == {"seq": 2}
-    monkeypatch.setattr(wiring.of(app).platform.writer, "attempts", 0)
+
+    def lose_every_race(*args, **kwargs):
+        raise Busy(20)
+
+    monkeypatch.setattr(StreamWriter, "write", lose_every_race)
     busy = g.act(0, "note", {"text": "a"})
     assert (busy.status_code, busy.json["error"]["code"]) == (409, "busy"), busy.json

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from events import keys
-from events.connection import connect
+from service.adapters import keys
+from service.adapters.connection import connect
 from tests import redis_servers
 from tests.platform.gunicorn_server import gunicorn
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from projections.games import registry
-from service import wiring
 from service.audit.bundles import main as verify_main
 from service.audit.bundles import verify_tournament
 
@@ -167,21 +166,85 @@ def test_odd_field_gets_rotating_byes_and_a_withdrawal_forfeits(client):
     assert report["standings"] == client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
 
 
-def test_clock_runs_out_and_the_forfeit_flows_into_the_standings(client, platform):
+def test_clock_runs_out_and_the_forfeit_flows_into_the_standings(client, services):
     tid, director, players = create(client, "toy", 2, 1, ["Slow", "Fast"], clock={"base": 1, "increment": 0})
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
     game_id = pairing["tables"][0]["game_id"]
     meta = client.get(f"/api/games/{game_id}").get_json()
     assert meta["clocks"]["base"] == 1
-    first = pairing["tables"][0]["seats"][meta["to_act"][0]]["pid"]
+    seats = pairing["tables"][0]["seats"]
+    for _ in range(2):  # each seat's first move is untimed; then the clocks run
+        seat = client.get(f"/api/games/{game_id}").get_json()["to_act"][0]
+        moved = client.post(
+            f"/api/games/{game_id}/actions", headers=bearer(seats[seat]["token"]), json={"type": "roll", "payload": {}}
+        )
+        assert moved.status_code == 201, moved.get_json()
+    meta = client.get(f"/api/games/{game_id}").get_json()
+    first = seats[meta["to_act"][0]]["pid"]
     time.sleep(1.2)
-    assert game_id in platform.expire_clocks()
+    assert game_id in services.clocks.expire()
     standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
     assert standings["status"] == "finished"
     rows = {row["pid"]: row for row in standings["standings"]}
     assert rows[first]["points"] == 0 and rows[first]["rank"] == 2
     summary = client.get(f"/api/tournaments/{tid}").get_json()
     assert summary["rounds"][0]["tables"][0]["result"]["forfeited"] == [meta["to_act"][0]]
+
+
+def test_a_clock_forfeit_the_referee_cancels_leaves_the_standings(client, services):
+    """The server's outage ran a clock out: the referee's cancel reaches the table, the
+    standings drop the forfeit, and the bundle still verifies."""
+    tid, director, players = create(client, "toy", 2, 1, ["One", "Two"], clock={"base": 1, "increment": 0})
+    table = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()["tables"][0]
+    game_id = table["game_id"]
+    for _ in range(2):
+        seat = client.get(f"/api/games/{game_id}").get_json()["to_act"][0]
+        moved = client.post(
+            f"/api/games/{game_id}/actions",
+            headers=bearer(table["seats"][seat]["token"]),
+            json={"type": "roll", "payload": {}},
+        )
+        assert moved.status_code == 201, moved.get_json()
+    assert game_id in services.clocks.expire(now=time.time() + 60)
+    rows = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
+    assert sorted(row["points"] for row in rows) == [0, 1]
+    body = {"adjustments": [], "reason": "server restart", "cancel": True}
+    fixed = client.post(f"/api/games/{game_id}/referee/correct", headers=bearer(table["referee_token"]), json=body)
+    assert fixed.status_code == 201, fixed.get_json()
+    rows = client.get(f"/api/tournaments/{tid}/standings").get_json()["standings"]
+    assert all(row["points"] == 0 and row["games"] == 0 for row in rows), rows
+    bundle = client.get(f"/api/tournaments/{tid}/export").get_json()
+    assert any(e["type"] == "game.corrected" for e in bundle["tournament"])
+    report = verify_tournament(bundle)
+    assert report["ok"], report["messages"]
+
+
+def test_a_seat_that_never_moves_cancels_its_game_unrated_and_unscored(client, services):
+    """The first player of a table never finds the seat link: after the first-move
+    allowance the game is cancelled, not forfeited: nobody scores, nothing is rated,
+    the round can still close, and the bundle verifies."""
+    clock = {"base": 1, "increment": 0, "first_move": 30, "pause_on_dispute": True}
+    tid, director, players = create(client, "toy", 2, 1, ["Absent", "Present"], clock=clock)
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    game_id = pairing["tables"][0]["game_id"]
+    meta = client.get(f"/api/games/{game_id}").get_json()
+    assert meta["clocks"]["first_move"] == 30 and meta["clocks"]["opening"] == [30.0, 30.0]
+    assert meta["clocks"]["pause_on_dispute"] is True  # the director's setting reaches every game
+    since = meta["clocks"]["since"]
+    assert services.clocks.expire(now=since + 29) == []  # long past the 1 s clock: no forfeit
+    assert game_id in services.clocks.expire(now=since + 31)
+    meta = client.get(f"/api/games/{game_id}").get_json()
+    assert meta["status"] == "finished" and meta["result"]["cancelled"] is True
+    assert meta["result"]["forfeited"] == [] and meta["result"]["ranking"] == [1, 1]
+    types = [e["type"] for e in client.get(f"/api/games/{game_id}/events").get_json()["events"]]
+    assert types[-2:] == ["clock.cancelled", "game.finished"]
+    standings = client.get(f"/api/tournaments/{tid}/standings").get_json()
+    assert standings["status"] == "finished"
+    assert all(row["points"] == 0 and row["games"] == 0 for row in standings["standings"]), standings
+    table = client.get(f"/api/tournaments/{tid}").get_json()["rounds"][0]["tables"][0]
+    assert table["result"]["cancelled"] is True
+    report = verify_tournament(client.get(f"/api/tournaments/{tid}/export").get_json())
+    assert report["ok"], report["messages"]
 
 
 def test_a_tampered_bundle_is_detected(client):
@@ -241,7 +304,7 @@ def test_bad_input_is_refused_and_changes_nothing(client):
     tid, director, players = create(client, "toy", 2, 2, ["Ann", "Bob", "Cid", "Dan"])
     before = snapshot(client, tid)
     error(client.post(f"/api/tournaments/{tid}/players", json={"name": "ann"}), 409, "already_registered")
-    error(client.post(f"/api/tournaments/{tid}/players", json={}), 400, "bad_request")
+    error(client.post(f"/api/tournaments/{tid}/players", json={}), 401, "no_session")  # no name: log in
     error(client.post(f"/api/tournaments/{tid}/players", json={"name": "   "}), 400, "bad_request")
     error(client.post(f"/api/tournaments/{tid}/players", json=["Zed"]), 400, "bad_request")
     error(
@@ -359,16 +422,15 @@ def test_a_karaya_field_is_seated_at_tables_the_game_allows(client):
         assert [s["name"] for s in meta["seats"]] == [s["name"] for s in table["seats"]]
 
 
-def test_workers_catching_up_at_once_report_each_game_once(client, app):
+def test_workers_catching_up_at_once_report_each_game_once(client, redis_client):
     from concurrent.futures import ThreadPoolExecutor
 
-    from service.services.tournaments import Tournaments
+    from tests.services import services_over
 
     tid, director, players = create(client, "toy", 2, 1, ["A", "B", "C", "D"])
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
     play_round(client, tid, pairing, random.Random(2))  # nobody has read the tournament since
-    platform = wiring.of(app).platform
-    workers = [Tournaments(platform, platform.store) for _ in range(4)]
+    workers = [services_over(redis_client).tournaments for _ in range(4)]
     with ThreadPoolExecutor(4) as pool:
         states = list(pool.map(lambda w: w.sync(tid), workers))
     assert all(s["status"] == "finished" for s in states)
@@ -389,14 +451,14 @@ def test_the_director_may_end_early_but_not_mid_round(client):
     error(client.post(f"/api/tournaments/{tid}/players", json={"name": "Late"}), 409, "tournament_finished")
 
 
-def test_a_paused_game_stops_its_clocks(client, platform):
+def test_a_paused_game_stops_its_clocks(client, services):
     tid, director, players = create(client, "toy", 2, 1, ["A", "B"], clock={"base": 3, "increment": 0})
     pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director))
     table = pairing.get_json()["tables"][0]
     referee = bearer(table["referee_token"])
     assert client.post(f"/api/games/{table['game_id']}/referee/pause", headers=referee, json={}).status_code == 201
     time.sleep(3.2)
-    assert platform.expire_clocks() == []
+    assert services.clocks.expire() == []
     assert client.get(f"/api/tournaments/{tid}").get_json()["rounds"][0]["tables"][0]["result"] is None
     assert client.post(f"/api/games/{table['game_id']}/referee/resume", headers=referee, json={}).status_code == 201
     meta = client.get(f"/api/games/{table['game_id']}").get_json()
@@ -418,11 +480,11 @@ def test_a_referee_adjustment_flows_into_the_standings(client):
     assert rows[adjusted["pid"]]["points"] == 1 and rows[adjusted["pid"]]["tiebreaks"]["game_score"] >= 1000
 
 
-def test_registration_waits_while_a_round_is_being_paired(client, app):
-    from events.keys import tournament_pairing_lock as pairing_lock_key
+def test_registration_waits_while_a_round_is_being_paired(client, redis_client):
+    from service.adapters.keys import tournament_pairing_lock as pairing_lock_key
 
     tid, director, players = create(client, "toy", 2, 2, ["A", "B"])
-    redis = wiring.of(app).platform.redis
+    redis = redis_client
     redis.set(pairing_lock_key(tid), "1", ex=30)  # as if another request were pairing now
     try:
         before = snapshot(client, tid)
@@ -434,3 +496,18 @@ def test_registration_waits_while_a_round_is_being_paired(client, app):
         redis.delete(pairing_lock_key(tid))
     assert client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).status_code == 201
     assert not redis.exists(pairing_lock_key(tid))
+
+
+def test_a_turn_based_swiss_round_gives_each_game_days_per_move(client, services):
+    tid, director, _ = create(client, "toy", 2, 1, ["Mail", "Post"], clock={"per_move_days": 3, "vacation_days": 7})
+    pairing = client.post(f"/api/tournaments/{tid}/rounds", headers=bearer(director)).get_json()
+    game_id = pairing["tables"][0]["game_id"]
+    clocks = client.get(f"/api/games/{game_id}").get_json()["clocks"]
+    assert clocks["per_move"] == 3 * 86400 and clocks["vacation"] == [7 * 86400] * 2
+    assert game_id not in services.clocks.expire(now=time.time() + 2.9 * 86400)
+    assert game_id in services.clocks.expire(now=time.time() + 3.1 * 86400)  # a first move never made
+    refused = client.post(
+        "/api/tournaments",
+        json={"game": "toy", "name": "x", "options": {"table_size": 2, "rounds": 1, "clock": {"per_move_days": 4}}},
+    )
+    assert refused.status_code == 400

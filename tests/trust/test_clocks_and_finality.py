@@ -24,13 +24,15 @@ def test_a_client_cannot_write_in_the_system_action_namespace(client):
     stop(client, g)
 
 
-def test_a_seat_cannot_pre_empt_its_own_clock_forfeit(client, platform):
+def test_a_seat_cannot_pre_empt_its_own_clock_forfeit(client, services):
     """The old forfeit id was clock:<seq>:<seat>; a seat posting a move under the id its
     forfeit would use at seq 3, then undoing it, was never forfeited."""
     g = GameHandle(client, clock={"base": 5, "increment": 0})
-    assert g.act(0, "note", {"text": "a"}, action_id="clock:3:0").status_code == 201
-    assert client.post(g.url("/undo"), json={"to_seq": 1}, headers=g.seat(0)).json["status"] == "done"
-    assert g.id in platform.expire_clocks(now=time.time() + 3600)
+    g.act(0, "roll")  # the first moves, untimed
+    g.act(1, "roll")
+    assert g.act(0, "note", {"text": "a"}, action_id="clock:5:0").status_code == 201
+    assert client.post(g.url("/undo"), json={"to_seq": 3}, headers=g.seat(0)).json["status"] == "done"
+    assert g.id in services.clocks.expire(now=time.time() + 3600)
     meta = g.meta()
     assert meta["status"] == "finished" and meta["result"]["forfeited"] == [0]
 
@@ -141,6 +143,8 @@ def test_a_referee_fork_of_a_live_game_keeps_the_source_secret_until_it_ends(cli
 def test_a_move_after_the_flag_fell_is_refused_and_the_seat_forfeits(client):
     """No sweep runs here (CLOCK_SWEEP_SECONDS=0): the move itself finds the flag down."""
     g = GameHandle(client, options={"rounds": 3}, clock={"base": 1, "increment": 20})
+    g.act(0, "roll")  # the first moves, untimed and without increment
+    g.act(1, "roll")
     seat = g.meta()["to_act"][0]
     time.sleep(1.1)
     r = g.act(seat, "roll")

@@ -65,3 +65,20 @@ def test_a_tournament_entry_downgraded_to_the_legacy_format_fails_the_chain(clie
     report = verify_tournament(bundle)
     assert not report["ok"] and report["checks"]["chain"] == "failed"
     assert any("legacy entry after a format-2 one" in m for m in report["messages"])
+
+
+def test_a_stream_that_stops_folding_is_reported_check_by_check(client):
+    """A tournament stream whose entry no longer folds (its type rewritten, the chain
+    rehashed) fails the fold at that entry, and the standings recorded at its end are
+    not confirmed: a report of each check, never "the bundle is malformed"."""
+    bundle = {k: v for k, v in finished_bundle(client).items() if k != "signature"}
+    stream = bundle["tournament"]
+    assert stream[1]["type"] == "player.registered" and stream[-1]["type"] == "tournament.finished"
+    stream[1]["type"] = "tournament.created"
+    rechain(stream)
+    bundle["manifest"]["tournament_head"]["hash"] = stream[-1]["hash"]
+    report = verify_tournament(bundle)
+    assert not report["ok"]
+    assert report["checks"]["format"] == "ok" and report["checks"]["chain"] == "ok"
+    assert report["checks"]["fold"] == "failed" and report["checks"]["standings"] == "failed"
+    assert not any("malformed" in m for m in report["messages"])

@@ -49,18 +49,18 @@ def test_the_servers_verify_refuses_a_rewritten_log_posing_as_legacy(client):
     assert not report["ok"] and report["verdict"] == "failed"
 
 
-def test_a_legacy_game_exported_by_the_server_still_verifies_there(client, platform):
+def test_a_legacy_game_exported_by_the_server_still_verifies_there(client, services):
     """A game recorded before payload digests (stored here as such) is exported with the
     server's signed closing line, and its own verify accepts it as legacy."""
-    from events import keys
+    from events.store import game_stream
 
     g = finished_game(client)
     gid = "legacy" + g.id
     entries = [line for line in parse_lines(g.export()) if "seq" in line]
     entries[0]["payload"]["game_id"] = gid
     legacy = as_legacy(entries)
-    platform.redis.set(keys.seed(gid), platform.projector.seed(g.id))
-    assert platform.store.append(keys.events(gid), keys.idempotency(gid), 0, None, legacy).status == "ok"
+    services.store.keep_seed(game_stream(gid), services.log.seed(g.id))
+    assert services.store.append(game_stream(gid), 0, None, legacy).status == "ok"
     export = client.get(f"/api/games/{gid}/export").get_data()
     report = client.post("/api/verify", data=export).json
     assert report["ok"] and report["verdict"] == "legacy" and report["checks"]["signature"] == "ok", report

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events import keys
 from events.envelope import entry_hash
+from events.store import game_stream
 from projections import fold
 from projections.games import get as get_game
 from service.http.live import LiveTails, event_stream
-from service.services import callers
 from tests.platform.helpers import GameHandle, auth
 
 GAMES = {"toy": (2, 12), "shadow_of_the_emperor": (4, 100), "sultans_of_karaya": (5, 40), "age_of_rome": (2, 40)}
@@ -51,14 +51,12 @@ def play(client, game, seats, rand, steps):
     return g
 
 
-def store_copy(platform, source_id, entries):
+def store_copy(services, source_id, entries):
     """A new game holding ``entries`` as its log, with the source's seed and fresh tokens."""
-    gid = "copy" + random.Random(json.dumps(entries, sort_keys=True)).getrandbits(40).to_bytes(5, "big").hex()
-    gid += str(len(entries))
-    platform.redis.delete(keys.events(gid), keys.idempotency(gid))
-    platform.redis.set(keys.seed(gid), platform.projector.seed(source_id))
-    assert platform.store.append(keys.events(gid), keys.idempotency(gid), 0, None, entries).status == "ok"
-    tokens, _ = callers.issue_tokens(platform.redis, gid, len(entries[0]["payload"]["seats"]))
+    gid = "copy" + uuid.uuid4().hex[:12]
+    services.store.keep_seed(game_stream(gid), services.log.seed(source_id))
+    assert services.store.append(game_stream(gid), 0, None, entries).status == "ok"
+    tokens, _ = services.tokens.issue(gid, len(entries[0]["payload"]["seats"]))
     return gid, tokens
 
 
@@ -73,14 +71,19 @@ def rechain(entries):
     return out
 
 
-def served(client, platform, gid, token, n):
+def served(client, services, gid, token, n):
     headers = auth(token)
     meta = client.get(f"/api/games/{gid}").json
     meta.pop("id")  # the address it is served under
+    meta.pop("now")  # the server's time as it answered
     stream = []
-    for chunk in event_stream(platform, LiveTails(platform), gid, 0, 5):
-        if chunk.startswith("id:"):
-            stream.append(chunk.split("data: ", 1)[1])
+    chunks = event_stream(services.log, services.games, LiveTails(services.log, services.games), gid, 0, 5)
+    for message in (m for chunk in chunks for m in chunk.split(b"\n\n")):  # a batch is one write
+        if message.startswith(b"id:") and b"data: " in message:
+            data = json.loads(message.split(b"data: ", 1)[1])
+            if "meta" in data:
+                data["meta"].pop("id")  # the address it is served under, as above
+            stream.append(data)
             if len(stream) == n:
                 break
     return {
@@ -99,7 +102,7 @@ def view(client, gid, token):
     return client.get(f"/api/games/{gid}/view", headers=auth(token)).get_data()
 
 
-def check_indistinguishable(client, platform, game_name, data):
+def check_indistinguishable(client, services, game_name, data):
     seats, most = GAMES[game_name]
     rand = random.Random(data.draw(st.integers(0, 2**32), label="seed"))
     g = play(client, game_name, seats, rand, data.draw(st.integers(most // 2, most), label="steps"))
@@ -117,7 +120,7 @@ def check_indistinguishable(client, platform, game_name, data):
     if not candidates:
         return False
     n, viewer = data.draw(st.sampled_from(candidates), label="entry and viewer")
-    before = platform.projector.state_at(g.id, n - 1)["state"]
+    before = services.log.state_at(g.id, n - 1)["state"]
     original = fold.game_event(log[n - 1], game_name)
     short_type = original["type"]
     seen = game.redact(original, viewer)
@@ -133,35 +136,35 @@ def check_indistinguishable(client, platform, game_name, data):
     other = data.draw(st.sampled_from(others), label="other choice")
     a_entries = log[:n]
     b_entries = rechain([*log[: n - 1], {**log[n - 1], "payload": other["payload"]}])
-    a_id, a_tokens = store_copy(platform, g.id, a_entries)
-    b_id, b_tokens = store_copy(platform, g.id, b_entries)
+    a_id, a_tokens = store_copy(services, g.id, a_entries)
+    b_id, b_tokens = store_copy(services, g.id, b_entries)
     token_a = None if viewer is None else a_tokens[viewer]
     token_b = None if viewer is None else b_tokens[viewer]
     if view(client, a_id, token_a) != view(client, b_id, token_b):
         return False  # the entry reveals (the last vote shows them all): the worlds differ in public
-    assert served(client, platform, a_id, token_a, n) == served(client, platform, b_id, token_b, n)
+    assert served(client, services, a_id, token_a, n) == served(client, services, b_id, token_b, n)
     return True
 
 
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_what_is_hidden_from_a_viewer_leaves_no_trace_in_what_it_gets(client, platform, game_name, data):
-    check_indistinguishable(client, platform, game_name, data)
+def test_what_is_hidden_from_a_viewer_leaves_no_trace_in_what_it_gets(client, services, game_name, data):
+    check_indistinguishable(client, services, game_name, data)
 
 
-def test_the_toy_property_finds_hidden_entries(client, platform):
+def test_the_toy_property_finds_hidden_entries(client, services):
     """The property above is not vacuous: the toy's secret notes are always candidates."""
     g = GameHandle(client)
     g.act(0, "note", {"text": "a"})
     log = g.events(g.referee)
     b = rechain([*log[:-1], {**log[-1], "payload": {"text": "b"}}])
-    a_id, a_tokens = store_copy(platform, g.id, log)
-    b_id, b_tokens = store_copy(platform, g.id, b)
+    a_id, a_tokens = store_copy(services, g.id, log)
+    b_id, b_tokens = store_copy(services, g.id, b)
     for viewer in (None, 1):
         ta = None if viewer is None else a_tokens[viewer]
         tb = None if viewer is None else b_tokens[viewer]
-        assert served(client, platform, a_id, ta, 2) == served(client, platform, b_id, tb, 2)
+        assert served(client, services, a_id, ta, 2) == served(client, services, b_id, tb, 2)
         assert view(client, a_id, ta) == view(client, b_id, tb)
 
 

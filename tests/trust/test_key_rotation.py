@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from service.audit.exports import parse_lines
 from tests.trust.test_verdicts import finished_game
 
@@ -45,3 +47,56 @@ def test_the_current_key_is_not_revoked_without_a_rotation(app):
         [sys.executable, "-m", "service", "key", "--revoke", current], capture_output=True, text=True, env=env
     )
     assert done.returncode == 2 and "rotate" in done.stderr
+
+
+def test_the_offline_verifiers_drop_a_revoked_key_as_the_server_does(client, app, tmp_path, capsys):
+    """An export signed with a key that leaked and was revoked: the published key list
+    still shows the key (as revoked), and the offline verify (the same key reader serves
+    verify-tournament and verify-ratings) must not trust it."""
+    from service.entrypoints.cli import verify_command
+
+    g = finished_game(client, rounds=1)
+    export = tmp_path / "game.jsonl"
+    export.write_text(g.export())
+    old = parse_lines(export.read_text())[-1]["head_signature"]["key_id"]
+    run_key(app, "--rotate")
+    run_key(app, "--revoke", old)
+    published = tmp_path / "keys.json"
+    published.write_text(json.dumps(client.get("/api/keys").json))
+    assert client.post("/api/verify", data=export.read_text()).json["checks"]["signature"] == "failed"
+    capsys.readouterr()
+    assert verify_command(str(export), [str(published)], None) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["checks"]["signature"] == "failed"
+    assert f"revoked key {old}" in err
+
+
+def test_only_revoked_keys_given_is_an_input_error_not_an_unsigned_pass(client, app, tmp_path, capsys):
+    from service.entrypoints.cli import verify_command
+
+    g = finished_game(client, rounds=1)
+    export = tmp_path / "game.jsonl"
+    export.write_text(g.export())
+    old = parse_lines(export.read_text())[-1]["head_signature"]["key_id"]
+    run_key(app, "--rotate")
+    run_key(app, "--revoke", old)
+    only = [k for k in client.get("/api/keys").json["keys"] if k["status"] == "revoked"]
+    published = tmp_path / "keys.json"
+    published.write_text(json.dumps({"keys": only}))
+    assert verify_command(str(export), [str(published)], None) == 2
+    assert "every key given is revoked" in capsys.readouterr().err
+
+
+def test_a_signing_key_that_is_not_ed25519_is_refused_by_name(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from service.signing import load_signer
+
+    pem = (
+        ec.generate_private_key(ec.SECP256R1())
+        .private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        .decode()
+    )
+    with pytest.raises(ValueError, match="not an Ed25519 private key"):
+        load_signer(str(tmp_path), pem)

@@ -38,16 +38,16 @@ def a_sealed_answer(client, tries=12, steps=120):
     raise AssertionError("no sealed answer with the window still open was reached")
 
 
-def test_a_sealed_answer_leaves_no_trace_while_its_window_is_open(client, platform):
+def test_a_sealed_answer_leaves_no_trace_while_its_window_is_open(client, services):
     g, seat, others = a_sealed_answer(client)
     log = g.events(g.referee)
     n = log[-1]["seq"]
     assert fold.game_event(log[-1], GAME)["type"] == "respond"
     b_log = rechain([*log[:-1], {**log[-1], "payload": others[0]}])
-    a_id, a_tokens = store_copy(platform, g.id, log)
-    b_id, b_tokens = store_copy(platform, g.id, b_log)
+    a_id, a_tokens = store_copy(services, g.id, log)
+    b_id, b_tokens = store_copy(services, g.id, b_log)
     for viewer in [None, *(s for s in range(5) if s != seat)]:
         token_a = None if viewer is None else a_tokens[viewer]
         token_b = None if viewer is None else b_tokens[viewer]
         assert view(client, a_id, token_a) == view(client, b_id, token_b), viewer
-        assert served(client, platform, a_id, token_a, n) == served(client, platform, b_id, token_b, n), viewer
+        assert served(client, services, a_id, token_a, n) == served(client, services, b_id, token_b, n), viewer

@@ -138,7 +138,7 @@ def test_the_key_is_published_printed_and_kept_private(client, app, tmp_path):
 
 
 def test_rotation_keeps_the_old_key_published(tmp_path):
-    from service.audit.signing_keys import load_signer, published, rotate
+    from service.signing import load_signer, published, rotate
 
     old = load_signer(str(tmp_path))
     new = rotate(str(tmp_path))
@@ -154,7 +154,7 @@ def test_the_cli_checks_a_key_and_receipts(client, tmp_path):
     export.write_text(g.export())
     key.write_text(json.dumps(client.get("/api/keys").json))
     (tmp_path / "receipts.jsonl").write_text(dump(receipts))
-    code = "import sys; from tests.conftest import TOY; from service.__main__ import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from tests.conftest import TOY; from service.entrypoints.cli import main; sys.exit(main(sys.argv[1:]))"
     ok = subprocess.run(
         [
             sys.executable,

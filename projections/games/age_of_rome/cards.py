@@ -3,27 +3,30 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
+
+from projections.games.base import State
 
 from .content import BOARD, COMMERCE, is_anchor
-from .effects import gain_glory
+from .effects import Step, gain_glory
 from .flow import effect_steps
 
-SET_TYPES = list(BOARD["commerce_set_glory"])
+SET_TYPES: list[str] = list(BOARD["commerce_set_glory"])
 
 
-def matches(card_id: str, step: dict) -> bool:
+def matches(card_id: str, step: Step) -> bool:
     card = COMMERCE.get(card_id)
     if card is None or card["trigger"] != step["trigger"]:
         return False
     return all(step["filter"].get(k) == v for k, v in card["filter"].items())
 
 
-def playable(state: dict, step: dict) -> list[str]:
+def playable(state: State, step: Step) -> list[str]:
     hand = state["players"][step["seat"]]["hand"]
     return sorted({c for c in hand if matches(c, step)})
 
 
-def play(state: dict, step: dict, card: str) -> None:
+def play(state: State, step: Step, card: str) -> None:
     """Discard ``card`` and queue its effect ahead of the still-open window."""
     seat = step["seat"]
     state["players"][seat]["hand"].remove(card)
@@ -43,7 +46,7 @@ def play(state: dict, step: dict, card: str) -> None:
     state["queue"] = queue
 
 
-def open_window(state: dict) -> dict | None:
+def open_window(state: State) -> Step | None:
     """The window a card-drawn card came from, when that draw now waits at the hand limit:
     cards of that trigger may still be played to make room (digest §8.8)."""
     step = state["queue"][0]
@@ -56,7 +59,7 @@ def sellable(hand: list[str]) -> list[str]:
     return sorted({c for c in hand if not is_anchor(c)})
 
 
-def set_options(state: dict, seat: int) -> list[dict]:
+def set_options(state: State, seat: int) -> list[dict[str, Any]]:
     player = state["players"][seat]
     if len(player["sets"]) >= BOARD["max_sets"]:
         return []
@@ -73,28 +76,28 @@ def set_options(state: dict, seat: int) -> list[dict]:
     return out
 
 
-def set_legal(state: dict, seat: int, cards: list[str], kind: str) -> bool:
+def set_legal(state: State, seat: int, cards: list[str], kind: str | None) -> bool:
     return {"cards": sorted(cards), "as_type": kind} in set_options(state, seat)
 
 
-def form_set(state: dict, seat: int, cards: list[str], kind: str) -> None:
+def form_set(state: State, seat: int, cards: list[str], kind: str) -> None:
     player = state["players"][seat]
     for c in cards:
         player["hand"].remove(c)
     player["sets"].append({"type": kind, "cards": sorted(cards)})
 
 
-def sell(state: dict, seat: int, card: str) -> None:
+def sell(state: State, seat: int, card: str) -> None:
     state["players"][seat]["hand"].remove(card)
     state["players"][seat]["denarii"] += 1
     state["commerce_discard"].append(card)
 
 
-def discard(state: dict, seat: int, card: str) -> None:
+def discard(state: State, seat: int, card: str) -> None:
     state["players"][seat]["hand"].remove(card)
     state["commerce_discard"].append(card)
 
 
-def exchange(state: dict, seat: int, count: int) -> None:
+def exchange(state: State, seat: int, count: int) -> None:
     state["players"][seat]["denarii"] -= count * BOARD["medal_exchange_denarii"]
     gain_glory(state, seat, count)

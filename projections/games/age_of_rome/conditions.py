@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State
+
 from . import solo
 from .content import is_anchor
 from .effects import active_tokens, deployed, holder, pantheon_pieces
 from .table import faced
 
 
-def metric(state: dict, owner: int, name: str):
+def metric(state: State, owner: int, name: str) -> int:
     """An event condition's measure for ``owner`` (digest's metric vocabulary)."""
     who = holder(state, owner)
     if name == "denarii":
@@ -18,11 +22,13 @@ def metric(state: dict, owner: int, name: str):
     if name == "legions_deployed":
         return deployed(state, owner)
     if name.startswith("legions_in_area:"):
-        return state["areas"][name.split(":", 1)[1]][owner]
+        in_area: int = state["areas"][name.split(":", 1)[1]][owner]
+        return in_area
     if name == "legions_in_supply":
         return who["legions"]
     if name == "votes_in_senate":
-        return state["senate"].count(owner)
+        votes: int = state["senate"].count(owner)
+        return votes
     if name == "vendetta_markers_on_track":
         return who["vendetta"]
     if name == "pantheon_pieces":
@@ -32,7 +38,8 @@ def metric(state: dict, owner: int, name: str):
     if name == "followers":
         return who["followers"]
     if name == "population_of_faced_province":
-        return state["provinces"][faced(state, owner)]["population"]
+        population: int = state["provinces"][faced(state, owner)]["population"]
+        return population
     if name == "active_bonus_tokens":
         return len(active_tokens(who))
     if name == "medals":
@@ -40,7 +47,7 @@ def metric(state: dict, owner: int, name: str):
     raise ValueError(f"unknown metric {name}")
 
 
-def qualifiers(state: dict, card: dict) -> list[int]:
+def qualifiers(state: State, card: dict[str, Any]) -> list[int]:
     """Seats meeting the event's condition, ties included, in turn order (snapshot first)."""
     name, compare = card["condition"]["metric"], card["condition"]["compare"]
     values = {seat: metric(state, seat, name) for seat in range(state["seats"])}

@@ -8,37 +8,41 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 _DATA = Path(__file__).parent / "data"
 
 
-def _load(name: str):
+def _load(name: str) -> Any:
     return json.loads((_DATA / name).read_text(encoding="utf-8"))
 
 
-BOARD = _load("board.json")
-CHARACTERS = {c["id"]: c for c in _load("characters.json")}
-PLOT_ACTIONS = {p["id"]: p for p in _load("plot_actions.json")}
-EVENTS = {e["id"]: e for e in _load("events.json")}
-_COMMERCE = _load("commerce.json")
-COMMERCE = {c["id"]: c for c in _COMMERCE["cards"]}
-ANCHORS = list(_COMMERCE["anchors"])
-MISSIONS = {m["id"]: m for m in _load("missions.json")}
-SOLO = _load("solo.json")
-RIVAL_CARDS = {c["id"]: c for c in SOLO["deck"]}
+# the JSON files' records, by id: every value JSON of its own shape (see data/*.json)
+Record = dict[str, Any]
 
-RING = BOARD["province_ring_clockwise"]
-PROVINCES = {p["id"]: p for p in BOARD["provinces"]}
-AREAS = [a["id"] for a in BOARD["battle_areas"]]
-AREA = {a["id"]: a for a in BOARD["battle_areas"]}
-TYPES = BOARD["building_types"]
-TOKEN_TYPES = BOARD["token_types"]
-TRACK = BOARD["vendetta_track_length"]
-HAND_LIMIT = BOARD["hand_limit"]
-TIERS = BOARD["pantheon"]["tiers"]
+BOARD: Record = _load("board.json")
+CHARACTERS: dict[str, Record] = {c["id"]: c for c in _load("characters.json")}
+PLOT_ACTIONS: dict[str, Record] = {p["id"]: p for p in _load("plot_actions.json")}
+EVENTS: dict[str, Record] = {e["id"]: e for e in _load("events.json")}
+_COMMERCE: Record = _load("commerce.json")
+COMMERCE: dict[str, Record] = {c["id"]: c for c in _COMMERCE["cards"]}
+ANCHORS: list[str] = list(_COMMERCE["anchors"])
+MISSIONS: dict[str, Record] = {m["id"]: m for m in _load("missions.json")}
+SOLO: Record = _load("solo.json")
+RIVAL_CARDS: dict[str, Record] = {c["id"]: c for c in SOLO["deck"]}
+
+RING: list[str] = BOARD["province_ring_clockwise"]
+PROVINCES: dict[str, Record] = {p["id"]: p for p in BOARD["provinces"]}
+AREAS: list[str] = [a["id"] for a in BOARD["battle_areas"]]
+AREA: dict[str, Record] = {a["id"]: a for a in BOARD["battle_areas"]}
+TYPES: list[str] = BOARD["building_types"]
+TOKEN_TYPES: list[str] = BOARD["token_types"]
+TRACK: int = BOARD["vendetta_track_length"]
+HAND_LIMIT: int = BOARD["hand_limit"]
+TIERS: list[Record] = BOARD["pantheon"]["tiers"]
 
 
-def is_anchor(card: str) -> bool:
+def is_anchor(card: str | None) -> bool:
     return card in ANCHORS
 
 
@@ -52,4 +56,5 @@ def build_cost(province: str, building: str, level: int) -> tuple[int, int]:
 
 
 def double_tax_penalty(population: int) -> int:
-    return BOARD["double_tax_penalty"][str(population)]
+    penalty: int = BOARD["double_tax_penalty"][str(population)]
+    return penalty

@@ -5,9 +5,19 @@ sorted before it is shuffled, so the re-deal depends on what the seat knows only
 from __future__ import annotations
 
 import json
+from typing import Protocol
+
+from projections.games.base import State
 
 
-def _redeal(rand, holders: list[list], deck: list) -> list:
+class Shuffles(Protocol):
+    """What the re-deal needs of the search bot's ``random.Random`` (a rules module may not
+    import ``random`` itself)."""
+
+    def shuffle(self, x: list[str]) -> None: ...
+
+
+def _redeal(rand: Shuffles, holders: list[list[str]], deck: list[str]) -> list[str]:
     """Shuffle the cards in ``holders`` (lists changed in place) and ``deck`` together,
     keeping how many each holder has; returns the new deck."""
     pool = sorted([c for h in holders for c in h] + deck)
@@ -17,8 +27,8 @@ def _redeal(rand, holders: list[list], deck: list) -> list:
     return pool
 
 
-def deal(state: dict, seat: int, rand) -> dict:
-    out = json.loads(json.dumps(state))
+def deal(state: State, seat: int, rand: Shuffles) -> State:
+    out: State = json.loads(json.dumps(state))
     others = [p for i, p in enumerate(out["players"]) if i != seat]
     hidden = [[c for c in p["hand"] if c[0] != "A"] for p in others]
     out["commerce_deck"] = _redeal(rand, hidden, out["commerce_deck"])

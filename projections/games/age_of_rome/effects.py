@@ -6,25 +6,61 @@ The solo rival is owner ``RIVAL`` (seat 1 of a one-seat game) wherever pieces ha
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
+from projections.games.base import Rng, State
+
 from .content import BOARD, CHARACTERS, HAND_LIMIT, TIERS, TRACK
 
 RIVAL = 1
 
 
-def is_rival(state: dict, owner: int) -> bool:
+class Holder(TypedDict, total=False):
+    """A player's part of the state (``state["players"][seat]``, every key but the last two),
+    or the solo rival's (``state["rival"]``: glory, legions, votes, vendetta, deck, discard)."""
+
+    character: str
+    denarii: int
+    glory: int
+    legions: int
+    legion_reserve: int
+    votes: int
+    vote_reserve: int
+    followers: int
+    placed: int
+    fresh: int
+    vendetta: int
+    tokens_used: list[str]
+    plot_markers: int
+    hand: list[str]
+    sets: list[dict[str, Any]]  # {"type": set type, "cards": [3 card ids]}
+    dealt: list[str]
+    missions: list[str]
+    pantheon: dict[str, dict[str, Any]]  # tier id -> {"own": pieces of one's colour, "metal": str | None}
+    milestones: list[int]
+    deck: list[str]
+    discard: list[str]
+
+
+Step = dict[str, Any]
+"""One step of ``state["queue"]``: ``op`` and the fields that op reads."""
+
+
+def is_rival(state: State, owner: int) -> bool:
     return state["solo"] and owner == RIVAL
 
 
-def holder(state: dict, owner: int) -> dict:
+def holder(state: State, owner: int) -> Holder:
     """The dict holding ``owner``'s glory, legions, votes and vendetta markers."""
-    return state["rival"] if is_rival(state, owner) else state["players"][owner]
+    who: Holder = state["rival"] if is_rival(state, owner) else state["players"][owner]
+    return who
 
 
-def owners(state: dict) -> list[int]:
+def owners(state: State) -> list[int]:
     return list(range(state["seats"] + (1 if state["solo"] else 0)))
 
 
-def gain_glory(state: dict, owner: int, amount: int) -> None:
+def gain_glory(state: State, owner: int, amount: int) -> None:
     """Glory goes up at once; a human claims every milestone now reached (digest §8.1)."""
     if amount <= 0:
         return
@@ -46,13 +82,13 @@ def gain_glory(state: dict, owner: int, amount: int) -> None:
             mark["pos"] = max(1, mark["pos"] - 1)
 
 
-def lose_glory(state: dict, owner: int, amount: int) -> None:
+def lose_glory(state: State, owner: int, amount: int) -> None:
     """No loss takes anyone below the minimum of 1."""
     who = holder(state, owner)
     who["glory"] = max(BOARD["glory_minimum"], who["glory"] - amount)
 
 
-def place_vote(state: dict, owner: int) -> bool:
+def place_vote(state: State, owner: int) -> bool:
     """Put a vote on top of the Senate; True when it makes a majority (top 3 all the placer's)."""
     who = holder(state, owner)
     who["votes"] -= 1
@@ -69,23 +105,25 @@ def place_vote(state: dict, owner: int) -> bool:
     return majority
 
 
-def remove_vote(state: dict, position: int) -> None:
+def remove_vote(state: State, position: int) -> None:
     """Take a vote out of the column; it closes up and no majority is checked."""
     holder(state, state["senate"].pop(position))["votes"] += 1
 
 
-def current_tier(player: dict) -> str | None:
+def current_tier(player: Holder) -> str | None:
     for tier in TIERS:
-        if player["pantheon"][tier["id"]]["metal"] is None:
-            return tier["id"]
+        tier_id: str = tier["id"]
+        if player["pantheon"][tier_id]["metal"] is None:
+            return tier_id
     return None
 
 
 def tier_size(tier_id: str) -> int:
-    return next(t["own"] for t in TIERS if t["id"] == tier_id)
+    size: int = next(t["own"] for t in TIERS if t["id"] == tier_id)
+    return size
 
 
-def pantheon_can_grow(state: dict, seat: int) -> bool:
+def pantheon_can_grow(state: State, seat: int) -> bool:
     player = state["players"][seat]
     tier = current_tier(player)
     if tier is None:
@@ -95,7 +133,7 @@ def pantheon_can_grow(state: dict, seat: int) -> bool:
     return any(state["pantheon_supply"][tier].values())
 
 
-def place_pantheon_piece(state: dict, seat: int) -> bool:
+def place_pantheon_piece(state: State, seat: int) -> bool:
     """One religious placement; True when it capped a tier with a metal piece."""
     player = state["players"][seat]
     tier = current_tier(player)
@@ -114,21 +152,21 @@ def place_pantheon_piece(state: dict, seat: int) -> bool:
     return False
 
 
-def pantheon_pieces(player: dict) -> int:
+def pantheon_pieces(player: Holder) -> int:
     return sum(t["own"] + (1 if t["metal"] else 0) for t in player["pantheon"].values())
 
 
-def active_tokens(player: dict) -> list[str]:
+def active_tokens(player: Holder) -> list[str]:
     """Bonus tokens not covered: with c markers the rightmost c spaces are covered."""
     positions = CHARACTERS[player["character"]]["tokens"]
     return [t for t, pos in positions.items() if pos <= TRACK - player["vendetta"]]
 
 
-def deployed(state: dict, owner: int) -> int:
+def deployed(state: State, owner: int) -> int:
     return sum(counts[owner] for counts in state["areas"].values())
 
 
-def draw_card(state: dict, seat: int, rng) -> None:
+def draw_card(state: State, seat: int, rng: Rng) -> None:
     """Draw one commerce card (the hand has room); an empty deck reshuffles the discards."""
     if not state["commerce_deck"]:
         if not state["commerce_discard"]:
@@ -138,5 +176,5 @@ def draw_card(state: dict, seat: int, rng) -> None:
     state["players"][seat]["hand"].append(state["commerce_deck"].pop(0))
 
 
-def hand_full(state: dict, seat: int) -> bool:
+def hand_full(state: State, seat: int) -> bool:
     return len(state["players"][seat]["hand"]) >= HAND_LIMIT

@@ -8,10 +8,17 @@ solo rival's system move). Actions resolve the waiting step and call ``run`` aga
 
 from __future__ import annotations
 
-from . import solo
+from collections.abc import Callable
+from typing import Any
+
+from projections.games.base import Rng, State
+
+from . import solo, versions
 from .conditions import qualifiers
 from .content import AREAS, BOARD, EVENTS, TYPES, build_cost
 from .effects import (
+    Holder,
+    Step,
     draw_card,
     gain_glory,
     hand_full,
@@ -25,9 +32,12 @@ from .scoring import final_result
 from .table import faced, order_from, rotate, start_player
 
 WAIT = None
+Steps = list[Step]
+Handler = Callable[[State, Step, Rng], "Steps | None"]
+"""A step's handler: the steps replacing it, or ``WAIT`` (None) for a decision."""
 
 
-def run(state: dict, rng) -> None:
+def run(state: State, rng: Rng) -> None:
     while state["queue"] and state["result"] is None:
         step = state["queue"][0]
         out = HANDLERS[step["op"]](state, step, rng)
@@ -36,18 +46,18 @@ def run(state: dict, rng) -> None:
         state["queue"] = out + state["queue"][1:]
 
 
-def resolve(state: dict, steps: list) -> None:
+def resolve(state: State, steps: Steps) -> None:
     """Replace the waiting step at the front with ``steps``."""
     state["queue"] = steps + state["queue"][1:]
 
 
-def window(seat: int, trigger: str, flt: dict | None = None, **extra) -> dict:
+def window(seat: int, trigger: str, flt: dict[str, Any] | None = None, **extra: Any) -> Step:
     """A trigger point at which ``seat`` may play commerce cards (digest §8.8)."""
     return {"op": "window", "seat": seat, "trigger": trigger, "filter": flt or {}, **extra}
 
 
 # -- effects of cards and events as steps -----------------------------------------------
-def effect_steps(seat: int, effect: dict, ctx: dict | None = None) -> list:
+def effect_steps(seat: int, effect: dict[str, Any], ctx: dict[str, Any] | None = None) -> Steps:
     kind, n = effect["effect"], effect.get("amount", 1)
     if kind == "gain_denarii":
         return [{"op": "denarii", "seat": seat, "n": n}]
@@ -74,9 +84,9 @@ def effect_steps(seat: int, effect: dict, ctx: dict | None = None) -> list:
     raise ValueError(f"unknown effect {kind}")
 
 
-def bonus_possible(state: dict, seat: int, effect: dict) -> bool:
+def bonus_possible(state: State, seat: int, effect: dict[str, Any]) -> bool:
     """Whether an event bonus can be received; if not the card's fallback applies."""
-    player = state["players"][seat]
+    player: Holder = state["players"][seat]
     kind = effect["effect"]
     if kind == "deploy_legions":
         return player["legions"] > 0
@@ -92,7 +102,7 @@ def bonus_possible(state: dict, seat: int, effect: dict) -> bool:
 
 
 # -- handlers ----------------------------------------------------------------------------
-def _round_start(state, step, rng):
+def _round_start(state: State, step: Step, rng: Rng) -> Steps | None:
     card_id = state["event_deck"].pop(0)
     if state["event"]:
         state["events_done"].append(state["event"])
@@ -108,13 +118,13 @@ def _round_start(state, step, rng):
     return steps + [{"op": "phase", "name": n} for n in ("build", "action", "income")] + [{"op": "round_end"}]
 
 
-def plot_order(state: dict) -> list[int]:
+def plot_order(state: State) -> list[int]:
     if state["options"]["plot_launch_order"] == "turn_order":
         return list(state["turn_order"])
     return order_from(state, state["turn_order"][0], "cw")
 
 
-def _phase(state, step, rng):
+def _phase(state: State, step: Step, rng: Rng) -> Steps | None:
     name = step["name"]
     state["phase"] = name
     if name == "plot":
@@ -126,31 +136,31 @@ def _phase(state, step, rng):
     return [{"op": "tax", "seat": s} for s in state["turn_order"]]
 
 
-def _event_bonus(state, step, rng):
+def _event_bonus(state: State, step: Step, rng: Rng) -> Steps | None:
     card = EVENTS[state["event"]]
     seat = step["seat"]
     effects = card["bonus"] if all(bonus_possible(state, seat, e) for e in card["bonus"]) else card["fallback"]
     return [s for e in effects for s in effect_steps(seat, e)]
 
 
-def followers_free(state: dict, seat: int) -> int:
-    p = state["players"][seat]
+def followers_free(state: State, seat: int) -> int:
+    p: Holder = state["players"][seat]
     return p["followers"] - p["placed"] - p["fresh"]
 
 
-def _action_next(state, step, rng):
+def _action_next(state: State, step: Step, rng: Rng) -> Steps | None:
     order = state["turn_order"]
     for k in range(len(order)):
         seat = order[(step["index"] + k) % len(order)]
         if followers_free(state, seat) > 0:
             return [{"op": "place", "seat": seat}, {"op": "action_next", "index": (step["index"] + k + 1) % len(order)}]
-    end = [{"op": "action_end"}]
+    end: Steps = [{"op": "action_end"}]
     if state["solo"]:
         end.insert(0, {"op": "rival_turn", "left": solo.actions_this_round(state)})
     return end
 
 
-def _action_end(state, step, rng):
+def _action_end(state: State, step: Step, rng: Rng) -> Steps | None:
     """Followers, used bonus tokens and launched plot markers come home (digest §7.3)."""
     for province in state["provinces"].values():
         province["followers"] = {t: [] for t in TYPES}
@@ -167,39 +177,43 @@ def _action_end(state, step, rng):
     return []
 
 
-def _round_end(state, step, rng):
+def _round_end(state: State, step: Step, rng: Rng) -> Steps | None:
+    """The board turns as the event card shows, then the next round or final scoring
+    (結束一輪遊戲); before rules version 3 the turn after round 9 was skipped."""
     card = EVENTS[state["event"]]
     if state["solo"]:
         solo.end_of_round(state)
-    if state["round"] >= BOARD["rounds"]:
+    last = state["round"] >= BOARD["rounds"]
+    if not last or versions.version(state) >= versions.BOARD_TURNS_AFTER_LAST_ROUND:
+        state["orientation"] = rotate(state["orientation"], card["direction"], card["steps"])
+    if last:
         return [{"op": "final"}]
-    state["orientation"] = rotate(state["orientation"], card["direction"], card["steps"])
     state["round"] += 1
     return [{"op": "round_start"}]
 
 
-def _final(state, step, rng):
+def _final(state: State, step: Step, rng: Rng) -> Steps | None:
     state["phase"] = "over"
     state["result"] = final_result(state)
     return []
 
 
-def _denarii(state, step, rng):
+def _denarii(state: State, step: Step, rng: Rng) -> Steps | None:
     state["players"][step["seat"]]["denarii"] += step["n"]
     return []
 
 
-def _glory(state, step, rng):
+def _glory(state: State, step: Step, rng: Rng) -> Steps | None:
     gain_glory(state, step["seat"], step["n"])
     return []
 
 
-def _lose_glory(state, step, rng):
+def _lose_glory(state: State, step: Step, rng: Rng) -> Steps | None:
     lose_glory(state, step["owner"], step["n"])
     return []
 
 
-def _reserve_legion(state, step, rng):
+def _reserve_legion(state: State, step: Step, rng: Rng) -> Steps | None:
     player = state["players"][step["seat"]]
     if player["legion_reserve"] > 0:
         player["legion_reserve"] -= 1
@@ -207,7 +221,7 @@ def _reserve_legion(state, step, rng):
     return []
 
 
-def _vendetta_return(state, step, rng):
+def _vendetta_return(state: State, step: Step, rng: Rng) -> Steps | None:
     player = state["players"][step["seat"]]
     if player["vendetta"] > 0:
         player["vendetta"] -= 1
@@ -215,7 +229,7 @@ def _vendetta_return(state, step, rng):
     return []
 
 
-def _cancel_plot(state, step, rng):
+def _cancel_plot(state: State, step: Step, rng: Rng) -> Steps | None:
     for later in state["queue"][1:]:
         if later["op"] == "plot_effect":
             later["cancelled"] = True
@@ -223,19 +237,35 @@ def _cancel_plot(state, step, rng):
     return []
 
 
-def _vote(state, step, rng):
+# A step marked ``optional`` is a building's action under rules version 3: a permission
+# (能) its player takes or declines; it waits only when there is something to take.
+def _vote(state: State, step: Step, rng: Rng) -> Steps | None:
     seat = step["seat"]
     if state["players"][seat]["votes"] <= 0:
         return []
+    if step.get("optional"):
+        return WAIT
+    return vote_placed(state, seat)
+
+
+def vote_placed(state: State, seat: int) -> Steps:
+    """Place one vote; a majority opens its trigger window."""
     return [window(seat, "on_majority")] if place_vote(state, seat) else []
 
 
-def _pantheon(state, step, rng):
+def _pantheon(state: State, step: Step, rng: Rng) -> Steps | None:
     seat = step["seat"]
+    if step.get("optional"):
+        return WAIT if pantheon_can_grow(state, seat) else []
+    return pantheon_piece_placed(state, seat)
+
+
+def pantheon_piece_placed(state: State, seat: int) -> Steps:
+    """Place one Pantheon piece; completing a tier opens its trigger window."""
     return [window(seat, "on_pantheon_tier_complete")] if place_pantheon_piece(state, seat) else []
 
 
-def _deploy(state, step, rng):
+def _deploy(state: State, step: Step, rng: Rng) -> Steps | None:
     seat = step["seat"]
     if state["players"][seat]["legions"] <= 0:
         return []
@@ -246,8 +276,8 @@ def _deploy(state, step, rng):
     return []
 
 
-def legion_moves(state: dict, seat: int) -> list[dict]:
-    moves = []
+def legion_moves(state: State, seat: int) -> list[dict[str, str]]:
+    moves: list[dict[str, str]] = []
     if state["players"][seat]["legions"] > 0:
         moves += [{"from": "supply", "to": a} for a in AREAS]
     for a in AREAS:
@@ -256,7 +286,7 @@ def legion_moves(state: dict, seat: int) -> list[dict]:
     return moves
 
 
-def affordable_builds(state: dict, seat: int, budget: int) -> list[str]:
+def affordable_builds(state: State, seat: int, budget: int) -> list[str]:
     """Building types whose next level ``seat`` could pay for with ``budget`` denarii."""
     name = faced(state, seat)
     province = state["provinces"][name]
@@ -268,54 +298,61 @@ def affordable_builds(state: dict, seat: int, budget: int) -> list[str]:
     return out
 
 
-def _build_turn(state, step, rng):
+def _build_turn(state: State, step: Step, rng: Rng) -> Steps | None:
     """A build turn is skipped when even selling the whole hand could not pay for a tile
     (denarii and hand size are public, so skipping reveals nothing)."""
     player = state["players"][step["seat"]]
     return WAIT if affordable_builds(state, step["seat"], player["denarii"] + len(player["hand"])) else []
 
 
-def _legion_move(state, step, rng):
+def _legion_move(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT if legion_moves(state, step["seat"]) else []
 
 
-def _draw(state, step, rng):
+def _draw(state: State, step: Step, rng: Rng) -> Steps | None:
     seat = step["seat"]
     if hand_full(state, seat):
         return WAIT
+    if step.get("optional"):
+        return WAIT if can_draw(state) else []
     draw_card(state, seat, rng)
     return []
 
 
-def _window(state, step, rng):
+def can_draw(state: State) -> bool:
+    """A card is left to draw (the discards reshuffle when the deck is empty)."""
+    return bool(state["commerce_deck"] or state["commerce_discard"])
+
+
+def _window(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT if state["players"][step["seat"]]["hand"] else []
 
 
-def _plot_turn(state, step, rng):
+def _plot_turn(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT if launch_options(state, step["seat"]) else []
 
 
-def _plot_effect(state, step, rng):
+def _plot_effect(state: State, step: Step, rng: Rng) -> Steps | None:
     return [] if step.get("cancelled") else plot_effect(state, step, rng)
 
 
-def _keep_missions(state, step, rng):
+def _keep_missions(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT if step["waiting"] else []
 
 
-def _rival_turn(state, step, rng):
+def _rival_turn(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT if step["left"] > 0 else []
 
 
-def _wait(state, step, rng):
+def _wait(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT
 
 
-def _plot_choice(state, step, rng):
+def _plot_choice(state: State, step: Step, rng: Rng) -> Steps | None:
     return WAIT if choice_possible(state, step) else []
 
 
-HANDLERS = {
+HANDLERS: dict[str, Handler] = {
     "round_start": _round_start,
     "phase": _phase,
     "event_bonus": _event_bonus,

@@ -9,15 +9,21 @@ then applies the action.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
+from typing import Any, cast
 
-from projections.games.base import refuse
+from projections.games.base import Action, State, refuse
 
 from . import cards, plots, versions
 from .content import AREAS, BOARD, CHARACTERS, TOKEN_TYPES, TYPES, build_cost, double_tax_penalty, is_anchor
-from .effects import active_tokens, holder
-from .flow import affordable_builds, legion_moves
+from .effects import Step, active_tokens, hand_full, holder
+from .flow import affordable_builds, can_draw, legion_moves
 from .table import faced, facing_owner
+
+Payload = dict[str, Any]
+Offers = Callable[[State, int, Step], list[Payload]]
+"""Every payload of one action type open to a seat at the waiting step."""
 
 # the step each action answers; free actions answer any own-turn step
 ANSWERS = {
@@ -38,16 +44,23 @@ ANSWERS = {
     "forfeit_draw": "draw",
     "tax": "tax",
     "rival_card": "rival_turn",
+    # rules version 3: a building's action, taken or declined (offered on ``optional`` steps)
+    "decline_legion_move": "legion_move",
+    "place_vote": "vote",
+    "decline_vote": "vote",
+    "draw_card": "draw",
+    "place_pantheon_piece": "pantheon",
+    "decline_pantheon_piece": "pantheon",
 }
 FREE = ("sell_card", "discard_card", "form_set", "exchange")
 OWN_TURN = ("plot_turn", "build_turn", "place", "tax", "window", "draw")
 
 
-def front(state: dict) -> dict | None:
+def front(state: State) -> Step | None:
     return state["queue"][0] if state["queue"] and state["result"] is None else None
 
 
-def waiting_seats(state: dict) -> list:
+def waiting_seats(state: State) -> list[int | None]:
     step = front(state)
     if step is None:
         return []
@@ -58,11 +71,11 @@ def waiting_seats(state: dict) -> list:
     return [step["seat"]]
 
 
-def free_allowed(step: dict) -> bool:
+def free_allowed(step: Step) -> bool:
     return step["op"] in OWN_TURN and step.get("trigger") != "on_targeted_by_plot"
 
 
-def exchange_at_any_time(state: dict, seat) -> bool:
+def exchange_at_any_time(state: State, seat: int | None) -> bool:
     """Rules version 2: the religious medal's exchange is a standing interrupt of any seat
     (its holder, the checks decide), not a free action of one's own turn; ``to_act`` is
     untouched, as for every interrupt."""
@@ -74,7 +87,7 @@ def exchange_at_any_time(state: dict, seat) -> bool:
     )
 
 
-def free_kinds(state: dict) -> tuple[str, ...]:
+def free_kinds(state: State) -> tuple[str, ...]:
     """The free actions of one's own turn under the rules version ``state`` is played under."""
     if versions.version(state) >= versions.EXCHANGE_AT_ANY_TIME:
         return tuple(k for k in FREE if k != "exchange")
@@ -82,16 +95,16 @@ def free_kinds(state: dict) -> tuple[str, ...]:
 
 
 # -- offers ------------------------------------------------------------------------------
-def _mission_offers(state, seat, step):
+def _mission_offers(state: State, seat: int, step: Step) -> list[Payload]:
     dealt = state["players"][seat]["dealt"]
     return [{"keep": list(pair)} for pair in combinations(dealt, 2)]
 
 
-def _build_offers(state, seat, step):
+def _build_offers(state: State, seat: int, step: Step) -> list[Payload]:
     return [{"building": t} for t in affordable_builds(state, seat, state["players"][seat]["denarii"])]
 
 
-def _place_offers(state, seat, step):
+def _place_offers(state: State, seat: int, step: Step) -> list[Payload]:
     player = state["players"][seat]
     name = faced(state, seat)
     province = state["provinces"][name]
@@ -107,7 +120,7 @@ def _place_offers(state, seat, step):
     return out
 
 
-def _tax_offers(state, seat, step):
+def _tax_offers(state: State, seat: int, step: Step | None) -> list[Payload]:
     player = state["players"][seat]
     population = state["provinces"][faced(state, seat)]["population"]
     modes = ["normal"]
@@ -116,8 +129,8 @@ def _tax_offers(state, seat, step):
     return [{"mode": m} for m in modes]
 
 
-def _free_offers(kind):
-    def offers(state, seat, step):
+def _free_offers(kind: str) -> Offers:
+    def offers(state: State, seat: int, step: Step) -> list[Payload]:
         player = state["players"][seat]
         if kind in ("sell_card", "discard_card"):
             return [{"card": c} for c in cards.sellable(player["hand"])]
@@ -130,7 +143,16 @@ def _free_offers(kind):
     return offers
 
 
-OFFERS = {
+def _optional(state: State, seat: int, step: Step) -> list[Payload]:
+    """The one payload of taking or declining a building's action, on its ``optional`` step."""
+    return [{}] if step.get("optional") else []
+
+
+def _draw_card_offers(state: State, seat: int, step: Step) -> list[Payload]:
+    return _optional(state, seat, step) if not hand_full(state, seat) and can_draw(state) else []
+
+
+OFFERS: dict[str, Offers] = {
     "keep_missions": _mission_offers,
     "deploy_legion": lambda s, seat, step: [{"area": a} for a in AREAS],
     "launch_plot": lambda s, seat, step: plots.launch_options(s, seat),
@@ -148,26 +170,34 @@ OFFERS = {
     "forfeit_draw": lambda s, seat, step: [{}],
     "tax": _tax_offers,
     "rival_card": lambda s, seat, step: [{}],
+    "decline_legion_move": _optional,
+    "place_vote": _optional,
+    "decline_vote": _optional,
+    "draw_card": _draw_card_offers,
+    "place_pantheon_piece": _optional,
+    "decline_pantheon_piece": _optional,
     **{kind: _free_offers(kind) for kind in FREE},
 }
 
 
-def window_of(state: dict, step: dict) -> dict:
-    """The trigger window a ``play_card`` answers: the waiting one, or the one a draw came from."""
-    return step if step["op"] == "window" else cards.open_window(state)
+def window_of(state: State, step: Step) -> Step:
+    """The trigger window a ``play_card`` answers: the waiting one, or the one a draw came from
+    (a draw is answered by ``play_card`` only while that window is open: ``_answers``)."""
+    return step if step["op"] == "window" else cast(Step, cards.open_window(state))
 
 
-def _answers(state: dict, kind: str, step: dict) -> bool:
+def _answers(state: State, kind: str, step: Step) -> bool:
     if kind == "play_card" and step["op"] == "draw":
         return cards.open_window(state) is not None
-    return ANSWERS.get(kind) == step["op"]
+    answers: bool = ANSWERS.get(kind) == step["op"]
+    return answers
 
 
-def offers_for(state: dict, seat) -> list[dict]:
+def offers_for(state: State, seat: int) -> list[Action]:
     step = front(state)
     if step is None:
         return []
-    out = []
+    out: list[Action] = []
     if seat in waiting_seats(state):
         for kind in ANSWERS:
             if _answers(state, kind, step):
@@ -181,7 +211,7 @@ def offers_for(state: dict, seat) -> list[dict]:
 
 
 # -- checks: named refusals first, then "is it one of the offers" -------------------------
-def _check_build(state, seat, payload):
+def _check_build(state: State, seat: int, payload: Payload) -> None:
     t = payload.get("building")
     if t not in TYPES:
         refuse("unknown_building", f"no building type {t!r}")
@@ -194,7 +224,7 @@ def _check_build(state, seat, payload):
         refuse("not_enough_denarii", "you cannot pay for that tile")
 
 
-def _check_place(state, seat, payload):
+def _check_place(state: State, seat: int, payload: Payload) -> None:
     location = str(payload.get("location", ""))
     player = state["players"][seat]
     province = state["provinces"][faced(state, seat)]
@@ -230,14 +260,14 @@ def _check_place(state, seat, payload):
         refuse("unknown_location", f"no location {location!r}")
 
 
-def _check_tax(state, seat, payload):
+def _check_tax(state: State, seat: int, payload: Payload) -> None:
     if payload.get("mode") not in ("normal", "double"):
         refuse("unknown_mode", "taxation is normal or double")
     if payload["mode"] == "double" and {"mode": "double"} not in _tax_offers(state, seat, None):
         refuse("glory_too_low", "double taxation may not take you below 1 glory")
 
 
-def _check_free(state, seat, kind, payload):
+def _check_free(state: State, seat: int, kind: str, payload: Payload) -> None:
     player = state["players"][seat]
     if kind in (
         "sell_card",
@@ -263,7 +293,7 @@ def _check_free(state, seat, kind, payload):
             refuse("not_enough_denarii", "each exchange costs 3 denarii")
 
 
-def _check_launch(state, seat, payload):
+def _check_launch(state: State, seat: int, payload: Payload) -> None:
     province = payload.get("province")
     marker = None
     if province in state["provinces"] and isinstance(payload.get("space"), int) and 0 <= payload["space"] < 3:
@@ -272,7 +302,7 @@ def _check_launch(state, seat, payload):
         refuse("no_plot_marker", "you have no face-up plot marker there")
     if state["players"][seat]["vendetta"] == 0:
         refuse("no_vendetta_marker", "you have no vendetta marker left to launch a plot")
-    target = facing_owner(state, province)
+    target = facing_owner(state, cast(str, province))  # a province: a marker was found there
     if target is None or target == seat:
         refuse("no_target", "no opponent faces that province")
     if holder(state, target)["vendetta"] >= BOARD["vendetta_track_length"]:
@@ -285,7 +315,7 @@ def _check_launch(state, seat, payload):
         refuse("no_effect", "that plot action would have no effect")
 
 
-CHECKS = {
+CHECKS: dict[str, Callable[[State, int, Payload], None]] = {
     "build": _check_build,
     "place_follower": _check_place,
     "tax": _check_tax,
@@ -293,24 +323,26 @@ CHECKS = {
 }
 
 
-def may_act(state: dict, seat, kind) -> bool:
+def may_act(state: State, seat: int | None, kind: Any) -> bool:
     """The awaited seat (None for the automaton), or anyone holding a standing exchange."""
     return seat in waiting_seats(state) or (kind == "exchange" and exchange_at_any_time(state, seat))
 
 
-def awaits(state: dict, seat, kind: str) -> bool:
+def awaits(state: State, seat: int | None, kind: str) -> bool:
     """Free actions answer any own-turn step (and a standing exchange any step); every
     other action answers one kind of step."""
-    step = front(state)
+    step = cast(Step, front(state))  # the guards ran: the game is not over and waits on a step
     if kind in FREE:
         return free_allowed(step) or (kind == "exchange" and exchange_at_any_time(state, seat))
     return _answers(state, kind, step)
 
 
-def check(state: dict, seat, kind: str, payload: dict) -> None:
+def check(state: State, seat: int | None, kind: str, payload: Payload) -> None:
     """Refuse what the rules forbid once the generic guards have passed: each named rule
     with its code, then anything that is not one of the offers."""
-    step = front(state)
+    step = cast(Step, front(state))  # the guards ran: the game is not over and waits on a step
+    # the guards let the system actor (None) post only ``rival_card``, whose checks read no seat
+    seat = cast(int, seat)
     if kind in FREE:
         _check_free(state, seat, kind, payload)
     elif kind in CHECKS:
@@ -323,7 +355,7 @@ def check(state: dict, seat, kind: str, payload: dict) -> None:
         refuse("illegal_choice", f"{kind} {payload} is not a legal choice now")
 
 
-def _normal(payload: dict) -> dict:
+def _normal(payload: Payload) -> Payload:
     """Compare payloads as the schemas load them (defaults filled, card lists unordered)."""
     out = dict(payload)
     if "location" in out:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from projections.games.base import Rng, State
+
 from .content import AREAS, CHARACTERS, HAND_LIMIT, RING, SOLO, TRACK, is_anchor
-from .effects import current_tier, deployed, gain_glory, holder, is_rival, lose_glory, owners, remove_vote
+from .effects import Holder, Step, current_tier, deployed, gain_glory, holder, is_rival, lose_glory, owners, remove_vote
 from .table import facing_owner
 
 
-def victims(state: dict, seat: int, target: int) -> list[int]:
+def victims(state: State, seat: int, target: int) -> list[int]:
     """Who a plot action may hit: the plot's target by default (option ``plot_action_target``)."""
     if state["options"]["plot_action_target"] == "plot_target":
         return [target]
     return [o for o in owners(state) if o != seat]
 
 
-def action_legal(state: dict, seat: int, action: str, victim: int) -> bool:
+def action_legal(state: State, seat: int, action: str, victim: int) -> bool:
     """A plot action is legal only if it would have an effect."""
     rival = is_rival(state, victim)
     if rival and action not in SOLO["plot_actions_affecting_rival"]:
@@ -38,13 +42,13 @@ def action_legal(state: dict, seat: int, action: str, victim: int) -> bool:
     return False
 
 
-def _stealable(state: dict, victim: dict) -> list[str]:
+def _stealable(state: State, victim: Holder) -> list[str]:
     if state["options"]["anchors_stealable"]:
         return list(victim["hand"])
     return [c for c in victim["hand"] if not is_anchor(c)]
 
 
-def launch_options(state: dict, seat: int) -> list[dict]:
+def launch_options(state: State, seat: int) -> list[dict[str, Any]]:
     """Every ``launch_plot`` payload open to ``seat`` now."""
     me = state["players"][seat]
     if me["vendetta"] == 0:
@@ -64,7 +68,7 @@ def launch_options(state: dict, seat: int) -> list[dict]:
     return out
 
 
-def plot_effect(state: dict, step: dict, rng) -> list:
+def plot_effect(state: State, step: Step, rng: Rng) -> list[Step]:
     """Carry out the plot action; actions with parameters become a further decision."""
     seat, victim, action = step["seat"], step["victim"], step["action"]
     if not action_legal(state, seat, action, victim):
@@ -73,7 +77,7 @@ def plot_effect(state: dict, step: dict, rng) -> list:
         lose_glory(state, victim, 1)
     elif action == "sabotage":
         them = holder(state, victim)
-        them["pantheon"][current_tier(them)]["own"] -= 1
+        them["pantheon"][cast(str, current_tier(them))]["own"] -= 1  # action_legal: a tier is unfinished
     elif action in ("defect", "pick_vote", "revote", "void_vote", "lure"):
         op = {"defect": "defect", "lure": "lure"}.get(action, "pick_vote")
         return [{"op": op, "seat": seat, "victim": victim, "action": action, "moved": 0}]
@@ -90,7 +94,7 @@ def plot_effect(state: dict, step: dict, rng) -> list:
     return []
 
 
-def choice_possible(state: dict, step: dict) -> bool:
+def choice_possible(state: State, step: Step) -> bool:
     victim = step["victim"]
     if step["op"] == "pick_vote":
         return victim in state["senate"]
@@ -99,7 +103,7 @@ def choice_possible(state: dict, step: dict) -> bool:
     return deployed(state, victim) > 0
 
 
-def choices(state: dict, step: dict) -> list[tuple[str, dict]]:
+def choices(state: State, step: Step) -> list[tuple[str, dict[str, Any]]]:
     """(action type, payload) for the plot's follow-up decision."""
     seat, victim = step["seat"], step["victim"]
     held = [a for a in AREAS if state["areas"][a][victim] > 0]
@@ -112,7 +116,7 @@ def choices(state: dict, step: dict) -> list[tuple[str, dict]]:
     return [("pick_vote", {"position": i}) for i, o in enumerate(state["senate"]) if o == victim]
 
 
-def resolve_choice(state: dict, step: dict, kind: str, payload: dict) -> list:
+def resolve_choice(state: State, step: Step, kind: str, payload: dict[str, Any]) -> list[Step]:
     """Apply a validated follow-up choice; returns the steps replacing the waiting one."""
     seat, victim = step["seat"], step["victim"]
     if kind == "defect":

@@ -5,15 +5,22 @@
 
 from __future__ import annotations
 
-from . import cards, plots, solo
+from collections.abc import Callable
+from typing import cast
+
+from projections.games.base import Rng, State
+
+from . import cards, plots, solo, versions
 from .content import BOARD, build_cost, double_tax_penalty
-from .effects import gain_glory, holder
-from .flow import resolve, window
-from .legal import FREE, window_of
+from .effects import Step, draw_card, gain_glory, holder
+from .flow import Steps, pantheon_piece_placed, resolve, vote_placed, window
+from .legal import FREE, Payload, window_of
 from .table import faced, facing_owner
 
 
-def perform(state: dict, seat, kind: str, payload: dict, step: dict, rng) -> None:
+def perform(state: State, seat: int | None, kind: str, payload: Payload, step: Step, rng: Rng) -> None:
+    # the checks let the system actor (None) post only ``rival_card``, whose effect reads no seat
+    seat = cast(int, seat)
     if kind in FREE:
         if kind == "sell_card":
             cards.sell(state, seat, payload["card"])
@@ -27,7 +34,7 @@ def perform(state: dict, seat, kind: str, payload: dict, step: dict, rng) -> Non
     PERFORM[kind](state, seat, payload, step, rng)
 
 
-def _keep(state, seat, payload, step, rng):
+def _keep(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     player = state["players"][seat]
     player["missions"] = sorted(payload["keep"])
     back = [m for m in player["dealt"] if m not in payload["keep"]]
@@ -36,19 +43,19 @@ def _keep(state, seat, payload, step, rng):
     state["queue"][0] = dict(step, waiting=[s for s in step["waiting"] if s != seat])
 
 
-def _deploy(state, seat, payload, step, rng):
+def _deploy(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     state["players"][seat]["legions"] -= 1
     state["areas"][payload["area"]][seat] += 1
     resolve(state, [])
 
 
-def _launch(state, seat, payload, step, rng):
+def _launch(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     marker = state["provinces"][payload["province"]]["plots"][payload["space"]]
     marker["up"] = False
-    target = facing_owner(state, payload["province"])
+    target = cast(int, facing_owner(state, payload["province"]))  # checked: someone faces it
     state["players"][seat]["vendetta"] -= 1
     holder(state, target)["vendetta"] += 1
-    steps = []
+    steps: Steps = []
     if not (state["solo"] and target == solo.RIVAL):
         steps.append(window(target, "on_targeted_by_plot", launcher=seat))
     steps.append({"op": "plot_effect", "seat": seat, "action": payload["action"], "victim": payload["victim"]})
@@ -56,11 +63,11 @@ def _launch(state, seat, payload, step, rng):
     state["queue"] = steps + state["queue"]
 
 
-def _end_turn(state, seat, payload, step, rng):
+def _end_turn(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     resolve(state, [])
 
 
-def _build(state, seat, payload, step, rng):
+def _build(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     t = payload["building"]
     name = faced(state, seat)
     province = state["provinces"][name]
@@ -77,7 +84,7 @@ def _build(state, seat, payload, step, rng):
     state["queue"] = [window(seat, "on_build", {"tile_type": t})] + state["queue"]
 
 
-def _place(state, seat, payload, step, rng):
+def _place(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     player = state["players"][seat]
     player["placed"] += 1
     province = state["provinces"][faced(state, seat)]
@@ -100,14 +107,16 @@ def _place(state, seat, payload, step, rng):
     if payload.get("use_token"):
         player["tokens_used"].append(t)
         times = 2
+    # rules version 3: each building action is the player's to take or decline (能)
+    may = {"optional": True} if versions.version(state) >= versions.BUILDING_ACTIONS_MAY_BE_DECLINED else {}
     if t == "military":
-        steps = [{"op": "legion_move", "seat": seat}] * times
+        steps = [{"op": "legion_move", "seat": seat, **may}] * times
     elif t == "political":
-        steps = [{"op": "vote", "seat": seat}] * times
+        steps = [{"op": "vote", "seat": seat, **may}] * times
     elif t == "commercial":
-        steps = [{"op": "draw", "seat": seat}] * times
+        steps = [{"op": "draw", "seat": seat, **may}] * times
     elif t == "religious":
-        steps = [{"op": "pantheon", "seat": seat}]
+        steps = [{"op": "pantheon", "seat": seat, **may}]
     else:
         income = BOARD["agriculture_income_by_round"][state["round"] - 1]
         if state["medals"]["agricultural"] == seat:
@@ -116,7 +125,7 @@ def _place(state, seat, payload, step, rng):
     resolve(state, steps + [window(seat, "on_place_building", {"building_type": t})])
 
 
-def _move(state, seat, payload, step, rng):
+def _move(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     if payload["from"] == "supply":
         state["players"][seat]["legions"] -= 1
     else:
@@ -125,18 +134,31 @@ def _move(state, seat, payload, step, rng):
     resolve(state, [])
 
 
-def _plot_choice(state, seat, payload, step, rng):
+def _place_vote(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
+    resolve(state, vote_placed(state, seat))
+
+
+def _draw_card(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
+    draw_card(state, seat, rng)
+    resolve(state, [])
+
+
+def _place_pantheon_piece(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
+    resolve(state, pantheon_piece_placed(state, seat))
+
+
+def _plot_choice(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     kind = {"defect": "defect", "lure": "lure_move", "pick_vote": "pick_vote"}[step["op"]]
     if not payload and step["op"] == "lure":
         kind = "end_lure"
     resolve(state, plots.resolve_choice(state, step, kind, payload))
 
 
-def _play(state, seat, payload, step, rng):
+def _play(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     cards.play(state, window_of(state, step), payload["card"])
 
 
-def _tax(state, seat, payload, step, rng):
+def _tax(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     player = state["players"][seat]
     population = state["provinces"][faced(state, seat)]["population"]
     if payload["mode"] == "double":
@@ -147,12 +169,12 @@ def _tax(state, seat, payload, step, rng):
     resolve(state, [window(seat, "on_tax", {"mode": payload["mode"]})])
 
 
-def _rival(state, seat, payload, step, rng):
+def _rival(state: State, seat: int, payload: Payload, step: Step, rng: Rng) -> None:
     solo.play_card(state, rng)
     resolve(state, [dict(step, left=step["left"] - 1)])
 
 
-PERFORM = {
+PERFORM: dict[str, Callable[[State, int, Payload, Step, Rng], None]] = {
     "keep_missions": _keep,
     "deploy_legion": _deploy,
     "launch_plot": _launch,
@@ -161,6 +183,12 @@ PERFORM = {
     "end_build_turn": _end_turn,
     "place_follower": _place,
     "move_legion": _move,
+    "decline_legion_move": _end_turn,
+    "place_vote": _place_vote,
+    "decline_vote": _end_turn,
+    "draw_card": _draw_card,
+    "place_pantheon_piece": _place_pantheon_piece,
+    "decline_pantheon_piece": _end_turn,
     "defect": _plot_choice,
     "lure_move": _plot_choice,
     "end_lure": _plot_choice,

@@ -101,7 +101,7 @@ class Tax(Schema):
     mode = fields.String(required=True, validate=validate.OneOf(["normal", "double"]))
 
 
-ACTION_SCHEMAS = {
+ACTION_SCHEMAS: dict[str, type] = {
     "keep_missions": KeepMissions,
     "deploy_legion": AreaChoice,
     "launch_plot": LaunchPlot,
@@ -123,4 +123,10 @@ ACTION_SCHEMAS = {
     "exchange": Exchange,
     "tax": Tax,
     "rival_card": Empty,
+    "decline_legion_move": Empty,
+    "place_vote": Empty,
+    "decline_vote": Empty,
+    "draw_card": Empty,
+    "place_pantheon_piece": Empty,
+    "decline_pantheon_piece": Empty,
 }

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from projections.games.base import ranking_from
+from typing import Any
+
+from projections.games.base import Result, State, ranking_from
 
 from . import solo
 from .content import AREA, AREAS, BOARD, MISSIONS, is_anchor
-from .effects import RIVAL, active_tokens, deployed, holder, owners
+from .effects import RIVAL, Holder, active_tokens, deployed, holder, owners
 
-PANTHEON_POINTS = BOARD["pantheon"]["points"]
+PANTHEON_POINTS: dict[str, int] = BOARD["pantheon"]["points"]
 
 
-def area_awards(state: dict, area: str) -> tuple[dict, list]:
+def area_awards(state: State, area: str) -> tuple[dict[int, int], list[int]]:
     """(glory per owner, owners taking the 1st-place reward) for one battle area (§8.6)."""
     spec = AREA[area]
     counts = {o: state["areas"][area][o] for o in owners(state) if state["areas"][area][o] > 0}
@@ -20,7 +22,9 @@ def area_awards(state: dict, area: str) -> tuple[dict, list]:
     groups = [[o for o in counts if counts[o] == v] for v in sorted(set(counts.values()), reverse=True)]
     dense = state["options"]["battle_ranking"] == "dense"
     medal = state["medals"]["military"]
-    awards, firsts, rank = {}, [], 1
+    awards: dict[int, int] = {}
+    firsts: list[int] = []
+    rank = 1
     for group in groups:
         if rank > 2:
             break
@@ -41,25 +45,26 @@ def area_awards(state: dict, area: str) -> tuple[dict, list]:
     return awards, firsts
 
 
-def senate_points(state: dict) -> dict:
-    out = {}
+def senate_points(state: State) -> dict[int, int]:
+    out: dict[int, int] = {}
     for owner, points in zip(state["senate"], BOARD["senate_points_top_to_bottom"]):
         out[owner] = out.get(owner, 0) + points
     return out
 
 
-def pantheon_points(player: dict) -> int:
+def pantheon_points(player: Holder) -> int:
     total = 0
     for tier in player["pantheon"].values():
         total += tier["own"] * PANTHEON_POINTS["own"] + (PANTHEON_POINTS[tier["metal"]] if tier["metal"] else 0)
     return total
 
 
-def mission_metric(state: dict, owner: int, name: str, firsts: dict):
+def mission_metric(state: State, owner: int, name: str, firsts: dict[int, int]) -> int:
     who = holder(state, owner)
     rival = state["solo"] and owner == RIVAL
     if name == "votes_in_senate":
-        return state["senate"].count(owner)
+        votes: int = state["senate"].count(owner)
+        return votes
     if name == "legions_deployed":
         return deployed(state, owner)
     if name == "vendetta_markers":
@@ -98,11 +103,12 @@ def mission_metric(state: dict, owner: int, name: str, firsts: dict):
     raise ValueError(f"unknown mission metric {name}")
 
 
-def mission_glory(state: dict, seat: int, mission_id: str, firsts: dict) -> int:
+def mission_glory(state: State, seat: int, mission_id: str, firsts: dict[int, int]) -> int:
     card = MISSIONS[mission_id]
     test = card["test"]
     if card["kind"] == "scaled":
-        return min(card["max"], card["per_unit"] * mission_metric(state, seat, test["metric"], firsts))
+        scaled: int = min(card["max"], card["per_unit"] * mission_metric(state, seat, test["metric"], firsts))
+        return scaled
     if "all_of" in test:
         met = all(mission_metric(state, seat, t["metric"], firsts) >= t["at_least"] for t in test["all_of"])
     elif "compare" in test:
@@ -115,9 +121,10 @@ def mission_glory(state: dict, seat: int, mission_id: str, firsts: dict) -> int:
     return card["glory"] if met else 0
 
 
-def breakdown(state: dict) -> dict:
+def breakdown(state: State) -> dict[str, dict[str, Any]]:
     """Score lines per owner (the rival included in solo)."""
-    areas, firsts = {}, {}
+    areas: dict[int, int] = {}
+    firsts: dict[int, int] = {}
     for a in AREAS:
         awards, first = area_awards(state, a)
         for o, g in awards.items():
@@ -128,7 +135,11 @@ def breakdown(state: dict) -> dict:
     out = {}
     for o in owners(state):
         who = holder(state, o)
-        line = {"track": who["glory"], "areas": areas.get(o, 0), "senate": senate.get(o, 0)}
+        line: dict[str, Any] = {  # glory per source, and "missions" as {mission: glory}
+            "track": who["glory"],
+            "areas": areas.get(o, 0),
+            "senate": senate.get(o, 0),
+        }
         if o < state["seats"]:
             rate = (
                 BOARD["denarii_per_glory_religious_medal"]
@@ -144,7 +155,7 @@ def breakdown(state: dict) -> dict:
     return out
 
 
-def final_result(state: dict) -> dict:
+def final_result(state: State) -> Result:
     lines = breakdown(state)
     seats = range(state["seats"])
     scores = [lines[str(s)]["total"] for s in seats]

@@ -6,10 +6,13 @@ system events (``rival_card``), one per card of its deck.
 
 from __future__ import annotations
 
-from .content import AREAS, BOARD, RIVAL_CARDS, SOLO
-from .effects import RIVAL, gain_glory, place_vote
+from projections.games.base import Rng, State
 
-AREA_ORDER = SOLO["area_tie_order"]
+from .content import AREAS, BOARD, RIVAL_CARDS, SOLO
+from .effects import RIVAL as RIVAL  # re-exported: conditions and resolve read solo.RIVAL
+from .effects import gain_glory, place_vote
+
+AREA_ORDER: list[str] = SOLO["area_tie_order"]
 
 
 def rival_compared(metric: str) -> bool:
@@ -18,15 +21,16 @@ def rival_compared(metric: str) -> bool:
     return names.get(base, base) in SOLO["compared_metrics"]
 
 
-def actions_this_round(state: dict) -> int:
-    return SOLO["actions_per_round"][state["options"]["solo_difficulty"]][state["round"] - 1]
+def actions_this_round(state: State) -> int:
+    actions: int = SOLO["actions_per_round"][state["options"]["solo_difficulty"]][state["round"] - 1]
+    return actions
 
 
-def end_of_round(state: dict) -> None:
+def end_of_round(state: State) -> None:
     gain_glory(state, RIVAL, SOLO["glory_per_round_end"][state["options"]["solo_difficulty"]][state["round"] - 1])
 
 
-def contested_area(state: dict) -> str:
+def contested_area(state: State) -> str:
     """Smallest (human − rival) that is ≥ 0; if the rival leads everywhere, its smallest lead."""
     diffs = {a: state["areas"][a][0] - state["areas"][a][RIVAL] for a in AREA_ORDER}
     level = [a for a in AREA_ORDER if diffs[a] >= 0]
@@ -35,7 +39,7 @@ def contested_area(state: dict) -> str:
     return max(AREA_ORDER, key=lambda a: (diffs[a], -AREA_ORDER.index(a)))
 
 
-def _deploy(state: dict, area: str) -> None:
+def _deploy(state: State, area: str) -> None:
     rival = state["rival"]
     if area == "contested":
         area = contested_area(state)
@@ -51,18 +55,18 @@ def _deploy(state: dict, area: str) -> None:
     state["areas"][area][RIVAL] += 1
 
 
-def _vote(state: dict) -> None:
+def _vote(state: State) -> None:
     if state["rival"]["votes"] <= 0:
         gain_glory(state, RIVAL, 1)
         return
     place_vote(state, RIVAL)
 
 
-def _led_areas(state: dict) -> int:
+def _led_areas(state: State) -> int:
     return sum(1 for a in AREAS if state["areas"][a][RIVAL] > state["areas"][a][0])
 
 
-def _conspiracy(state: dict) -> None:
+def _conspiracy(state: State) -> None:
     human = state["players"][0]
     if human["vendetta"] < BOARD["vendetta_track_length"] and state["vendetta_pool"] > 0:
         human["vendetta"] += 1
@@ -71,13 +75,13 @@ def _conspiracy(state: dict) -> None:
         gain_glory(state, RIVAL, 1)
 
 
-def play_card(state: dict, rng) -> str:
+def play_card(state: State, rng: Rng) -> str:
     """Resolve the top card of the rival's deck (reshuffled when empty); returns its id."""
     rival = state["rival"]
     if not rival["deck"]:
         rival["deck"] = rng.shuffle(sorted(RIVAL_CARDS))
         rival["discard"] = []
-    card = rival["deck"].pop(0)
+    card: str = rival["deck"].pop(0)
     rival["discard"].append(card)
     effect = RIVAL_CARDS[card]["effect"]
     op = effect["op"]
@@ -96,4 +100,5 @@ def play_card(state: dict, rng) -> str:
 
 
 def title(score: int) -> str:
-    return next(name for floor, name in SOLO["titles"] if score >= floor)
+    name: str = next(name for floor, name in SOLO["titles"] if score >= floor)
+    return name

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import Options, Rng, State
+
 from .content import ANCHORS, AREAS, BOARD, CHARACTERS, COMMERCE, EVENTS, MISSIONS, RING, SOLO, TIERS, TYPES
 from .table import faced
 
 
-def _player(character: dict) -> dict:
+def _player(character: dict[str, Any]) -> dict[str, Any]:
     colour = BOARD["colour_pieces"]
     return {
         "character": character["id"],
@@ -36,7 +40,7 @@ def small_table(seats: int) -> bool:
     return seats <= 2
 
 
-def setup(options: dict, seats: int, rng) -> dict:
+def setup(options: Options, seats: int, rng: Rng) -> State:
     solo = seats == 1
     pool = sorted(c for c, data in CHARACTERS.items() if options["optional_characters"] or not data["optional"])
     characters = rng.sample(pool, seats)
@@ -52,7 +56,7 @@ def setup(options: dict, seats: int, rng) -> dict:
     commerce = [c for c, card in COMMERCE.items() if not (starred_out and card["starred"])]
     missions = [m for m, card in MISSIONS.items() if not (starred_out and card["starred"])]
     key = str(seats)
-    state = {
+    state: State = {
         "seats": seats,
         "solo": solo,
         "options": dict(options),
@@ -115,7 +119,7 @@ def setup(options: dict, seats: int, rng) -> dict:
 SOLO_TABLE = BOARD["solo_rival_table_seat"]
 
 
-def _copy_player(p: dict) -> dict:
+def _copy_player(p: dict[str, Any]) -> dict[str, Any]:
     new = dict(p)
     for key in ("hand", "sets", "dealt", "missions", "tokens_used", "milestones"):
         new[key] = list(p[key])
@@ -138,7 +142,7 @@ _LISTS = (
 )
 
 
-def copy_provinces(provinces: dict) -> dict:
+def copy_provinces(provinces: dict[str, Any]) -> dict[str, Any]:
     """The provinces with every part an event changes new (the view shows them so too)."""
     return {
         name: {
@@ -151,7 +155,7 @@ def copy_provinces(provinces: dict) -> dict:
     }
 
 
-def copy(state: dict) -> dict:
+def copy(state: State) -> State:
     """A copy deep enough for ``apply`` to change freely (faster than a generic deep copy).
 
     Options and the result are never changed in place, so they are shared.

@@ -6,21 +6,24 @@ seat faces, who starts and the turn order are always derived from them.
 
 from __future__ import annotations
 
+from projections.games.base import State
+
 from .content import RING
 
 
-def occupant(state: dict, table_seat: int) -> int | None:
+def occupant(state: State, table_seat: int) -> int | None:
     """The owner (player seat, or the solo rival) sitting at ``table_seat``."""
-    table = state["table"]
+    table: list[int] = state["table"]
     return table.index(table_seat) if table_seat in table else None
 
 
-def faced(state: dict, owner: int) -> str:
+def faced(state: State, owner: int) -> str:
     """The province in front of ``owner``."""
-    return RING[(state["table"][owner] - state["orientation"]) % 4]
+    index: int = (state["table"][owner] - state["orientation"]) % 4
+    return RING[index]
 
 
-def facing_owner(state: dict, province: str) -> int | None:
+def facing_owner(state: State, province: str) -> int | None:
     """Who faces ``province`` now (a seat, the rival, or None for an empty seat)."""
     return occupant(state, (RING.index(province) + state["orientation"]) % 4)
 
@@ -29,7 +32,7 @@ def step(direction: str) -> int:
     return 1 if direction == "cw" else -1
 
 
-def start_player(state: dict, direction: str) -> int:
+def start_player(state: State, direction: str) -> int:
     """The seat facing the start marker's province, else the next occupied seat in ``direction``."""
     if state["solo"]:
         return 0
@@ -41,7 +44,7 @@ def start_player(state: dict, direction: str) -> int:
     raise AssertionError("no occupied seat")
 
 
-def order_from(state: dict, first: int, direction: str) -> list[int]:
+def order_from(state: State, first: int, direction: str) -> list[int]:
     """Player seats (never the rival) from ``first`` around the table in ``direction``."""
     start = state["table"][first]
     out = []

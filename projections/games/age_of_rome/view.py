@@ -6,7 +6,9 @@ public), the order of every deck and the next event card.
 
 from __future__ import annotations
 
-from projections.games.base import REFEREE
+from typing import Any
+
+from projections.games.base import REFEREE, Event, State, Viewer
 
 from .content import ANCHORS, AREA, BOARD, CHARACTERS, COMMERCE, EVENTS, MISSIONS, PLOT_ACTIONS, PROVINCES, RING
 from .effects import active_tokens
@@ -26,7 +28,7 @@ PHASE_WORDS = {
 }
 
 
-def _player(state: dict, seat: int, sees: bool) -> dict:
+def _player(state: State, seat: int, sees: bool) -> dict[str, Any]:
     p = state["players"][seat]
     character = CHARACTERS[p["character"]]
     return {
@@ -61,7 +63,7 @@ def _player(state: dict, seat: int, sees: bool) -> dict:
     }
 
 
-def _effect_words(effects: list) -> str:
+def _effect_words(effects: list[dict[str, Any]]) -> str:
     words = []
     for e in effects:
         n = e.get("amount", 1)
@@ -73,7 +75,7 @@ def _effect_words(effects: list) -> str:
     return ", ".join(words)
 
 
-def _catalogue() -> dict:
+def _catalogue() -> dict[str, Any]:
     """Names and texts of every card and board, so a client can label ids."""
     return {
         "commerce": {
@@ -133,7 +135,7 @@ def _catalogue() -> dict:
     }
 
 
-def _visible_catalogue(shown: dict) -> dict:
+def _visible_catalogue(shown: dict[str, Any]) -> dict[str, Any]:
     """The catalogue entries for the cards this view shows (the board parts always)."""
     cards, missions = set(shown["commerce_discard"]) | set(shown["removed_cards"]), set()
     for p in shown["players"]:
@@ -147,13 +149,13 @@ def _visible_catalogue(shown: dict) -> dict:
     return out
 
 
-def track(glory: int) -> dict:
+def track(glory: int) -> dict[str, int | bool]:
     """Where the marker stands on the 0-30 track, and whether it shows its +30 side."""
     wrap = BOARD["glory_wrap"]
     return {"position": glory - wrap if glory > wrap else glory, "flipped": glory > wrap}
 
 
-def _awaiting(state: dict) -> dict | None:
+def _awaiting(state: State) -> dict[str, Any] | None:
     step = front(state)
     if step is None:
         return None
@@ -164,7 +166,7 @@ def _awaiting(state: dict) -> dict | None:
     return shown
 
 
-def summary(state: dict) -> str:
+def summary(state: State) -> str:
     if state["result"] is not None:
         return "Game over: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(state["result"]["scores"]))
     waiting = ["the rival" if s is None else f"seat {s}" for s in waiting_seats(state)]
@@ -173,7 +175,7 @@ def summary(state: dict) -> str:
     return f"Round {state['round']}/9, {PHASE_WORDS[state['phase']]}: waiting for {', '.join(waiting)} ({what})"
 
 
-def view(state: dict, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     everyone = viewer == REFEREE or state["result"] is not None
     rival = state["rival"]
     out = {
@@ -220,20 +222,20 @@ def view(state: dict, viewer) -> dict:
     return out
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     """Kept missions are secret: others see that a choice was made, not which."""
     if event["type"] == "keep_missions" and viewer != REFEREE and viewer != event.get("seat"):
         return {**event, "payload": {}}
     return event
 
 
-def reveals(before: dict, after: dict) -> bool:
+def reveals(before: State, after: State) -> bool:
     """A card left a deck shuffled earlier (a commerce draw, an event revealed, a rival card).
 
     Missions are only dealt at setup; returning one under the deck shows nothing.
     """
 
-    def drawn(s):
+    def drawn(s: State) -> tuple[int, int, int]:
         rival = s["rival"]["deck"] if s["rival"] else []
         return (len(s["commerce_deck"]), len(s["event_deck"]), len(rival))
 

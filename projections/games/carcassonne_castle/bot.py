@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
-from projections.games.base import Game
+from projections.games.base import Action, Game, State
 
 from .components import TILE_TYPES
 from .placement import side_neighbour
 
 
-def weight(action: dict, state: dict) -> float:
+def weight(action: Action, state: State) -> float:
     kind, payload = action["type"], action["payload"]
     if kind == "place_tile":
         return 4.0 ** _closed_sides(state, payload["x"], payload["y"])
@@ -27,17 +27,18 @@ def weight(action: dict, state: dict) -> float:
     return 1.0
 
 
-def _closed_sides(state: dict, x: int, y: int) -> int:
+def _closed_sides(state: State, x: int, y: int) -> int:
     """Sides of the cell that face no empty cell: filling snug gaps completes features."""
     return sum(1 for side in range(4) if side_neighbour(state["board"], x, y, side)[0] != "empty")
 
 
-def _is_court(state: dict, feature: int) -> bool:
+def _is_court(state: State, feature: int) -> bool:
     x, y = state["placed"][-1]
-    return TILE_TYPES[state["board"][f"{x},{y}"][0]]["features"][feature]["type"] == "court"
+    kind: str = TILE_TYPES[state["board"][f"{x},{y}"][0]]["features"][feature]["type"]
+    return kind == "court"
 
 
-def choose(game: Game, state: dict, rand: random.Random):
+def choose(game: Game, state: State, rand: random.Random) -> tuple[int, Action] | None:
     """(seat, action) or None when the game is over."""
     seats = sorted(game.to_act(state))
     if not seats:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 _DATA = Path(__file__).parent / "data"
 
 
-def _load(name: str) -> dict:
+def _load(name: str) -> dict[str, Any]:
     with open(_DATA / name, encoding="utf-8") as handle:
-        return json.load(handle)
+        data: dict[str, Any] = json.load(handle)
+    return data
 
 
 BOARD = _load("board.json")
@@ -49,22 +51,24 @@ INTERIOR: list[list[int]] = [
 INTERIOR_KEYS = frozenset(cell_key(x, y) for x, y in INTERIOR)
 
 # -- start spaces: (cell key, side) -> start space -------------------------------
-START_SPACES = {s["id"]: s for s in BOARD["start_spaces"]}
-START_AT = {(cell_key(*s["faces_cell"]), s["side"]): s for s in BOARD["start_spaces"]}
+START_SPACES: dict[str, dict[str, Any]] = {s["id"]: s for s in BOARD["start_spaces"]}
+START_AT: dict[tuple[str, str], dict[str, Any]] = {
+    (cell_key(*s["faces_cell"]), s["side"]): s for s in BOARD["start_spaces"]
+}
 # for each start space, port index on the facing cell -> the start space's feature index
-START_PORT_FEATURE = {
+START_PORT_FEATURE: dict[str, dict[int, int]] = {
     s["id"]: {PORT_INDEX[p]: f["index"] for f in s["features"] for p in f["cell_ports"]} for s in BOARD["start_spaces"]
 }
 
 # -- corner towers ---------------------------------------------------------------
-CORNERS = BOARD["corner_towers"]
-WALL_TILE_CORNERS = [c["id"] for c in CORNERS if c["holds_wall_tile"]]
-CORNER_OF_SPACE = {n: c["id"] for c in CORNERS if c["holds_wall_tile"] for n in c["numbers"]}
+CORNERS: list[dict[str, Any]] = BOARD["corner_towers"]
+WALL_TILE_CORNERS: list[str] = [c["id"] for c in CORNERS if c["holds_wall_tile"]]
+CORNER_OF_SPACE: dict[int, str] = {n: c["id"] for c in CORNERS if c["holds_wall_tile"] for n in c["numbers"]}
 
 # -- wall tiles --------------------------------------------------------------------
-WALL_KINDS = {k["number"]: k for k in WALL_TILES["kinds"]}
-WALL_KIND_NUMBER = {k["key"]: k["number"] for k in WALL_TILES["kinds"]}
-ALL_WALL_TILES = sorted(k["number"] for k in WALL_TILES["kinds"] for _ in range(k["copies"]))
+WALL_KINDS: dict[int, dict[str, Any]] = {k["number"]: k for k in WALL_TILES["kinds"]}
+WALL_KIND_NUMBER: dict[str, int] = {k["key"]: k["number"] for k in WALL_TILES["kinds"]}
+ALL_WALL_TILES: list[int] = sorted(k["number"] for k in WALL_TILES["kinds"] for _ in range(k["copies"]))
 EXTRA_TURN = WALL_KIND_NUMBER["extra_turn"]
 DOUBLE_FOR = {"tower": WALL_KIND_NUMBER["tower_double"], "house": WALL_KIND_NUMBER["house_double"]}
 UNFINISHED_FOR = {
@@ -78,11 +82,11 @@ FIVE_POINTS = WALL_KIND_NUMBER["five_points"]
 FINAL_CHOICE_KINDS = sorted([*UNFINISHED_FOR, COURT_FOUR])
 
 # -- castle tiles --------------------------------------------------------------------
-TILE_TYPES = {t["id"]: t for t in TILES["tiles"]}
-ALL_CASTLE_TILES = [t["id"] for t in TILES["tiles"] for _ in range(t["count"])]
+TILE_TYPES: dict[str, dict[str, Any]] = {t["id"]: t for t in TILES["tiles"]}
+ALL_CASTLE_TILES: list[str] = [t["id"] for t in TILES["tiles"] for _ in range(t["count"])]
 
 
-def _rotated(tile: dict, rotation: int) -> dict:
+def _rotated(tile: dict[str, Any], rotation: int) -> dict[str, Any]:
     """Per actual port: the feature index and segment type, after a clockwise turn."""
     shift = 3 * rotation // 90
     feature_at = [0] * 12

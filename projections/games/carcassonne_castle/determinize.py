@@ -5,10 +5,15 @@ alike, so the re-deal starts from a sorted pool and ignores the true order."""
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from projections.games.base import State
 
 
-def deal(state: dict, seat: int, rand) -> dict:
-    out = json.loads(json.dumps(state))
+def deal(state: State, seat: int, rand: Any) -> State:
+    """``rand`` is a ``random.Random`` (typed as ``Game.determinize`` types it: a rules
+    module may not import ``random``)."""
+    out: State = json.loads(json.dumps(state))
     out["pile"] = rand.sample(sorted(out["pile"]), len(out["pile"]))
     if out["phase"] != "over":
         corners = [c for c, kind in sorted(out["frame"].items()) if kind is not None]

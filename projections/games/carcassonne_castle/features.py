@@ -8,6 +8,8 @@ with at most 60 tiles this is cheap and has no incremental state to get wrong.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .components import (
     ROTATED,
     START_PORT_FEATURE,
@@ -16,7 +18,11 @@ from .components import (
     cell_key,
     facing_port,
 )
-from .placement import ACROSS
+from .placement import ACROSS, Board
+
+Group = dict[str, Any]
+"""One connected feature: ``type``, ``nodes`` (sorted), ``pieces`` (a set of tile keys and
+start-space ids), ``size``, ``open``, ``well``, ``markets``."""
 
 
 def tile_node(x: int, y: int, index: int) -> str:
@@ -30,10 +36,10 @@ def start_node(space_id: str, index: int) -> str:
 class Features:
     """The feature graph of one board: which nodes belong together, and each group's facts."""
 
-    def __init__(self, board: dict):
+    def __init__(self, board: Board):
         self.board = board
         self.parent: dict[str, str] = {}
-        self.info: dict[str, dict] = {}  # node -> its own facts before merging
+        self.info: dict[str, dict[str, Any]] = {}  # node -> its own facts before merging
         self._add_start_spaces(board)
         for key, (tid, rot) in board.items():
             self._add_tile(key, tid, rot)
@@ -42,7 +48,7 @@ class Features:
         self.groups = self._collect()
 
     # -- building ----------------------------------------------------------------
-    def _add_start_spaces(self, board: dict) -> None:
+    def _add_start_spaces(self, board: Board) -> None:
         for space in START_SPACES.values():
             empty = cell_key(*space["faces_cell"]) not in board
             for feature in space["features"]:
@@ -102,8 +108,8 @@ class Features:
         if ra != rb:
             self.parent[max(ra, rb)] = min(ra, rb)
 
-    def _collect(self) -> dict[str, dict]:
-        groups: dict[str, dict] = {}
+    def _collect(self) -> dict[str, Group]:
+        groups: dict[str, Group] = {}
         for node, facts in self.info.items():
             root = self.find(node)
             group = groups.setdefault(
@@ -128,10 +134,10 @@ class Features:
         return groups
 
     # -- questions -----------------------------------------------------------------
-    def group_of(self, node: str) -> dict:
+    def group_of(self, node: str) -> Group:
         return self.groups[self.find(node)]
 
-    def followers_on(self, group: dict, followers: list[dict]) -> list[dict]:
+    def followers_on(self, group: Group, followers: list[dict[str, Any]]) -> list[dict[str, Any]]:
         nodes = set(group["nodes"])
         return [f for f in followers if f["node"] in nodes]
 
@@ -139,7 +145,7 @@ class Features:
 _CACHE: dict[str, Features] = {}
 
 
-def features_of(board: dict) -> Features:
+def features_of(board: Board) -> Features:
     """The feature graph of ``board``, reused while the board is unchanged (boards only grow)."""
     key = ";".join(f"{k}={t}/{r}" for k, (t, r) in board.items())
     graph = _CACHE.get(key)
@@ -154,7 +160,7 @@ def _port_name(port: int) -> str:
     return "NESW"[port // 3] + str(port % 3)
 
 
-def count_by_seat(followers: list[dict], seats: int) -> list[int]:
+def count_by_seat(followers: list[dict[str, Any]], seats: int) -> list[int]:
     counts = [0] * seats
     for follower in followers:
         counts[follower["seat"]] += 1
@@ -169,9 +175,9 @@ def majority(counts: list[int]) -> int | None:
     return counts.index(best)
 
 
-def canonical_node(group: dict) -> str | None:
+def canonical_node(group: Group) -> str | None:
     """The group's name for final targets: its first tile node in (y, x, feature) order."""
-    tile_nodes = [n for n in group["nodes"] if ":" not in n]
+    tile_nodes: list[str] = [n for n in group["nodes"] if ":" not in n]
     if not tile_nodes:
         return None
     return min(tile_nodes, key=node_order)

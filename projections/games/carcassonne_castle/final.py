@@ -4,6 +4,8 @@ then keep bonus, unfinished features, courts and the 5-point tiles are scored.
 
 from __future__ import annotations
 
+from projections.games.base import State
+
 from .components import (
     COURT_FOUR,
     FINAL_CHOICE_KINDS,
@@ -16,11 +18,12 @@ from .components import (
     cell_key,
 )
 from .features import Features, canonical_node, count_by_seat, features_of, majority, node_order
+from .placement import Board
 from .scoring import feature_points
 from .state import note
 
 
-def start_final(state: dict) -> None:
+def start_final(state: State) -> None:
     state["tile"] = None
     state["phase"] = "final"
     for seat in range(state["seats"]):
@@ -30,14 +33,14 @@ def start_final(state: dict) -> None:
     continue_final(state)
 
 
-def target_options(state: dict, seat: int, kind: int, feats: Features | None = None) -> list[str]:
+def target_options(state: State, seat: int, kind: int, feats: Features | None = None) -> list[str]:
     """Nodes naming the groups ``seat`` may pick with wall tile ``kind`` now."""
     feats = feats or features_of(state["board"])
     taken = {c["target"] for c in state["final_choices"][seat] if c["kind"] == kind}
     wanted = UNFINISHED_FOR.get(kind, "court")
     # a game created before the option existed played under the majority reading
     needs_majority = kind == COURT_FOUR or state["options"].get("unfinished_needs_majority", True)
-    out = []
+    out: list[str] = []
     for group in feats.groups.values():
         if group["type"] != wanted or (kind != COURT_FOUR and not group["open"]):
             continue
@@ -52,7 +55,7 @@ def target_options(state: dict, seat: int, kind: int, feats: Features | None = N
     return sorted(out, key=node_order)
 
 
-def continue_final(state: dict) -> None:
+def continue_final(state: State) -> None:
     """Tiles with nothing to aim at resolve to no target; finish once nobody has a choice."""
     feats = features_of(state["board"])
     for seat in range(state["seats"]):
@@ -63,12 +66,12 @@ def continue_final(state: dict) -> None:
         finish(state, feats)
 
 
-def choose_target(state: dict, seat: int, kind: int, target: str | None) -> None:
+def choose_target(state: State, seat: int, kind: int, target: str | None) -> None:
     state["final_todo"][seat].remove(kind)
     state["final_choices"][seat].append({"kind": kind, "target": target})
 
 
-def largest_empty_area(board: dict) -> int:
+def largest_empty_area(board: Board) -> int:
     """The largest group of empty interior cells joined side to side."""
     empty = {cell_key(x, y) for x, y in INTERIOR} - set(board)
     best = 0
@@ -87,15 +90,15 @@ def largest_empty_area(board: dict) -> int:
     return best
 
 
-def keep_values(state: dict) -> list[int | None]:
-    values = []
+def keep_values(state: State) -> list[int | None]:
+    values: list[int | None] = []
     for seat, keep in enumerate(state["keep"]):
         plus = sum(1 for t in state["held"][seat] if t["kind"] == KEEP_PLUS_TWO)
         values.append(None if keep is None else keep["size"] + POINTS["keep_plus_two"] * plus)
     return values
 
 
-def finish(state: dict, feats: Features) -> None:
+def finish(state: State, feats: Features) -> None:
     seats = state["seats"]
     parts = {name: [0] * seats for name in ("keep", "unfinished", "courts", "five_points")}
     # 1. keep bonus: strictly the larger keep value scores the largest empty area
@@ -106,7 +109,7 @@ def finish(state: dict, feats: Features) -> None:
     if winner is not None and values[winner] is not None:
         parts["keep"][winner] = area
     # 2. unfinished features named with wall tiles 4, 5, 6
-    court_four = [set() for _ in range(seats)]
+    court_four: list[set[str]] = [set() for _ in range(seats)]
     for seat in range(seats):
         for choice in state["final_choices"][seat]:
             if choice["target"] is None:
@@ -120,10 +123,10 @@ def finish(state: dict, feats: Features) -> None:
     for root, group in feats.groups.items():
         if group["type"] != "court" or not group["markets"]:
             continue
-        seat = majority(count_by_seat(feats.followers_on(group, state["followers"]), seats))
-        if seat is not None:
-            rate = POINTS["court_per_market_with_court_four" if root in court_four[seat] else "court_per_market"]
-            parts["courts"][seat] += rate * group["markets"]
+        owner = majority(count_by_seat(feats.followers_on(group, state["followers"]), seats))
+        if owner is not None:
+            rate = POINTS["court_per_market_with_court_four" if root in court_four[owner] else "court_per_market"]
+            parts["courts"][owner] += rate * group["markets"]
     # 4. five points per tile 9
     for seat in range(seats):
         parts["five_points"][seat] = POINTS["five_points"] * sum(

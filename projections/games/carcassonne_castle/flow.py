@@ -6,15 +6,20 @@ seat has a real decision to make; steps with no choice are taken here, at once.
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State
+
 from .components import EXTRA_TURN, ROLES, TILE_TYPES
 from .features import features_of, tile_node
 from .final import start_final
 from .placement import has_placement
 from .scoring import can_double, completed_events, resolve_event, resolve_tie
 from .state import eligible_wall_tiles, note
+from .versions import paths_match_at_start_pictures
 
 
-def begin_turn(state: dict) -> None:
+def begin_turn(state: State) -> None:
     """Draw until a tile can be placed; an unplaceable tile is removed (digest 7.1)."""
     while True:
         if not state["pile"]:
@@ -23,7 +28,7 @@ def begin_turn(state: dict) -> None:
             return
         tile = state["pile"].pop(0)
         note(state, "tile_drawn", seat=state["active"], tile=tile)
-        if has_placement(state["board"], tile):
+        if has_placement(state["board"], tile, paths_match_at_start_pictures(state)):
             state["tile"] = tile
             state["phase"] = "place"
             return
@@ -36,7 +41,7 @@ def begin_turn(state: dict) -> None:
         note(state, "tile_removed", tile=tile)
 
 
-def remove_unplaceable(state: dict) -> None:
+def remove_unplaceable(state: State) -> None:
     state["removed"].append(state["tile"])
     note(state, "tile_removed", tile=state["tile"])
     state["tile"] = None
@@ -44,7 +49,7 @@ def remove_unplaceable(state: dict) -> None:
     begin_turn(state)
 
 
-def free_features(state: dict) -> list[int]:
+def free_features(state: State) -> list[int]:
     """Feature indices of the tile just placed whose whole group carries no follower."""
     x, y = state["placed"][-1]
     tid = state["board"][f"{x},{y}"][0]
@@ -55,13 +60,13 @@ def free_features(state: dict) -> list[int]:
     ]
 
 
-def after_placement(state: dict) -> None:
+def after_placement(state: State) -> None:
     state["phase"] = "follower"
     if state["supply"][state["active"]] == 0 or not free_features(state):
         after_follower(state)
 
 
-def place_follower(state: dict, index: int) -> None:
+def place_follower(state: State, index: int) -> None:
     x, y = state["placed"][-1]
     tid = state["board"][f"{x},{y}"][0]
     seat = state["active"]
@@ -71,9 +76,9 @@ def place_follower(state: dict, index: int) -> None:
     note(state, "follower_placed", seat=seat, role=role, node=tile_node(x, y, index))
 
 
-def after_follower(state: dict) -> None:
+def after_follower(state: State) -> None:
     x, y = state["placed"][-1]
-    pending = []
+    pending: list[dict[str, Any]] = []
     for event in completed_events(state, x, y):
         if event["scorer"] is None:
             resolve_tie(state, event)
@@ -83,12 +88,12 @@ def after_follower(state: dict) -> None:
     continue_scoring(state)
 
 
-def score_options(state: dict) -> list[tuple[str, bool]]:
+def score_options(state: State) -> list[tuple[str, bool]]:
     """(node, use_wall_tile) pairs the active player may score next (digest 7.5 order)."""
     active = state["active"]
     own = [e for e in state["pending"] if e["scorer"] == active]
     candidates = own or state["pending"]
-    options = []
+    options: list[tuple[str, bool]] = []
     for event in candidates:
         options.append((event["node"], False))
         if can_double(state, event):
@@ -96,7 +101,7 @@ def score_options(state: dict) -> list[tuple[str, bool]]:
     return options
 
 
-def continue_scoring(state: dict) -> None:
+def continue_scoring(state: State) -> None:
     while state["pending"]:
         options = score_options(state)
         if len(options) > 1:
@@ -107,15 +112,16 @@ def continue_scoring(state: dict) -> None:
     after_scoring(state)
 
 
-def pending_event(state: dict, node: str) -> dict:
-    return next(e for e in state["pending"] if e["node"] == node)
+def pending_event(state: State, node: str) -> dict[str, Any]:
+    event: dict[str, Any] = next(e for e in state["pending"] if e["node"] == node)
+    return event
 
 
-def extra_turn_possible(state: dict) -> bool:
+def extra_turn_possible(state: State) -> bool:
     return bool(state["pile"]) and bool(eligible_wall_tiles(state, state["active"], EXTRA_TURN))
 
 
-def after_scoring(state: dict) -> None:
+def after_scoring(state: State) -> None:
     state["pending"] = []
     if extra_turn_possible(state):
         state["phase"] = "post"
@@ -123,7 +129,7 @@ def after_scoring(state: dict) -> None:
     end_turn(state, extra=False)
 
 
-def end_turn(state: dict, extra: bool) -> None:
+def end_turn(state: State, extra: bool) -> None:
     """Pass play on (or keep it, for an extra turn); the game ends once the pile is empty."""
     if not state["pile"]:
         start_final(state)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import overload
+
+from projections.games.base import Action, State
+
 from .final import target_options
 from .flow import extra_turn_possible, free_features, score_options
 from .placement import legal_placements
+from .versions import paths_match_at_start_pictures
 
 
-def to_act(state: dict) -> set[int]:
+def to_act(state: State) -> set[int]:
     phase = state["phase"]
     if phase == "over":
         return set()
@@ -18,26 +23,30 @@ def to_act(state: dict) -> set[int]:
     return {state["active"]}
 
 
-def node_payload(node: str | None) -> dict | None:
+@overload
+def node_payload(node: str) -> dict[str, int]: ...
+@overload
+def node_payload(node: None) -> None: ...
+def node_payload(node: str | None) -> dict[str, int] | None:
     if node is None:
         return None
     x, y, i = (int(v) for v in node.split(","))
     return {"x": x, "y": y, "feature": i}
 
 
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
     phase = state["phase"]
     if phase == "place":
         return [
             {"type": "place_tile", "payload": {"x": x, "y": y, "rotation": r}}
-            for x, y, r in legal_placements(state["board"], state["tile"])
+            for x, y, r in legal_placements(state["board"], state["tile"], paths_match_at_start_pictures(state))
         ]
     if phase == "confirm_remove":
         return [{"type": "confirm_remove_tile", "payload": {}}]
     if phase == "follower":
-        actions = [{"type": "skip_follower", "payload": {}}]
+        actions: list[Action] = [{"type": "skip_follower", "payload": {}}]
         if state["supply"][seat] > 0:
             actions += [{"type": "place_follower", "payload": {"feature": i}} for i in free_features(state)]
         return actions

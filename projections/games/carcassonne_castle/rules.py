@@ -6,7 +6,10 @@ carries it forward to the next real decision.
 
 from __future__ import annotations
 
-from projections.games.base import IllegalAction
+from collections.abc import Callable
+from typing import Any, cast
+
+from projections.games.base import IllegalAction, Rng, State
 
 from .components import DOUBLE_FOR, TILE_TYPES, cell_key
 from .features import canonical_node, features_of
@@ -26,6 +29,11 @@ from .flow import (
 from .placement import placement_problem
 from .scoring import resolve_event
 from .state import fresh_wall_tiles
+from .versions import paths_match_at_start_pictures
+
+Payload = dict[str, Any]
+Handler = Callable[[State, int, Payload], None]
+"""A check or an effect of one action type: (state, seat, payload)."""
 
 PHASE_OF = {
     "place_tile": "place",
@@ -39,19 +47,24 @@ PHASE_OF = {
 }
 
 
-def awaits(state: dict, seat: int, kind: str) -> bool:
-    return PHASE_OF[kind] == state["phase"]
+def awaits(state: State, seat: int | None, kind: str) -> bool:
+    phase: str = state["phase"]
+    return PHASE_OF[kind] == phase
 
 
-def check(state: dict, seat: int, kind: str, payload: dict) -> None:
+# ``apply``'s guard admits only a seat in ``to_act``, never None (this game has no system
+# actor), so check and effect hand their handlers an int: the casts below say so to mypy.
+
+
+def check(state: State, seat: int | None, kind: str, payload: Payload) -> None:
     check = CHECKS.get(kind)
     if check is not None:
-        check(state, seat, payload)
+        check(state, cast(int, seat), payload)
 
 
-def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
+def effect(state: State, seat: int | None, kind: str, payload: Payload, rng: Rng | None = None) -> None:
     state["recent"] = []
-    DO[kind](state, seat, payload)
+    DO[kind](state, cast(int, seat), payload)
 
 
 INTEGER_FIELDS = {
@@ -62,7 +75,7 @@ INTEGER_FIELDS = {
 }
 
 
-def malformed(kind: str, payload: dict) -> str | None:
+def malformed(kind: str, payload: Payload) -> str | None:
     """The platform validates schemas; this keeps a malformed payload from reaching the rules."""
     for name in INTEGER_FIELDS.get(kind, ()):
         if not isinstance(payload.get(name), int) or isinstance(payload.get(name), bool):
@@ -74,18 +87,25 @@ def malformed(kind: str, payload: dict) -> str | None:
     return None
 
 
-def payload_node(payload: dict) -> str:
+def payload_node(payload: Payload) -> str:
     return f"{payload['x']},{payload['y']},{payload['feature']}"
 
 
 # -- checks (read only) ---------------------------------------------------------------
-def check_place_tile(state: dict, seat: int, payload: dict) -> None:
-    problem = placement_problem(state["board"], state["tile"], payload["x"], payload["y"], payload["rotation"])
+def check_place_tile(state: State, seat: int, payload: Payload) -> None:
+    problem = placement_problem(
+        state["board"],
+        state["tile"],
+        payload["x"],
+        payload["y"],
+        payload["rotation"],
+        paths_match_at_start_pictures(state),
+    )
     if problem is not None:
         raise IllegalAction(*problem)
 
 
-def check_place_follower(state: dict, seat: int, payload: dict) -> None:
+def check_place_follower(state: State, seat: int, payload: Payload) -> None:
     x, y = state["placed"][-1]
     tid = state["board"][cell_key(x, y)][0]
     index = payload["feature"]
@@ -97,7 +117,7 @@ def check_place_follower(state: dict, seat: int, payload: dict) -> None:
         raise IllegalAction("feature_occupied", "that feature already carries a follower")
 
 
-def check_score_feature(state: dict, seat: int, payload: dict) -> None:
+def check_score_feature(state: State, seat: int, payload: Payload) -> None:
     node, use = payload_node(payload), bool(payload.get("use_wall_tile", False))
     options = score_options(state)
     if (node, use) in options:
@@ -114,12 +134,12 @@ def check_score_feature(state: dict, seat: int, payload: dict) -> None:
     raise IllegalAction("no_wall_tile", "you hold no wall tile that doubles this feature")
 
 
-def check_use_extra_turn(state: dict, seat: int, payload: dict) -> None:
+def check_use_extra_turn(state: State, seat: int, payload: Payload) -> None:
     if not extra_turn_possible(state):
         raise IllegalAction("no_wall_tile", "you hold no extra-turn wall tile usable now")
 
 
-def check_final_target(state: dict, seat: int, payload: dict) -> None:
+def check_final_target(state: State, seat: int, payload: Payload) -> None:
     kind = payload["wall_tile"]
     if kind not in state["final_todo"][seat]:
         raise IllegalAction("not_held", f"you have no unscored wall tile {kind}")
@@ -143,7 +163,7 @@ def check_final_target(state: dict, seat: int, payload: dict) -> None:
     raise IllegalAction("bad_target", "that feature is not an eligible target for this wall tile")
 
 
-CHECKS = {
+CHECKS: dict[str, Handler] = {
     "place_tile": check_place_tile,
     "place_follower": check_place_follower,
     "score_feature": check_score_feature,
@@ -153,7 +173,7 @@ CHECKS = {
 
 
 # -- changes (on the copy) -------------------------------------------------------------
-def do_place_tile(state: dict, seat: int, payload: dict) -> None:
+def do_place_tile(state: State, seat: int, payload: Payload) -> None:
     x, y = payload["x"], payload["y"]
     state["board"][cell_key(x, y)] = [state["tile"], payload["rotation"]]
     state["placed"].append([x, y])
@@ -161,35 +181,35 @@ def do_place_tile(state: dict, seat: int, payload: dict) -> None:
     after_placement(state)
 
 
-def do_confirm_remove(state: dict, seat: int, payload: dict) -> None:
+def do_confirm_remove(state: State, seat: int, payload: Payload) -> None:
     state["confirmed"].append(seat)
     if len(state["confirmed"]) == state["seats"]:
         remove_unplaceable(state)
 
 
-def do_place_follower(state: dict, seat: int, payload: dict) -> None:
+def do_place_follower(state: State, seat: int, payload: Payload) -> None:
     place_follower(state, payload["feature"])
     after_follower(state)
 
 
-def do_skip_follower(state: dict, seat: int, payload: dict) -> None:
+def do_skip_follower(state: State, seat: int, payload: Payload) -> None:
     after_follower(state)
 
 
-def do_score_feature(state: dict, seat: int, payload: dict) -> None:
+def do_score_feature(state: State, seat: int, payload: Payload) -> None:
     resolve_event(state, pending_event(state, payload_node(payload)), bool(payload.get("use_wall_tile", False)))
     continue_scoring(state)
 
 
-def do_use_extra_turn(state: dict, seat: int, payload: dict) -> None:
+def do_use_extra_turn(state: State, seat: int, payload: Payload) -> None:
     end_turn(state, extra=True)
 
 
-def do_end_turn(state: dict, seat: int, payload: dict) -> None:
+def do_end_turn(state: State, seat: int, payload: Payload) -> None:
     end_turn(state, extra=False)
 
 
-def do_final_target(state: dict, seat: int, payload: dict) -> None:
+def do_final_target(state: State, seat: int, payload: Payload) -> None:
     target = payload.get("target")
     node = None
     if target is not None:
@@ -198,7 +218,7 @@ def do_final_target(state: dict, seat: int, payload: dict) -> None:
     continue_final(state)
 
 
-DO = {
+DO: dict[str, Handler] = {
     "place_tile": do_place_tile,
     "confirm_remove_tile": do_confirm_remove,
     "place_follower": do_place_follower,

@@ -11,6 +11,10 @@ class OptionsSchema(Schema):
     # The seed's wall-tile table: 「玩家選擇一個未完成的道路」 -- the holder chooses, no follower
     # condition. ``True`` keeps the majority reading that was the default until that correction.
     unfinished_needs_majority = fields.Boolean(load_default=False)
+    # The seed, 遊戲進行 (1): 「無論道路(黃)、城塔(灰)、房屋(紅)、庭院(綠)皆可與城牆框架上數字旁邊的圖案相連接」
+    # -- any terrain may meet the pictures beside the wall's numbers (``any``, rules version 3).
+    # ``paths_match`` keeps the earlier reading: paths meet paths there too, as between tiles.
+    start_pictures = fields.String(load_default="any", validate=validate.OneOf(["any", "paths_match"]))
 
 
 class PlaceTileSchema(Schema):
@@ -45,7 +49,7 @@ class FinalTargetSchema(Schema):
     target = fields.Nested(TargetSchema, required=True, allow_none=True)
 
 
-ACTION_SCHEMAS = {
+ACTION_SCHEMAS: dict[str, type] = {
     "place_tile": PlaceTileSchema,
     "place_follower": PlaceFollowerSchema,
     "skip_follower": EmptySchema,

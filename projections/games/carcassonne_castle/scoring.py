@@ -8,21 +8,28 @@ house may carry the keep; every follower on it goes home.
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State
+
 from .components import CORNER_OF_SPACE, DOUBLE_FOR, POINTS, TILE_TYPES
 from .features import canonical_node, count_by_seat, features_of, majority, node_order, tile_node
-from .placement import side_neighbour
+from .placement import Board, side_neighbour
 from .state import eligible_wall_tiles, note
 
 
 def feature_points(group_type: str, size: int, well: bool, doubled: bool = False) -> int:
+    rate: int
     if doubled:
-        return size * POINTS["doubled_per_tile"][group_type]
-    if group_type == "path" and well:
-        return size * POINTS["path_with_well_per_tile"]
-    return size * POINTS["per_tile"][group_type]
+        rate = POINTS["doubled_per_tile"][group_type]
+    elif group_type == "path" and well:
+        rate = POINTS["path_with_well_per_tile"]
+    else:
+        rate = POINTS["per_tile"][group_type]
+    return size * rate
 
 
-def touched_nodes(board: dict, x: int, y: int) -> list[str]:
+def touched_nodes(board: Board, x: int, y: int) -> list[str]:
     """Nodes whose group the tile on (x, y) may have closed: its own features, and every
     feature of the tiles and start spaces beside it (a house closes a tower it borders)."""
     nodes = [tile_node(x, y, i) for i in range(len(TILE_TYPES[board[f"{x},{y}"][0]]["features"]))]
@@ -35,11 +42,12 @@ def touched_nodes(board: dict, x: int, y: int) -> list[str]:
     return nodes
 
 
-def completed_events(state: dict, x: int, y: int) -> list[dict]:
+def completed_events(state: State, x: int, y: int) -> list[dict[str, Any]]:
     """The path/tower/house groups the new tile completed that carry followers, each
     named by its first tile node, with the scorer fixed by the followers on it (7.4-7.5)."""
     feats = features_of(state["board"])
-    seen, events = set(), []
+    seen: set[str] = set()
+    events: list[dict[str, Any]] = []
     for node in touched_nodes(state["board"], x, y):
         root = feats.find(node)
         group = feats.groups[root]
@@ -62,7 +70,7 @@ def completed_events(state: dict, x: int, y: int) -> list[dict]:
     return sorted(events, key=lambda e: node_order(e["node"]))
 
 
-def return_followers(state: dict, nodes: list[str]) -> None:
+def return_followers(state: State, nodes: list[str]) -> None:
     members = set(nodes)
     keep = []
     for follower in state["followers"]:
@@ -73,7 +81,7 @@ def return_followers(state: dict, nodes: list[str]) -> None:
     state["followers"] = keep
 
 
-def move_marker(state: dict, seat: int, points: int) -> None:
+def move_marker(state: State, seat: int, points: int) -> None:
     """One move of ``points``; ending on a corner that still holds a wall tile takes it."""
     state["score"][seat] += points
     corner = CORNER_OF_SPACE.get(state["score"][seat] % POINTS["track_length"])
@@ -84,7 +92,7 @@ def move_marker(state: dict, seat: int, points: int) -> None:
         note(state, "wall_tile_taken", seat=seat, kind=kind, corner=corner)
 
 
-def can_double(state: dict, event: dict) -> bool:
+def can_double(state: State, event: dict[str, Any]) -> bool:
     kind = DOUBLE_FOR.get(event["type"])
     return (
         kind is not None
@@ -93,7 +101,7 @@ def can_double(state: dict, event: dict) -> bool:
     )
 
 
-def resolve_event(state: dict, event: dict, use_wall_tile: bool) -> None:
+def resolve_event(state: State, event: dict[str, Any], use_wall_tile: bool) -> None:
     """Pay one completed feature (mutates the working copy ``state``)."""
     seat = event["scorer"]
     if use_wall_tile:
@@ -119,6 +127,6 @@ def resolve_event(state: dict, event: dict, use_wall_tile: bool) -> None:
     state["pending"] = [e for e in state["pending"] if e["node"] != event["node"]]
 
 
-def resolve_tie(state: dict, event: dict) -> None:
+def resolve_tie(state: State, event: dict[str, Any]) -> None:
     note(state, "feature_tied", type=event["type"], size=event["size"], node=event["node"])
     return_followers(state, event["nodes"])

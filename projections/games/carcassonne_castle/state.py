@@ -8,11 +8,14 @@ The state is a plain JSON dict. Hidden parts: ``pile`` (the shuffled draw order)
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from projections.games.base import Options, Rng, State
 
 from .components import ALL_CASTLE_TILES, ALL_WALL_TILES, POINTS, WALL_TILE_CORNERS
 
 
-def initial_state(options: dict, seats: int, rng) -> dict:
+def initial_state(options: Options, seats: int, rng: Rng) -> State:
     walls = rng.shuffle(ALL_WALL_TILES)
     on_frame = len(WALL_TILE_CORNERS)
     pile = rng.shuffle(ALL_CASTLE_TILES)
@@ -45,21 +48,22 @@ def initial_state(options: dict, seats: int, rng) -> dict:
     }
 
 
-def copy(state: dict) -> dict:
+def copy(state: State) -> State:
     """A deep copy to build the next state in (the state is small: one copy per event)."""
-    return json.loads(json.dumps(state))
+    new: State = json.loads(json.dumps(state))
+    return new
 
 
-def eligible_wall_tiles(state: dict, seat: int, kind: int) -> list[dict]:
+def eligible_wall_tiles(state: State, seat: int, kind: int) -> list[dict[str, Any]]:
     """Held, unused tiles of ``kind`` taken in an earlier turn than this one (digest 7.6)."""
     return [t for t in state["held"][seat] if t["kind"] == kind and not t["used"] and t["turn"] < state["turn"]]
 
 
-def fresh_wall_tiles(state: dict, seat: int, kind: int) -> list[dict]:
+def fresh_wall_tiles(state: State, seat: int, kind: int) -> list[dict[str, Any]]:
     """Held, unused tiles of ``kind`` taken in this very turn: they must wait."""
     return [t for t in state["held"][seat] if t["kind"] == kind and not t["used"] and t["turn"] >= state["turn"]]
 
 
-def note(state: dict, what: str, **facts) -> None:
+def note(state: State, what: str, **facts: Any) -> None:
     """Record what an event caused, for the view's "recent" list and the log renderer."""
     state["recent"].append({"what": what, **facts})

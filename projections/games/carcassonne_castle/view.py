@@ -8,8 +8,9 @@ the game is over everyone does.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from projections.games.base import REFEREE
+from projections.games.base import REFEREE, State, Viewer
 
 from .components import (
     BOARD,
@@ -27,11 +28,11 @@ from .legal import to_act
 from .state import eligible_wall_tiles
 
 
-def _geometry(tid: str, rotation: int) -> dict:
+def _geometry(tid: str, rotation: int) -> dict[str, Any]:
     table = ROTATED[(tid, rotation)]
     features = []
     for feature in TILE_TYPES[tid]["features"]:
-        shown = {"type": feature["type"]}
+        shown: dict[str, Any] = {"type": feature["type"]}
         for extra in ("markets", "well", "inner_end"):
             if feature.get(extra):
                 shown[extra] = feature[extra]
@@ -77,25 +78,25 @@ PHASE_TEXT = {
 }
 
 
-def _where(node: str) -> dict:
+def _where(node: str) -> dict[str, int]:
     x, y, i = parse_node(node)
     return {"x": x, "y": y, "feature": i}
 
 
-def tile_view(tid: str, rotation: int = 0) -> dict:
+def tile_view(tid: str, rotation: int = 0) -> dict[str, Any]:
     return {"tile": tid, "rotation": rotation, **GEOMETRY[(tid, rotation)]}
 
 
-def summary(state: dict) -> str:
+def summary(state: State) -> str:
     if state["phase"] == "over":
         return "Game over: " + " - ".join(str(s) for s in state["score"])
     waiting = ", ".join(f"seat {s}" for s in sorted(to_act(state)))
     return f"Turn {state['turn']}: {waiting} to {PHASE_TEXT[state['phase']]}"
 
 
-def view(state: dict, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     omniscient = viewer == REFEREE or state["phase"] == "over"
-    out = {
+    out: dict[str, Any] = {
         "summary": summary(state),
         "scores": list(state["score"]),
         "phase": state["phase"],
@@ -151,7 +152,7 @@ def view(state: dict, viewer) -> dict:
     return out
 
 
-def _eligible(state: dict, seat: int) -> list[dict]:
+def _eligible(state: State, seat: int) -> list[dict[str, Any]]:
     if state["phase"] == "over" or seat != state["active"]:
         return []
     return [t for kind in WALL_KINDS for t in eligible_wall_tiles(state, seat, kind)]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 
-WEIGHTS = {
+from ..base import Action, Game, State
+
+WEIGHTS: dict[str, float] = {
     "place_worker": 6,
     "pass": 1,
     "build": 8,
@@ -25,7 +27,7 @@ WEIGHTS = {
 }
 
 
-def weight(action: dict) -> float:
+def weight(action: Action) -> float:
     base = WEIGHTS.get(action["type"], 1)
     if action["type"] == "choose_favour":
         base = 1 + action["payload"]["column"] ** 2
@@ -34,7 +36,7 @@ def weight(action: dict) -> float:
     return base
 
 
-def choose(game, state: dict, rand: random.Random) -> tuple[int, dict] | None:
+def choose(game: Game, state: State, rand: random.Random) -> tuple[int, Action] | None:
     """(seat, action) weighted over the legal actions, or None once the game is over."""
     seats = sorted(game.to_act(state))
     if not seats:

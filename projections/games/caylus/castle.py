@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any, cast
 
+from ..base import State
 from .components import CASTLE, SECTIONS
-from .state import has, house_available, lose_pp, pay, require
+from .state import Goods, Payload, has, house_available, lose_pp, pay, require
 
-BATCH_PAIRS = [list(p) for p in combinations(CASTLE["batch_others"], 2)]
+BATCH_PAIRS: list[list[str]] = [list(p) for p in combinations(CASTLE["batch_others"], 2)]
 """A batch is food plus two different cubes of wood, stone, cloth and gold."""
 
 
-def current_section(state: dict) -> int | None:
+def current_section(state: State) -> int | None:
     """The lowest unscored section with a free place (houses overflow onward); None if full."""
     for index in range(state["sections_scored"], len(SECTIONS)):
         if len(state["castle"][index]) < SECTIONS[index]["places"]:
@@ -19,14 +21,14 @@ def current_section(state: dict) -> int | None:
     return None
 
 
-def batch_cost(pair: list) -> dict:
-    cost = {"food": CASTLE["batch_food"]}
+def batch_cost(pair: list[str]) -> Goods:
+    cost: Goods = {"food": CASTLE["batch_food"]}
     for cube in pair:
         cost[cube] = cost.get(cube, 0) + 1
     return cost
 
 
-def check_batch(state: dict, seat: int, cubes) -> dict:
+def check_batch(state: State, seat: int, cubes: Any) -> Goods:
     valid = isinstance(cubes, list) and all(isinstance(c, str) for c in cubes)
     require(
         valid and sorted(cubes) in [sorted(p) for p in BATCH_PAIRS],
@@ -40,10 +42,10 @@ def check_batch(state: dict, seat: int, cubes) -> dict:
     return cost
 
 
-def give_batch(state: dict, seat: int, cost: dict) -> None:
+def give_batch(state: State, seat: int, cost: Goods) -> None:
     """One house into the current section, scoring that section's points per house."""
     pay(state, seat, cost)
-    index = current_section(state)
+    index = cast(int, current_section(state))  # check_batch refused a full castle
     state["castle"][index].append(seat)
     player = state["players"][seat]
     player["houses"] += 1
@@ -51,28 +53,29 @@ def give_batch(state: dict, seat: int, cost: dict) -> None:
     state["castle_placed"][seat] += 1
 
 
-def batch_options(state: dict, seat: int) -> list[dict]:
+def batch_options(state: State, seat: int) -> list[Payload]:
     if current_section(state) is None or not house_available(state, seat):
         return []
     return [{"cubes": p} for p in BATCH_PAIRS if has(state, seat, batch_cost(p))]
 
 
-def no_batch_penalty(state: dict, seat: int) -> None:
+def no_batch_penalty(state: State, seat: int) -> None:
     lose_pp(state, seat, CASTLE["no_batch_penalty"])
 
 
-def best_builder(state: dict) -> int | None:
+def best_builder(state: State) -> int | None:
     """Most houses this turn (at least 1); ties go to the earliest in castle order."""
-    best, most = None, 0
+    best: int | None = None
+    most = 0
     for seat in state["castle_workers"]:
         if state["castle_placed"][seat] > most:
             best, most = seat, state["castle_placed"][seat]
     return best
 
 
-def section_due(state: dict) -> int | None:
+def section_due(state: State) -> int | None:
     """The first unscored section, if the bailiff reached its trigger or it is full."""
-    index = state["sections_scored"]
+    index: int = state["sections_scored"]
     if index >= len(SECTIONS):
         return None
     section = SECTIONS[index]
@@ -88,9 +91,9 @@ def reward(index: int, houses: int) -> tuple[int, int]:
     return 0, 0
 
 
-def score_section(state: dict, index: int) -> list[int]:
+def score_section(state: State, index: int) -> list[int]:
     """Score one section in turn order; returns the favours owed, in that order."""
-    owed = []
+    owed: list[int] = []
     for seat in state["order"]:
         pp, favours = reward(index, state["castle"][index].count(seat))
         if pp < 0:

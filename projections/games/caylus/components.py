@@ -8,22 +8,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-DATA = json.loads((Path(__file__).parent / "data" / "caylus.json").read_text())
+DATA: dict[str, Any] = json.loads((Path(__file__).parent / "data" / "caylus.json").read_text())
 
 CUBES: list[str] = DATA["cube_types"]
 NON_GOLD: list[str] = DATA["non_gold"]
-CONST: dict = DATA["constants"]
-ROAD: dict = DATA["road"]
+CONST: dict[str, Any] = DATA["constants"]
+ROAD: dict[str, Any] = DATA["road"]
 ROAD_LENGTH: int = ROAD["length"]
 SPECIALS: list[str] = DATA["special_buildings"]
-SPECIAL_NAMES: dict = DATA["special_names"]
-BUILDINGS: dict = DATA["buildings"]
-SECTIONS: list[dict] = DATA["castle"]["sections"]
-CASTLE: dict = DATA["castle"]
-FAVOURS: dict = DATA["favours"]
+SPECIAL_NAMES: dict[str, str] = DATA["special_names"]
+BUILDINGS: dict[str, dict[str, Any]] = DATA["buildings"]
+"""Building id -> its tile: ``name``, ``colour``, ``cost``, ``prestige``, ``effect``, ..."""
+SECTIONS: list[dict[str, Any]] = DATA["castle"]["sections"]
+CASTLE: dict[str, Any] = DATA["castle"]
+FAVOURS: dict[str, Any] = DATA["favours"]
 FAVOUR_ROWS: list[str] = FAVOURS["rows"]
-FINAL: dict = DATA["final_conversion"]
+FINAL: dict[str, int] = DATA["final_conversion"]
 BAILIFF_MAX: int = ROAD["bailiff_max"]["value"]
 
 PRODUCTION_COLOURS = ("neutral", "fixed", "wood", "stone")
@@ -34,14 +36,16 @@ CONSTRUCTIBLE = ("wood", "stone", "prestige")
 
 
 def colour(building: str | None) -> str | None:
-    return BUILDINGS[building]["colour"] if building else None
+    found: str | None = BUILDINGS[building]["colour"] if building else None
+    return found
 
 
 def name(building: str) -> str:
-    return BUILDINGS[building]["name"]
+    found: str = BUILDINGS[building]["name"]
+    return found
 
 
-def supply_tiles(options: dict) -> list[str]:
+def supply_tiles(options: dict[str, Any]) -> list[str]:
     """The wood, stone and prestige tiles in the supply at setup, per the edition options."""
     return [
         bid

@@ -4,23 +4,30 @@ fourth row of the favour table (which only changes what is paid)."""
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard, cast
+
+from ..base import State
 from .components import BUILDINGS, CONST, CUBES, ROAD_LENGTH
-from .state import has, house_available, pay, require, space
+from .state import Goods, Payload, has, house_available, pay, require, space
+
+Work = dict[str, Any]
+"""A building work (``WORKS``): ``kind`` and, per kind, ``colour`` and ``discount`` or ``pay``."""
 
 
-def grant_favours(state: dict, seat: int, count: int) -> None:
+def grant_favours(state: State, seat: int, count: int) -> None:
     """Favours are resolved at once by the gainer, before play goes on (digest §13)."""
     if count:
         state["favours"][0:0] = [seat] * count
 
 
-def prestige_of(state: dict, building: str) -> int:
+def prestige_of(state: State, building: str) -> int:
+    prestige: int = BUILDINGS[building]["prestige"]
     if building == "w_lawyer":
-        return state["options"].get("lawyer_prestige", BUILDINGS[building]["prestige"])
-    return BUILDINGS[building]["prestige"]
+        prestige = state["options"].get("lawyer_prestige", prestige)
+    return prestige
 
 
-def empty_lot(state: dict) -> int | None:
+def empty_lot(state: State) -> int | None:
     """The lowest-numbered empty lot, where every new building goes (G5: maybe none)."""
     for number in range(1, ROAD_LENGTH + 1):
         if state["road"][number - 1]["building"] is None:
@@ -28,8 +35,8 @@ def empty_lot(state: dict) -> int | None:
     return None
 
 
-def construction_cost(building: str, discount: dict, any_cube: str | None) -> dict:
-    cost = dict(BUILDINGS[building]["cost"])
+def construction_cost(building: str, discount: Goods, any_cube: str | None) -> Goods:
+    cost: Goods = dict(BUILDINGS[building]["cost"])
     for k, v in discount.items():
         if k in cost:
             cost[k] -= v
@@ -37,11 +44,12 @@ def construction_cost(building: str, discount: dict, any_cube: str | None) -> di
                 del cost[k]
     if "any" in cost:
         n = cost.pop("any")
-        cost[any_cube] = cost.get(any_cube, 0) + n
+        cube = cast(str, any_cube)  # an "any" part always comes with its cube (check_construct, build_options)
+        cost[cube] = cost.get(cube, 0) + n
     return cost
 
 
-def check_construct(state: dict, seat: int, colour: str, building, any_cube, discount: dict) -> dict:
+def check_construct(state: State, seat: int, colour: str, building: Any, any_cube: Any, discount: Goods) -> Goods:
     """Validate a construction; returns the cubes it costs."""
     require(isinstance(building, str) and building in BUILDINGS, "unknown_building", f"no building {building!r}")
     require(
@@ -62,10 +70,10 @@ def check_construct(state: dict, seat: int, colour: str, building, any_cube, dis
     return cost
 
 
-def construct(state: dict, seat: int, building: str, cost: dict) -> None:
+def construct(state: State, seat: int, building: str, cost: Goods) -> None:
     """Pay, put the tile on the first empty lot with the builder's house, score it."""
     pay(state, seat, cost)
-    lot = space(state, empty_lot(state))
+    lot = space(state, cast(int, empty_lot(state)))  # check_construct refused a full road
     lot.update(building=building, owner=seat)
     state["supply"].remove(building)
     player = state["players"][seat]
@@ -74,28 +82,30 @@ def construct(state: dict, seat: int, building: str, cost: dict) -> None:
     grant_favours(state, seat, BUILDINGS[building].get("favours", 0))
 
 
-def build_options(state: dict, seat: int, colour: str, discount: dict) -> list[dict]:
+def build_options(state: State, seat: int, colour: str, discount: Goods) -> list[Payload]:
     """Every (building, any cube) this seat may construct now."""
     if empty_lot(state) is None or not house_available(state, seat):
         return []
-    out = []
+    out: list[Payload] = []
     for building in dict.fromkeys(state["supply"]):
         if BUILDINGS[building]["colour"] != colour:
             continue
-        anys = CUBES if ("any" in BUILDINGS[building]["cost"] and "any" not in discount) else [None]
+        anys: list[str] | list[None] = (
+            CUBES if ("any" in BUILDINGS[building]["cost"] and "any" not in discount) else [None]
+        )
         for any_cube in anys:
             if has(state, seat, construction_cost(building, discount, any_cube)):
                 out.append({"building": building, "any": any_cube} if any_cube else {"building": building})
     return out
 
 
-def is_space(number) -> bool:
+def is_space(number: object) -> TypeGuard[int]:
     """A road space number 1..28 (a JSON ``true`` is not the number 1)."""
     return isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= ROAD_LENGTH
 
 
 # -- the Lawyer ---------------------------------------------------------------------
-def lawyer_target_ok(state: dict, seat: int, number: int) -> str | None:
+def lawyer_target_ok(state: State, seat: int, number: object) -> str | None:
     """None if ``number`` may be converted by ``seat``; else the refusal code."""
     if not is_space(number):
         return "no_such_space"
@@ -120,7 +130,7 @@ def lawyer_target_ok(state: dict, seat: int, number: int) -> str | None:
     return None
 
 
-CONVERT_MESSAGES = {
+CONVERT_MESSAGES: dict[str, str] = {
     "no_such_space": "there is no such road space",
     "not_convertible": "only neutral buildings and your own wood or stone buildings (not the Lawyer) can become residences",
     "not_your_building": "you may only convert your own wood or stone buildings",
@@ -129,13 +139,13 @@ CONVERT_MESSAGES = {
 }
 
 
-def check_convert(state: dict, seat: int, number, cost: dict) -> None:
+def check_convert(state: State, seat: int, number: object, cost: Goods) -> None:
     code = lawyer_target_ok(state, seat, number)
     require(code is None, code or "", CONVERT_MESSAGES.get(code or "", ""))
     require(has(state, seat, cost), "not_enough_resources", f"the conversion costs {cost}")
 
 
-def convert(state: dict, seat: int, number: int, cost: dict) -> None:
+def convert(state: State, seat: int, number: int, cost: Goods) -> None:
     """Pay and score at once; the tile changes now, or after its worker leaves (G4)."""
     pay(state, seat, cost)
     sp = space(state, number)
@@ -149,7 +159,7 @@ def convert(state: dict, seat: int, number: int, cost: dict) -> None:
         finish_conversion(state, number, seat)
 
 
-def finish_conversion(state: dict, number: int, seat: int) -> None:
+def finish_conversion(state: State, number: int, seat: int) -> None:
     sp = space(state, number)
     old = sp["building"]
     if BUILDINGS[old]["colour"] == "neutral":
@@ -159,14 +169,14 @@ def finish_conversion(state: dict, number: int, seat: int) -> None:
     sp.update(building="residence", owner=seat, convert_to=None)
 
 
-def convert_options(state: dict, seat: int, cost: dict) -> list[dict]:
+def convert_options(state: State, seat: int, cost: Goods) -> list[Payload]:
     if not has(state, seat, cost):
         return []
     return [{"space": n} for n in range(1, ROAD_LENGTH + 1) if lawyer_target_ok(state, seat, n) is None]
 
 
 # -- the Architect ------------------------------------------------------------------
-def check_prestige(state: dict, seat: int, number, building) -> dict:
+def check_prestige(state: State, seat: int, number: Any, building: Any) -> Goods:
     require(is_space(number), "no_such_space", "there is no such road space")
     sp = space(state, number)
     require(
@@ -181,12 +191,12 @@ def check_prestige(state: dict, seat: int, number, building) -> dict:
         "the Architect builds only prestige buildings",
     )
     require(building in state["supply"], "not_in_supply", f"{BUILDINGS[building]['name']} is not in the supply")
-    cost = BUILDINGS[building]["cost"]
+    cost: Goods = BUILDINGS[building]["cost"]
     require(has(state, seat, cost), "not_enough_resources", f"{BUILDINGS[building]['name']} costs {cost}")
     return cost
 
 
-def build_prestige(state: dict, seat: int, number: int, building: str) -> None:
+def build_prestige(state: State, seat: int, number: int, building: str) -> None:
     pay(state, seat, BUILDINGS[building]["cost"])
     space(state, number)["building"] = building
     state["supply"].remove(building)
@@ -194,7 +204,7 @@ def build_prestige(state: dict, seat: int, number: int, building: str) -> None:
     grant_favours(state, seat, BUILDINGS[building].get("favours", 0))
 
 
-def prestige_options(state: dict, seat: int) -> list[dict]:
+def prestige_options(state: State, seat: int) -> list[Payload]:
     homes = [
         n
         for n in range(1, ROAD_LENGTH + 1)
@@ -214,7 +224,7 @@ WORKS = ("construct", "lawyer", "architect")
 ``discount``), ``lawyer`` a conversion paying ``pay``, ``architect`` a prestige building."""
 
 
-def work_options(state: dict, seat: int, work: dict) -> list[dict]:
+def work_options(state: State, seat: int, work: Work) -> list[Payload]:
     """Every payload of the ``work`` the seat may carry out now."""
     if work["kind"] == "construct":
         return build_options(state, seat, work["colour"], work.get("discount", {}))
@@ -223,7 +233,7 @@ def work_options(state: dict, seat: int, work: dict) -> list[dict]:
     return prestige_options(state, seat)
 
 
-def check_work(state: dict, seat: int, work: dict, payload: dict) -> None:
+def check_work(state: State, seat: int, work: Work, payload: Payload) -> None:
     if work["kind"] == "construct":
         check_construct(
             state, seat, work["colour"], payload.get("building"), payload.get("any"), work.get("discount", {})
@@ -234,7 +244,7 @@ def check_work(state: dict, seat: int, work: dict, payload: dict) -> None:
         check_prestige(state, seat, payload.get("space"), payload.get("building"))
 
 
-def do_work(state: dict, seat: int, work: dict, payload: dict) -> None:
+def do_work(state: State, seat: int, work: Work, payload: Payload) -> None:
     if work["kind"] == "construct":
         discount = work.get("discount", {})
         cost = check_construct(state, seat, work["colour"], payload["building"], payload.get("any"), discount)
@@ -245,8 +255,8 @@ def do_work(state: dict, seat: int, work: dict, payload: dict) -> None:
         build_prestige(state, seat, payload["space"], payload["building"])
 
 
-def income(state: dict, seat: int) -> int:
-    total = CONST["income"]["base"]
+def income(state: State, seat: int) -> int:
+    total: int = CONST["income"]["base"]
     for sp in state["road"]:
         if sp["owner"] == seat and sp["building"]:
             total += BUILDINGS[sp["building"]].get("income", 0)

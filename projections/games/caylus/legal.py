@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+from ..base import Action, State
 from .castle import batch_options
 from .components import BUILDINGS, CONST, ROAD_LENGTH
 from .favours import favour_options
 from .placement import gate_options, place_options
 from .road import activation_options
+from .state import Payload
 from .turn import current_decision
 
 
-def _act(kind: str, payload: dict | None = None) -> dict:
+def _act(kind: str, payload: Payload | None = None) -> Action:
     return {"type": kind, "payload": payload or {}}
 
 
-def _deltas(state: dict, limit: int) -> list[int]:
+def _deltas(state: State, limit: int) -> list[int]:
     return [d for d in range(-limit, limit + 1) if 1 <= state["provost"] + d <= ROAD_LENGTH]
 
 
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     decision = current_decision(state)
     if decision is None or decision["seat"] != seat:
         return []

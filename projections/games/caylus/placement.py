@@ -6,19 +6,21 @@ rules are shared with it.
 
 from __future__ import annotations
 
+from ..base import State
 from .components import BUILDINGS, CONST, PRODUCTION_COLOURS, ROAD_LENGTH, SPECIAL_NAMES
-from .state import require, two_players
+from .state import Payload, Player, require, two_players
+from .versions import CASTLE_AT_BRIDGE_NUMBER, version
 
 SINGLE_SPOTS = ("gate", "trading_post", "merchants_guild", "joust_field")
 ROAD_TARGETS = {f"road:{n}": n for n in range(1, ROAD_LENGTH + 1)}
 TARGETS = (*SINGLE_SPOTS, "stables", "inn", "castle", *ROAD_TARGETS)
 
 
-def road_number(target) -> int | None:
+def road_number(target: object) -> int | None:
     return ROAD_TARGETS.get(target) if isinstance(target, str) else None
 
 
-def target_problem(state: dict, seat: int, target) -> tuple[str, str] | None:
+def target_problem(state: State, seat: int, target: object) -> tuple[str, str] | None:
     """Why ``target`` cannot take a worker of ``seat`` now (None if it can)."""
     special = state["special"]
     if target in SINGLE_SPOTS:
@@ -56,23 +58,30 @@ def target_problem(state: dict, seat: int, target) -> tuple[str, str] | None:
     return None
 
 
-def bridge_cost(state: dict) -> int:
-    """The lowest free passing space; with 2 players 1, or 3 once the opponent passed."""
-    if two_players(state):
-        return CONST["two_player_cost_after_pass"] if state["passed"] else 1
+def bridge_cost(state: State, target: object) -> int:
+    """The lowest free passing space, 1 + the number of players who passed. With 2 players a
+    building not one's own costs 3 once the opponent passed (6.(1)C); the castle, which is no
+    building (2.(2)E), keeps the bridge number, except under rules version 1 (digest G3)."""
+    if two_players(state) and state["passed"]:
+        if target != "castle" or version(state) < CASTLE_AT_BRIDGE_NUMBER:
+            three: int = CONST["two_player_cost_after_pass"]
+            return three
     return 1 + len(state["passed"])
 
 
-def placement_cost(state: dict, seat: int, target: str) -> int:
+def placement_cost(state: State, seat: int, target: object) -> int:
     number = road_number(target)
+    cost: int
     if number is not None and state["road"][number - 1]["owner"] == seat:
-        return CONST["own_building_cost"]
-    if state["special"]["inn_right"] == seat:
-        return CONST["inn_cost"]
-    return bridge_cost(state)
+        cost = CONST["own_building_cost"]
+    elif state["special"]["inn_right"] == seat:
+        cost = CONST["inn_cost"]
+    else:
+        cost = bridge_cost(state, target)
+    return cost
 
 
-def check_place(state: dict, seat: int, target) -> int:
+def check_place(state: State, seat: int, target: object) -> int:
     """Validate a phase-2 placement; returns its cost."""
     problem = target_problem(state, seat, target)
     if problem:
@@ -83,7 +92,7 @@ def check_place(state: dict, seat: int, target) -> int:
     return cost
 
 
-def put_worker(state: dict, seat: int, target: str) -> None:
+def put_worker(state: State, seat: int, target: str) -> None:
     """Put the worker there; the owner of someone else's building gains 1 PP at once."""
     special = state["special"]
     if target in SINGLE_SPOTS:
@@ -95,14 +104,14 @@ def put_worker(state: dict, seat: int, target: str) -> None:
     elif target == "castle":
         state["castle_workers"].append(seat)
     else:
-        sp = state["road"][road_number(target) - 1]
+        sp = state["road"][ROAD_TARGETS[target] - 1]
         sp["worker"] = seat
         if sp["owner"] is not None and sp["owner"] != seat:
             state["players"][sp["owner"]]["pp"] += CONST["owner_pp_on_visit"]
 
 
-def place_options(state: dict, seat: int) -> list[dict]:
-    p = state["players"][seat]
+def place_options(state: State, seat: int) -> list[Payload]:
+    p: Player = state["players"][seat]
     if p["workers"] <= 0 or p["deniers"] <= 0:
         return []
     return [
@@ -112,5 +121,5 @@ def place_options(state: dict, seat: int) -> list[dict]:
     ]
 
 
-def gate_options(state: dict, seat: int) -> list[dict]:
+def gate_options(state: State, seat: int) -> list[Payload]:
     return [{"target": t} for t in TARGETS if t != "gate" and target_problem(state, seat, t) is None]

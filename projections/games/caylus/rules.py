@@ -7,17 +7,21 @@ state and its ``apply`` on the copy; ``base.Game.apply`` runs them in that order
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
+from ..base import Rng, State
 from .castle import check_batch, give_batch, no_batch_penalty
 from .components import CONST, ROAD_LENGTH
 from .construction import grant_favours
 from .favours import apply_favour, check_favour
 from .placement import check_place, put_worker, target_problem
 from .road import activate, check_activation, check_owner_bonus, check_produce, offered_action
-from .state import pay, require
-from .turn import current_decision, next_placer, return_worker
+from .state import Decision, Payload, pay, require
+from .turn import awaited, next_placer, return_worker
 
 
-def _provost_delta(state: dict, delta, limit: int) -> None:
+def _provost_delta(state: State, delta: object, limit: int) -> None:
     require(
         isinstance(delta, int) and not isinstance(delta, bool) and -limit <= delta <= limit,
         "bad_delta",
@@ -30,22 +34,26 @@ def _provost_delta(state: dict, delta, limit: int) -> None:
     )
 
 
-def _leave(state: dict, seat: int, building: str) -> None:
+def _leave(state: State, seat: int, building: str) -> None:
     """The worker on a special building goes home and frees the building."""
     state["special"][building] = None
     return_worker(state, seat)
 
 
-def _bool(value, name: str) -> None:
+def _bool(value: object, name: str) -> None:
     require(isinstance(value, bool), "bad_payload", f"'{name}' must be true or false")
 
 
+Handler = Callable[[State, int, Payload, Decision], None]
+"""A check or an apply: the state, the acting seat, the payload, the decision it answers."""
+
+
 # -- phase 2 -------------------------------------------------------------------------
-def check_place_worker(state, seat, payload, decision):
+def check_place_worker(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     check_place(state, seat, payload.get("target"))
 
 
-def apply_place_worker(state, seat, payload, decision):
+def apply_place_worker(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     target = payload["target"]
     state["players"][seat]["deniers"] -= check_place(state, seat, target)
     state["players"][seat]["workers"] -= 1
@@ -53,7 +61,7 @@ def apply_place_worker(state, seat, payload, decision):
     next_placer(state)
 
 
-def apply_pass(state, seat, payload, decision):
+def apply_pass(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     state["passed"].append(seat)
     if len(state["passed"]) == 1:
         state["players"][seat]["deniers"] += CONST["first_pass_bonus"]
@@ -61,7 +69,7 @@ def apply_pass(state, seat, payload, decision):
 
 
 # -- phase 3 -------------------------------------------------------------------------
-def check_gate_move(state, seat, payload, decision):
+def check_gate_move(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     target = payload.get("target")
     require(target != "gate", "space_occupied", "the worker is already on the Gate")
     problem = target_problem(state, seat, target)
@@ -69,32 +77,32 @@ def check_gate_move(state, seat, payload, decision):
         require(False, *problem)
 
 
-def apply_gate_move(state, seat, payload, decision):
+def apply_gate_move(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     state["special"]["gate"] = None
     put_worker(state, seat, payload["target"])
     state["cursor"] += 1
 
 
-def apply_gate_recall(state, seat, payload, decision):
+def apply_gate_recall(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     _leave(state, seat, "gate")
     state["cursor"] += 1
 
 
-def check_guild(state, seat, payload, decision):
+def check_guild(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     _provost_delta(state, payload.get("delta"), CONST["guild_max_move"])
 
 
-def apply_guild(state, seat, payload, decision):
+def apply_guild(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     state["provost"] += payload["delta"]
     _leave(state, seat, "merchants_guild")
     state["cursor"] += 1
 
 
-def check_joust(state, seat, payload, decision):
+def check_joust(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     _bool(payload.get("pay"), "pay")
 
 
-def apply_joust(state, seat, payload, decision):
+def apply_joust(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     if payload["pay"]:
         pay(state, seat, CONST["joust_pay"])
         grant_favours(state, seat, 1)
@@ -102,19 +110,19 @@ def apply_joust(state, seat, payload, decision):
     state["cursor"] += 1
 
 
-def check_inn(state, seat, payload, decision):
+def check_inn(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     _bool(payload.get("keep"), "keep")
 
 
-def apply_inn(state, seat, payload, decision):
+def apply_inn(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     if not payload["keep"]:
         _leave(state, seat, "inn_right")
     state["cursor"] += 1
 
 
 # -- phase 4 -------------------------------------------------------------------------
-def check_move_provost(state, seat, payload, decision):
-    delta = payload.get("delta")
+def check_move_provost(state: State, seat: int, payload: Payload, decision: Decision) -> None:
+    delta: Any = payload.get("delta")
     _provost_delta(state, delta, CONST["provost_max_move"])
     require(
         state["players"][seat]["deniers"] >= abs(delta),
@@ -123,7 +131,7 @@ def check_move_provost(state, seat, payload, decision):
     )
 
 
-def apply_move_provost(state, seat, payload, decision):
+def apply_move_provost(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     delta = payload["delta"]
     state["players"][seat]["deniers"] -= abs(delta)
     state["provost"] += delta
@@ -131,71 +139,71 @@ def apply_move_provost(state, seat, payload, decision):
 
 
 # -- phase 5 -------------------------------------------------------------------------
-def check_produce_action(state, seat, payload, decision):
+def check_produce_action(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     check_produce(state, decision["space"], payload.get("option"))
 
 
-def apply_produce(state, seat, payload, decision):
+def apply_produce(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     for k, v in check_produce(state, decision["space"], payload["option"]).items():
         state["players"][seat][k] += v
     state["cursor"]["stage"] = "bonus"
 
 
-def check_owner_bonus_action(state, seat, payload, decision):
+def check_owner_bonus_action(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     check_owner_bonus(state, decision["space"], payload.get("cube"))
 
 
-def apply_owner_bonus(state, seat, payload, decision):
+def apply_owner_bonus(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     state["players"][seat][payload["cube"]] += 1
     state["cursor"]["stage"] = "return"
 
 
-def activation(action_type):
-    def check(state, seat, payload, decision):
+def activation(action_type: str) -> tuple[Handler, Handler]:
+    def check(state: State, seat: int, payload: Payload, decision: Decision) -> None:
         check_activation(state, seat, decision["space"], action_type, payload)
 
-    def apply(state, seat, payload, decision):
+    def apply(state: State, seat: int, payload: Payload, decision: Decision) -> None:
         activate(state, seat, decision["space"], action_type, payload)
         state["cursor"]["stage"] = "bonus"
 
     return check, apply
 
 
-def apply_decline(state, seat, payload, decision):
+def apply_decline(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     state["cursor"]["stage"] = "bonus"
 
 
 # -- phase 6 -------------------------------------------------------------------------
-def check_give_batch(state, seat, payload, decision):
+def check_give_batch(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     check_batch(state, seat, payload.get("cubes"))
 
 
-def apply_give_batch(state, seat, payload, decision):
+def apply_give_batch(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     give_batch(state, seat, check_batch(state, seat, payload["cubes"]))
     state["cursor"]["gave"] += 1
 
 
-def apply_castle_done(state, seat, payload, decision):
+def apply_castle_done(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     if state["cursor"]["gave"] == 0:
         no_batch_penalty(state, seat)
     state["cursor"] = {"index": state["cursor"]["index"] + 1, "gave": 0}
 
 
 # -- favours -------------------------------------------------------------------------
-def check_choose_favour(state, seat, payload, decision):
+def check_choose_favour(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     check_favour(state, seat, payload)
 
 
-def apply_choose_favour(state, seat, payload, decision):
+def apply_choose_favour(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     state["favours"].pop(0)
     apply_favour(state, seat, payload)
 
 
-def _no_check(state, seat, payload, decision):
+def _no_check(state: State, seat: int, payload: Payload, decision: Decision) -> None:
     pass
 
 
-HANDLERS = {
+HANDLERS: dict[str, tuple[tuple[str, ...], Handler, Handler]] = {
     "place_worker": (("place",), check_place_worker, apply_place_worker),
     "pass": (("place",), _no_check, apply_pass),
     "gate_move": (("gate",), check_gate_move, apply_gate_move),
@@ -217,21 +225,22 @@ HANDLERS = {
 }
 
 
-def awaits(state: dict, seat: int, kind: str) -> bool:
+def awaits(state: State, seat: int | None, kind: str) -> bool:
     """The decision answers ``kind``; an activation takes only what its building offers (or a decline)."""
-    decision = current_decision(state)
+    decision = awaited(state)
     if decision["kind"] not in HANDLERS[kind][0]:
         return False
     return decision["kind"] != "activate" or kind == "decline" or offered_action(state, decision["space"]) == kind
 
 
-def check(state: dict, seat: int, kind: str, payload: dict) -> None:
-    HANDLERS[kind][1](state, seat, payload, current_decision(state))
+def check(state: State, seat: int | None, kind: str, payload: Payload) -> None:
+    """``seat`` is one the game awaits: the skeleton's guards refused any other, the system actor too."""
+    HANDLERS[kind][1](state, cast(int, seat), payload, awaited(state))
 
 
-def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
+def effect(state: State, seat: int | None, kind: str, payload: Payload, rng: Rng | None = None) -> None:
     """Apply ``kind`` to the copy; the decision it answered is closed unless favours remain."""
-    decision = current_decision(state)
+    decision = awaited(state)
     if not state["favours"]:
         state["decision"] = None
-    HANDLERS[kind][2](state, seat, payload, decision)
+    HANDLERS[kind][2](state, cast(int, seat), payload, decision)

@@ -85,7 +85,7 @@ class FavourSchema(Schema):
     space = fields.Integer(strict=True, validate=validate.Range(1, ROAD_LENGTH))
 
 
-ACTION_SCHEMAS = {
+ACTION_SCHEMAS: dict[str, type] = {
     "place_worker": TargetSchema,
     "pass": EmptySchema,
     "gate_move": TargetSchema,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ..base import ranking_from
+from ..base import State, ranking_from
 from .components import FINAL, NON_GOLD
+from .state import Goods, Player
 
 
-def conversion(player: dict) -> dict:
+def conversion(player: Player) -> Goods:
     """3 PP per gold, 1 PP per 3 other cubes (any mix), 1 PP per 4 deniers."""
     return {
         "gold": player["gold"] * FINAL["pp_per_gold"],
@@ -15,7 +16,7 @@ def conversion(player: dict) -> dict:
     }
 
 
-def finish_game(state: dict) -> None:
+def finish_game(state: State) -> None:
     """Add the conversion to each player's prestige; all tied for first share the win."""
     breakdown = []
     for player in state["players"]:

@@ -7,13 +7,26 @@ seats owed a royal favour, resolved before anything else goes on.
 
 from __future__ import annotations
 
-from ..base import IllegalAction
+from typing import Any
+
+from ..base import IllegalAction, Options, Rng, State
 from .components import CONST, CUBES, ROAD, ROAD_LENGTH, neutral_tiles, supply_tiles
 
 RESOURCES = ("deniers", *CUBES)
 
+Goods = dict[str, int]
+"""A cost or a gain: resource (``deniers``, a cube, ``pp``) -> how many."""
+Player = dict[str, int]
+"""One seat's holdings: deniers, cubes, ``pp``, ``workers``, ``houses``."""
+Space = dict[str, Any]
+"""One road space: ``building`` (id or None), ``owner``, ``worker``, ``convert_to`` (seat or None)."""
+Payload = dict[str, Any]
+"""An action's payload, as posted (checked before it is trusted)."""
+Decision = dict[str, Any]
+"""What the game waits for: ``{"kind", "seat", ...context}``."""
 
-def copy(state: dict) -> dict:
+
+def copy(state: State) -> State:
     """A deep copy of the mutable parts, written out for speed (apply copies once per event).
 
     ``options``, ``final`` and ``result`` are never changed in place, so they are shared.
@@ -34,16 +47,16 @@ def copy(state: dict) -> dict:
     return new
 
 
-def setup_state(options: dict, seats: int, rng) -> dict:
+def setup_state(options: Options, seats: int, rng: Rng) -> State:
     neutrals = rng.shuffle(neutral_tiles())
     order = rng.shuffle(list(range(seats)))
-    road = []
+    road: list[Space] = []
     for space in range(1, ROAD_LENGTH + 1):
         building = ROAD["fixed"].get(str(space))
         if space in ROAD["neutral_spaces"]:
             building = neutrals[ROAD["neutral_spaces"].index(space)]
         road.append({"building": building, "owner": None, "worker": None, "convert_to": None})
-    players = []
+    players: list[Player] = []
     for seat in range(seats):
         position = order.index(seat)
         deniers = CONST["start_deniers_two_players"] if seats == 2 else CONST["start_deniers"][position]
@@ -88,34 +101,36 @@ def setup_state(options: dict, seats: int, rng) -> dict:
     }
 
 
-def space(state: dict, number: int) -> dict:
-    return state["road"][number - 1]
+def space(state: State, number: int) -> Space:
+    sp: Space = state["road"][number - 1]
+    return sp
 
 
-def player(state: dict, seat: int) -> dict:
-    return state["players"][seat]
+def player(state: State, seat: int) -> Player:
+    p: Player = state["players"][seat]
+    return p
 
 
-def has(state: dict, seat: int, cost: dict) -> bool:
-    p = state["players"][seat]
+def has(state: State, seat: int, cost: Goods) -> bool:
+    p: Player = state["players"][seat]
     return all(p[k] >= v for k, v in cost.items())
 
 
-def pay(state: dict, seat: int, cost: dict) -> None:
-    p = state["players"][seat]
+def pay(state: State, seat: int, cost: Goods) -> None:
+    p: Player = state["players"][seat]
     for k, v in cost.items():
         p[k] -= v
 
 
-def gain(state: dict, seat: int, goods: dict) -> None:
-    p = state["players"][seat]
+def gain(state: State, seat: int, goods: Goods) -> None:
+    p: Player = state["players"][seat]
     for k, v in goods.items():
         p[k] += v
 
 
-def lose_pp(state: dict, seat: int, amount: int) -> None:
+def lose_pp(state: State, seat: int, amount: int) -> None:
     """Prestige never goes below 0 (published for the castle; G6 for every loss)."""
-    p = state["players"][seat]
+    p: Player = state["players"][seat]
     p["pp"] = max(0, p["pp"] - amount)
 
 
@@ -124,18 +139,20 @@ def require(condition: bool, code: str, message: str) -> None:
         raise IllegalAction(code, message)
 
 
-def house_available(state: dict, seat: int) -> bool:
+def house_available(state: State, seat: int) -> bool:
     """Houses are unlimited unless the ``house_limit`` option is set (G1)."""
-    limit = state["options"].get("house_limit")
-    return limit is None or state["players"][seat]["houses"] < limit
+    limit: int | None = state["options"].get("house_limit")
+    houses: int = state["players"][seat]["houses"]
+    return limit is None or houses < limit
 
 
-def two_players(state: dict) -> bool:
-    return state["seats"] == 2
+def two_players(state: State) -> bool:
+    seats: int = state["seats"]
+    return seats == 2
 
 
-def count_cubes(cubes: list[str]) -> dict:
-    out: dict = {}
+def count_cubes(cubes: list[str]) -> Goods:
+    out: Goods = {}
     for c in cubes:
         out[c] = out.get(c, 0) + 1
     return out

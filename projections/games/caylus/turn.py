@@ -8,24 +8,35 @@ decision's effect and move the cursor on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
+from ..base import State
 from .castle import batch_options, best_builder, current_section, no_batch_penalty, score_section, section_due
 from .components import BAILIFF_MAX, BUILDINGS, CONST, SECTIONS, SPECIALS
 from .construction import finish_conversion, grant_favours, income
 from .road import activation_options, owner_bonus_due
 from .scoring import finish_game
-from .state import two_players
+from .state import Decision, two_players
 
 
-def current_decision(state: dict) -> dict | None:
+def current_decision(state: State) -> Decision | None:
     """What the game waits for: an owed favour comes before anything else."""
     if state["result"] is not None:
         return None
     if state["favours"]:
         return {"kind": "favour", "seat": state["favours"][0]}
-    return state["decision"]
+    decision: Decision | None = state["decision"]
+    return decision
 
 
-def advance(state: dict) -> None:
+def awaited(state: State) -> Decision:
+    """The decision a running game waits for: ``advance`` always stops at one, so only a
+    finished game has none (and the skeleton's guards refuse every event to it)."""
+    return cast(Decision, current_decision(state))
+
+
+def advance(state: State) -> None:
     while state["result"] is None:
         if state["favours"]:
             seat = state["favours"][0]
@@ -42,23 +53,23 @@ def advance(state: dict) -> None:
         STEPS[state["phase"]](state)
 
 
-def decide(state: dict, kind: str, seat: int, **context) -> None:
+def decide(state: State, kind: str, seat: int, **context: Any) -> None:
     state["decision"] = {"kind": kind, "seat": seat, **context}
 
 
-def enter_phase(state: dict, phase: str, cursor) -> None:
+def enter_phase(state: State, phase: str, cursor: Any) -> None:
     """Favours of one phase must use different rows, so the record resets per phase."""
     state["phase"] = phase
     state["cursor"] = cursor
     state["favour_rows_used"] = [[] for _ in range(state["seats"])]
 
 
-def return_worker(state: dict, seat: int) -> None:
+def return_worker(state: State, seat: int) -> None:
     state["players"][seat]["workers"] += 1
 
 
 # -- phase 1 and the start of a turn ---------------------------------------------------
-def start_turn(state: dict) -> None:
+def start_turn(state: State) -> None:
     state["turn"] += 1
     if two_players(state) and state["turn"] > 1:
         state["order"] = state["order"][::-1]
@@ -70,14 +81,14 @@ def start_turn(state: dict) -> None:
 
 
 # -- phase 2 -------------------------------------------------------------------------
-def step_place(state: dict) -> None:
+def step_place(state: State) -> None:
     if len(state["passed"]) == state["seats"]:
         enter_phase(state, "special", 0)
         return
     decide(state, "place", state["order"][state["cursor"]])
 
 
-def next_placer(state: dict) -> None:
+def next_placer(state: State) -> None:
     """The next seat in turn order that has not passed (the cursor wraps around)."""
     order, n = state["order"], state["seats"]
     for step in range(1, n + 1):
@@ -88,7 +99,7 @@ def next_placer(state: dict) -> None:
 
 
 # -- phase 3 -------------------------------------------------------------------------
-def step_special(state: dict) -> None:
+def step_special(state: State) -> None:
     index = state["cursor"]
     if index >= len(SPECIALS):
         enter_phase(state, "provost", 0)
@@ -126,7 +137,7 @@ def step_special(state: dict) -> None:
         step_inn(state, index)
 
 
-def step_inn(state: dict, index: int) -> None:
+def step_inn(state: State, index: int) -> None:
     special = state["special"]
     if special["inn_left"] is not None:
         if special["inn_right"] is not None:
@@ -138,7 +149,7 @@ def step_inn(state: dict, index: int) -> None:
 
 
 # -- phase 4 -------------------------------------------------------------------------
-def step_provost(state: dict) -> None:
+def step_provost(state: State) -> None:
     index = state["cursor"]
     if index >= len(state["passed"]):
         enter_phase(state, "road", {"space": 1, "stage": "effect"})
@@ -151,7 +162,7 @@ def step_provost(state: dict) -> None:
 
 
 # -- phase 5 -------------------------------------------------------------------------
-def step_road(state: dict) -> None:
+def step_road(state: State) -> None:
     cursor = state["cursor"]
     number = cursor["space"]
     if number > state["provost"]:
@@ -186,7 +197,7 @@ def step_road(state: dict) -> None:
         state["cursor"] = {"space": number + 1, "stage": "effect"}
 
 
-def leave_space(state: dict, number: int) -> None:
+def leave_space(state: State, number: int) -> None:
     """The worker goes home; a conversion waiting for it happens now (G4)."""
     sp = state["road"][number - 1]
     return_worker(state, sp["worker"])
@@ -195,7 +206,7 @@ def leave_space(state: dict, number: int) -> None:
         finish_conversion(state, number, sp["convert_to"])
 
 
-def finish_road(state: dict) -> None:
+def finish_road(state: State) -> None:
     """Workers beyond the provost return with no effect."""
     for number, sp in enumerate(state["road"], start=1):
         if sp["worker"] is not None:
@@ -204,7 +215,7 @@ def finish_road(state: dict) -> None:
 
 
 # -- phase 6 -------------------------------------------------------------------------
-def step_castle(state: dict) -> None:
+def step_castle(state: State) -> None:
     cursor = state["cursor"]
     workers = state["castle_workers"]
     if cursor.get("best_done"):
@@ -222,7 +233,7 @@ def step_castle(state: dict) -> None:
     state["cursor"] = {"index": cursor["index"] + 1, "gave": 0}
 
 
-def finish_castle(state: dict) -> None:
+def finish_castle(state: State) -> None:
     """The best builder's favour still belongs to phase 6; then the workers go home."""
     best = best_builder(state)
     for seat in state["castle_workers"]:
@@ -234,7 +245,7 @@ def finish_castle(state: dict) -> None:
 
 
 # -- phase 7 -------------------------------------------------------------------------
-def step_end(state: dict) -> None:
+def step_end(state: State) -> None:
     stage = state["cursor"]
     if stage == "bailiff":
         ahead = state["provost"] > state["bailiff"]
@@ -258,11 +269,11 @@ def step_end(state: dict) -> None:
         state["cursor"] = "check"
 
 
-def step_setup(state: dict) -> None:
+def step_setup(state: State) -> None:
     start_turn(state)
 
 
-STEPS = {
+STEPS: dict[str, Callable[[State], None]] = {
     "setup": step_setup,
     "place": step_place,
     "special": step_special,

@@ -3,10 +3,13 @@ referee get the same board, drawn from the state in a shape documented in the do
 
 from __future__ import annotations
 
-from .components import BUILDINGS, SECTIONS, SPECIAL_NAMES
-from .turn import current_decision
+from typing import Any
 
-PHASE_NAMES = {
+from ..base import State, Viewer
+from .components import BUILDINGS, SECTIONS, SPECIAL_NAMES
+from .turn import awaited, current_decision
+
+PHASE_NAMES: dict[str, str] = {
     "setup": "Setup",
     "place": "Phase 2: placing workers",
     "special": "Phase 3: special buildings",
@@ -17,7 +20,7 @@ PHASE_NAMES = {
     "over": "Game over",
 }
 
-AWAITED = {
+AWAITED: dict[str, str] = {
     "place": "to place a worker or pass",
     "gate": "to move the Gate's worker",
     "guild": "to move the provost (Guild)",
@@ -32,23 +35,23 @@ AWAITED = {
 }
 
 
-CATALOGUE = {
+CATALOGUE: dict[str, dict[str, Any]] = {
     bid: {"name": b["name"], "colour": b["colour"], "cost": b.get("cost", {}), "prestige": b.get("prestige", 0)}
     for bid, b in BUILDINGS.items()
 }
 """Names, colours, costs and prestige of every tile, so a board can label the supply."""
 
 
-def summary(state: dict) -> str:
+def summary(state: State) -> str:
     if state["result"] is not None:
         scores = state["result"]["scores"]
         return f"Game over after turn {state['turn']}: " + ", ".join(f"seat {s} {p} PP" for s, p in enumerate(scores))
-    decision = current_decision(state)
+    decision = awaited(state)
     return f"Turn {state['turn']}, {PHASE_NAMES[state['phase']]}: seat {decision['seat']} is asked {AWAITED[decision['kind']]}"
 
 
-def road_view(state: dict) -> list[dict]:
-    out = []
+def road_view(state: State) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for number, sp in enumerate(state["road"], start=1):
         b = sp["building"]
         out.append(
@@ -65,7 +68,7 @@ def road_view(state: dict) -> list[dict]:
     return out
 
 
-def make_view(state: dict, viewer) -> dict:
+def make_view(state: State, viewer: Viewer) -> dict[str, Any]:
     decision = current_decision(state)
     return {
         "summary": summary(state),

@@ -10,12 +10,22 @@ seat number or ``"empire"``.
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
+from projections.games.base import State
+
 from .components import ELECTORATE_ORDER, ELECTORATES
 
 THRONE = "throne"
 
+Piece = dict[str, Any]
+"""A noble ``{"owner", "couple", "age"}``, or a knight on an aristocrat space ``{"owner", "knight": True}``."""
+Slot = Any
+"""What a space holds, JSON of several shapes: ``None``, a ``Piece``, a seat (a castle's
+knight, a city) or ``"empire"`` (an empire city)."""
 
-def noble(owner: int, couple: bool, age: int) -> dict:
+
+def noble(owner: int, couple: bool, age: int) -> Piece:
     return {"owner": owner, "couple": couple, "age": age}
 
 
@@ -34,7 +44,7 @@ def parse(loc: str) -> tuple[str, str, int]:
     raise ValueError(loc)
 
 
-def valid(state: dict, loc) -> bool:
+def valid(state: State, loc: object) -> bool:
     """Whether ``loc`` names a space of an electorate in play (or the throne)."""
     if not isinstance(loc, str):
         return False
@@ -55,7 +65,7 @@ def valid(state: dict, loc) -> bool:
 _LISTS = {"a": "nobles", "city": "cities", "castle": "castles"}
 
 
-def get(state: dict, loc: str):
+def get(state: State, loc: str) -> Slot:
     electorate, kind, index = parse(loc)
     if kind == "throne":
         return state["throne"]
@@ -65,7 +75,7 @@ def get(state: dict, loc: str):
     return area[_LISTS[kind]][index]
 
 
-def put(state: dict, loc: str, piece) -> None:
+def put(state: State, loc: str, piece: Slot) -> None:
     """Set what stands at ``loc`` (``None`` empties it). Mutates: call on a copy."""
     electorate, kind, index = parse(loc)
     if kind == "throne":
@@ -78,28 +88,28 @@ def put(state: dict, loc: str, piece) -> None:
         area[_LISTS[kind]][index] = piece
 
 
-def in_play(state: dict) -> list[str]:
+def in_play(state: State) -> list[str]:
     return [e for e in ELECTORATE_ORDER if state["electorates"][e]["in_play"]]
 
 
-def is_noble(slot) -> bool:
+def is_noble(slot: Slot) -> TypeGuard[Piece]:
     return isinstance(slot, dict) and not slot.get("knight")
 
 
-def is_knight(slot) -> bool:
+def is_knight(slot: Slot) -> TypeGuard[Piece]:
     return isinstance(slot, dict) and bool(slot.get("knight"))
 
 
-def space_locs(state: dict, electorate: str) -> list[str]:
+def space_locs(state: State, electorate: str) -> list[str]:
     return [f"{electorate}/a{i}" for i in range(len(state["electorates"][electorate]["nobles"]))]
 
 
-def empty_spaces(state: dict, electorate: str) -> list[str]:
+def empty_spaces(state: State, electorate: str) -> list[str]:
     slots = state["electorates"][electorate]["nobles"]
     return [f"{electorate}/a{i}" for i, slot in enumerate(slots) if slot is None]
 
 
-def arrival_spaces(state: dict, electorate: str) -> list[str]:
+def arrival_spaces(state: State, electorate: str) -> list[str]:
     """Where a noble may enter ``electorate``: an empty aristocrat space, or, only when
     there is none, an aristocrat space held by a knight (the knight is pushed out)."""
     empty = empty_spaces(state, electorate)
@@ -109,17 +119,17 @@ def arrival_spaces(state: dict, electorate: str) -> list[str]:
     return [f"{electorate}/a{i}" for i, slot in enumerate(slots) if is_knight(slot)]
 
 
-def arrival_anywhere(state: dict, exclude: str | None = None) -> list[str]:
-    out = []
+def arrival_anywhere(state: State, exclude: str | None = None) -> list[str]:
+    out: list[str] = []
     for electorate in in_play(state):
         if electorate != exclude:
             out.extend(arrival_spaces(state, electorate))
     return out
 
 
-def empty_knight_spaces(state: dict) -> list[str]:
+def empty_knight_spaces(state: State) -> list[str]:
     """Empty aristocrat and castle spaces in play: where a knight may stand."""
-    out = []
+    out: list[str] = []
     for electorate in in_play(state):
         area = state["electorates"][electorate]
         out.extend(f"{electorate}/a{i}" for i, slot in enumerate(area["nobles"]) if slot is None)
@@ -127,25 +137,25 @@ def empty_knight_spaces(state: dict) -> list[str]:
     return out
 
 
-def empty_city_spaces(state: dict) -> list[str]:
-    out = []
+def empty_city_spaces(state: State) -> list[str]:
+    out: list[str] = []
     for electorate in in_play(state):
         cities = state["electorates"][electorate]["cities"]
         out.extend(f"{electorate}/city{i}" for i, slot in enumerate(cities) if slot is None)
     return out
 
 
-def empire_city_locs(state: dict) -> list[str]:
-    out = []
+def empire_city_locs(state: State) -> list[str]:
+    out: list[str] = []
     for electorate in in_play(state):
         cities = state["electorates"][electorate]["cities"]
         out.extend(f"{electorate}/city{i}" for i, slot in enumerate(cities) if slot == "empire")
     return out
 
 
-def board_nobles(state: dict) -> list[tuple[str, dict]]:
+def board_nobles(state: State) -> list[tuple[str, Piece]]:
     """Every noble on the throne, an elector space or an aristocrat space, with its location."""
-    out = []
+    out: list[tuple[str, Piece]] = []
     if state["throne"] is not None:
         out.append((THRONE, state["throne"]))
     for electorate in in_play(state):
@@ -158,9 +168,9 @@ def board_nobles(state: dict) -> list[tuple[str, dict]]:
     return out
 
 
-def nobles_on_spaces(state: dict, seat: int, electorate: str | None = None) -> list[str]:
+def nobles_on_spaces(state: State, seat: int, electorate: str | None = None) -> list[str]:
     """Locations of ``seat``'s nobles on aristocrat spaces (never electors or the emperor)."""
-    out = []
+    out: list[str] = []
     for e in [electorate] if electorate else in_play(state):
         for i, slot in enumerate(state["electorates"][e]["nobles"]):
             if is_noble(slot) and slot["owner"] == seat:
@@ -168,8 +178,8 @@ def nobles_on_spaces(state: dict, seat: int, electorate: str | None = None) -> l
     return out
 
 
-def knights_on_board(state: dict, seat: int) -> list[str]:
-    out = []
+def knights_on_board(state: State, seat: int) -> list[str]:
+    out: list[str] = []
     for electorate in in_play(state):
         area = state["electorates"][electorate]
         out.extend(
@@ -179,14 +189,15 @@ def knights_on_board(state: dict, seat: int) -> list[str]:
     return out
 
 
-def elector_owner(state: dict, electorate: str):
+def elector_owner(state: State, electorate: str) -> int | None:
     area = state["electorates"][electorate]
     if not area["in_play"] or area["elector"] is None:
         return None
-    return area["elector"]["owner"]
+    owner: int = area["elector"]["owner"]
+    return owner
 
 
-def single_baron_targets(state: dict, owners) -> list[str]:
+def single_baron_targets(state: State, owners: list[int]) -> list[str]:
     """Single barons of ``owners`` that may become a couple: on an aristocrat space, a
     secular elector space or the throne -- never an archdiocese's elector."""
     out = []

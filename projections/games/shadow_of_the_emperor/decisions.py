@@ -3,18 +3,27 @@ phase V and VI choices (including the secret vote) and the phase VII empire city
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State, refuse
+
 from . import board, flow, legal
 from .components import AGES, CONVENT_THALERS, ELECTORATES, EMPEROR_TRACK, VP
 from .economy import gain_thalers, gain_vp
 from .effects import place_from_supply
-from .refusals import check_arrival, refuse
+from .refusals import check_arrival
 
-SETUP_NOBLES = {"elector": (False, 45), "couple35": (True, 35), "baron25": (False, 25), "couple15": (True, 15)}
+SETUP_NOBLES: dict[str, tuple[bool, int]] = {
+    "elector": (False, 45),
+    "couple35": (True, 35),
+    "baron25": (False, 25),
+    "couple15": (True, 15),
+}
 
 
-def place_start_piece(state: dict, seat: int, payload: dict) -> None:
+def place_start_piece(state: State, seat: int, payload: dict[str, Any]) -> None:
     piece = state["await"]["piece"]
-    space = payload.get("space")
+    space: Any = payload.get("space")
     if space not in legal.setup_spaces(state, piece):
         if board.valid(state, space) and board.get(state, space) is not None:
             refuse("space_occupied", "that space is taken")
@@ -32,8 +41,8 @@ def place_start_piece(state: dict, seat: int, payload: dict) -> None:
         board.put(state, space, board.noble(seat, couple, age))
 
 
-def enthrone(state: dict, seat: int, payload: dict) -> None:
-    space = payload.get("space")
+def enthrone(state: State, seat: int, payload: dict[str, Any]) -> None:
+    space: Any = payload.get("space")
     if space not in legal.enthrone_options(state, seat):
         if board.valid(state, space) and board.parse(space)[1] in ("elector", "throne"):
             refuse("not_on_aristocrat_space", "an elector may never mount the throne")
@@ -41,20 +50,20 @@ def enthrone(state: dict, seat: int, payload: dict) -> None:
     flow.enthrone(state, space)
 
 
-def place_son(state: dict, seat: int, payload: dict) -> None:
-    space = payload.get("space")
+def place_son(state: State, seat: int, payload: dict[str, Any]) -> None:
+    space: Any = payload.get("space")
     if space not in legal.son_spaces(state, seat):
         check_arrival(state, space)
         refuse("invalid_space", "the son cannot go there")
     place_from_supply(state, seat, space, False, AGES[0])
 
 
-def decline_son(state: dict, seat: int, payload: dict) -> None:
+def decline_son(state: State, seat: int, payload: dict[str, Any]) -> None:
     """Placing a son is optional (reconstructed)."""
 
 
-def propose_marriage(state: dict, seat: int, payload: dict) -> None:
-    target = payload.get("target")
+def propose_marriage(state: State, seat: int, payload: dict[str, Any]) -> None:
+    target: Any = payload.get("target")
     if target not in legal.marriage_targets(state, seat):
         if board.valid(state, target):
             piece = board.get(state, target)
@@ -70,11 +79,11 @@ def propose_marriage(state: dict, seat: int, payload: dict) -> None:
     state["await"] = {"kind": "answer_marriage", "seat": owner, "proposer": seat, "target": target}
 
 
-def send_to_convent(state: dict, seat: int, payload: dict) -> None:
+def send_to_convent(state: State, seat: int, payload: dict[str, Any]) -> None:
     gain_thalers(state, seat, CONVENT_THALERS)
 
 
-def answer_marriage(state: dict, seat: int, payload: dict) -> None:
+def answer_marriage(state: State, seat: int, payload: dict[str, Any]) -> None:
     pending = state["await"]
     if payload.get("accept"):
         board.put(state, pending["target"], dict(board.get(state, pending["target"]), couple=True))
@@ -83,7 +92,7 @@ def answer_marriage(state: dict, seat: int, payload: dict) -> None:
         gain_thalers(state, pending["proposer"], CONVENT_THALERS)
 
 
-def place_gray_eminence(state: dict, seat: int, payload: dict) -> None:
+def place_gray_eminence(state: State, seat: int, payload: dict[str, Any]) -> None:
     electorate = payload.get("electorate")
     if electorate not in board.in_play(state):
         refuse("electorate_out_of_play", "the gray eminence goes beside an electorate in play")
@@ -91,20 +100,20 @@ def place_gray_eminence(state: dict, seat: int, payload: dict) -> None:
     state["gray_eminences"].append({"owner": seat, "electorate": electorate, "age": AGES[-1]})
 
 
-def decline_gray_eminence(state: dict, seat: int, payload: dict) -> None:
+def decline_gray_eminence(state: State, seat: int, payload: dict[str, Any]) -> None:
     """Rules version 2: the baron stays in supply (the seed: 可, may place)."""
 
 
-def break_tie(state: dict, seat: int, payload: dict) -> None:
+def break_tie(state: State, seat: int, payload: dict[str, Any]) -> None:
     winner = payload.get("winner")
     if winner not in state["await"]["tied"]:
         refuse("not_tied", "the emperor chooses among the tied players only")
     state["sub"]["winner"] = winner
 
 
-def choose_elector(state: dict, seat: int, payload: dict) -> None:
+def choose_elector(state: State, seat: int, payload: dict[str, Any]) -> None:
     electorate = state["await"]["electorate"]
-    space = payload.get("space")
+    space: Any = payload.get("space")
     if space not in legal.elector_candidates(state, electorate, seat):
         piece = board.get(state, space) if board.valid(state, space) else None
         if board.is_noble(piece) and piece["owner"] == seat and piece["couple"] and board.parse(space)[0] == electorate:
@@ -114,8 +123,8 @@ def choose_elector(state: dict, seat: int, payload: dict) -> None:
     flow.seat_elector(state, electorate, space)
 
 
-def place_displaced(state: dict, seat: int, payload: dict) -> None:
-    space = payload.get("space")
+def place_displaced(state: State, seat: int, payload: dict[str, Any]) -> None:
+    space: Any = payload.get("space")
     if space not in legal.limbo_options(state):
         electorate = state["limbo"]["electorate"]
         if electorate and isinstance(space, str) and space.split("/")[0] != electorate:
@@ -125,7 +134,15 @@ def place_displaced(state: dict, seat: int, payload: dict) -> None:
     flow.place_limbo(state, space)
 
 
-def name_target(state: dict, seat: int, payload: dict) -> None:
+def take_back_displaced(state: State, seat: int, payload: dict[str, Any]) -> None:
+    """Rules version 3: the owner keeps the displaced noble (the seed: 可放到 for the deposed
+    emperor; 可移走 a knight, else 只好收回, for a displaced elector in a full electorate)."""
+    if not legal.may_take_back(state):
+        refuse("cannot_decline", "a displaced elector must return to an empty aristocrat space of its electorate")
+    flow.take_back_limbo(state)
+
+
+def name_target(state: State, seat: int, payload: dict[str, Any]) -> None:
     card = state["await"]["card"]
     electorate = payload.get("electorate")
     if electorate not in legal.target_options(state, card):
@@ -137,12 +154,12 @@ def name_target(state: dict, seat: int, payload: dict) -> None:
     state["targets"][card] = electorate
 
 
-def decline_target(state: dict, seat: int, payload: dict) -> None:
+def decline_target(state: State, seat: int, payload: dict[str, Any]) -> None:
     """Rules version 2: the card's holder names nothing (the seed: 可選擇, may choose)."""
     state["queue"].pop(0)
 
 
-def vote(state: dict, seat: int, payload: dict) -> None:
+def vote(state: State, seat: int, payload: dict[str, Any]) -> None:
     """A secret commitment: stored apart from every view until all voters have voted."""
     side = payload.get("side")
     if side not in ("emperor", "rival"):
@@ -155,7 +172,7 @@ def vote(state: dict, seat: int, payload: dict) -> None:
         flow.resolve_election(state)
 
 
-def place_empire_city(state: dict, seat: int, payload: dict) -> None:
+def place_empire_city(state: State, seat: int, payload: dict[str, Any]) -> None:
     action = {"type": "place_empire_city", "payload": {"space": payload.get("space")}}
     if action not in legal.empire_city_actions(state):
         if state["empire_in_box"] == 0 or not _track_allows_new_city(state):
@@ -166,11 +183,12 @@ def place_empire_city(state: dict, seat: int, payload: dict) -> None:
     flow.end_round(state)
 
 
-def _track_allows_new_city(state: dict) -> bool:
-    return EMPEROR_TRACK[state["round"]]["empire_city"] == "place_or_move"
+def _track_allows_new_city(state: State) -> bool:
+    rule: str = EMPEROR_TRACK[state["round"]]["empire_city"]
+    return rule == "place_or_move"
 
 
-def move_empire_city(state: dict, seat: int, payload: dict) -> None:
+def move_empire_city(state: State, seat: int, payload: dict[str, Any]) -> None:
     action = {"type": "move_empire_city", "payload": {"source": payload.get("source"), "space": payload.get("space")}}
     if action not in legal.empire_city_actions(state):
         if payload.get("source") not in board.empire_city_locs(state):
@@ -181,5 +199,5 @@ def move_empire_city(state: dict, seat: int, payload: dict) -> None:
     flow.end_round(state)
 
 
-def skip_empire_city(state: dict, seat: int, payload: dict) -> None:
+def skip_empire_city(state: State, seat: int, payload: dict[str, Any]) -> None:
     flow.end_round(state)

@@ -7,12 +7,18 @@ is drawn at random."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State
+
 from .state import copy
 
 SIDES = ("emperor", "rival")
 
 
-def deal(state: dict, seat: int, rand) -> dict:
+def deal(state: State, seat: int, rand: Any) -> State:
+    """``rand`` is the search bot's ``random.Random`` (``Game.determinize``): a rules module
+    never imports ``random``, so it is typed as the base class types it."""
     out = copy(state)
     own = state["players"][seat]["vp"]
     out["players"] = [p if i == seat else {**p, "vp": own} for i, p in enumerate(out["players"])]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from projections.games.base import State
+
 from . import board
 from .components import BASE_INCOME, SAXONY_BONUS, THALER_CAP
 
 
-def gain_thalers(state: dict, seat: int, amount: int) -> None:
+def gain_thalers(state: State, seat: int, amount: int) -> None:
     """Add thalers; the track ends at 12 and any excess is lost (the digest caps every gain)."""
     player = state["players"][seat]
     total = player["thalers"] + amount
@@ -15,15 +17,15 @@ def gain_thalers(state: dict, seat: int, amount: int) -> None:
     player["thalers"] = total
 
 
-def pay(state: dict, seat: int, amount: int) -> None:
+def pay(state: State, seat: int, amount: int) -> None:
     state["players"][seat]["thalers"] -= amount
 
 
-def gain_vp(state: dict, seat: int, amount: int) -> None:
+def gain_vp(state: State, seat: int, amount: int) -> None:
     state["players"][seat]["vp"] += amount
 
 
-def income(state: dict, seat: int) -> int:
+def income(state: State, seat: int) -> int:
     """6, +1 per own city, +1 per other player's city where ``seat`` holds the elector,
     +2 for the Saxony elector; empire cities pay nobody."""
     total = BASE_INCOME
@@ -39,7 +41,7 @@ def income(state: dict, seat: int) -> int:
     return total
 
 
-def collect_income(state: dict) -> None:
+def collect_income(state: State) -> None:
     """Phase I: everyone's income is worked out first, then added; the 12 cap always applies here."""
     amounts = [income(state, seat) for seat in range(state["seats"])]
     for player, amount in zip(state["players"], amounts):

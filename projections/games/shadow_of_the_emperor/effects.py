@@ -6,29 +6,39 @@ A choice is ``{"target", "space", "side"}`` (unused keys None), the same keys a
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State
+
 from . import board
+from .board import Piece
 from .components import AGES, PIECES, VP
 from .economy import gain_vp
 
-NO_CHOICE = {"target": None, "space": None, "side": None}
+Choice = dict[str, Any]
+"""``{"target", "space", "side"}``: a location, a location and a side (``"baron"`` or
+``"couple"``), each ``None`` when unused. Read from a payload, so any JSON until it is
+found among the offered choices."""
+
+NO_CHOICE: Choice = {"target": None, "space": None, "side": None}
 
 
-def choice(target=None, space=None, side=None) -> dict:
+def choice(target: str | None = None, space: str | None = None, side: str | None = None) -> Choice:
     return {"target": target, "space": space, "side": side}
 
 
-def doctor_targets(state: dict, seat: int) -> list[str]:
+def doctor_targets(state: State, seat: int) -> list[str]:
     """Own nobles that can grow younger (not 15), or any opponent's noble on the board."""
     return [loc for loc, piece in board.board_nobles(state) if piece["owner"] != seat or piece["age"] > AGES[0]]
 
 
-def choices(state: dict, seat: int, card: str) -> list[dict]:
+def choices(state: State, seat: int, card: str) -> list[Choice]:
     """Every way ``seat`` can carry out the phase-IV action of ``card`` now (money aside)."""
     player = state["players"][seat]
     if card == "doctor":
         return [choice(target=loc) for loc in doctor_targets(state, seat)]
     if card == "move":
-        out = []
+        out: list[Choice] = []
         for source in board.nobles_on_spaces(state, seat):
             electorate = board.parse(source)[0]
             out.extend(choice(target=source, space=dest) for dest in board.arrival_anywhere(state, exclude=electorate))
@@ -53,7 +63,7 @@ def choices(state: dict, seat: int, card: str) -> list[dict]:
     raise KeyError(card)
 
 
-def pfalz_choices(state: dict, seat: int) -> list[dict]:
+def pfalz_choices(state: State, seat: int) -> list[Choice]:
     if state["players"][seat]["nobles"] == 0:
         return []
     return [choice(space=loc) for loc in board.arrival_anywhere(state)]
@@ -62,7 +72,7 @@ def pfalz_choices(state: dict, seat: int) -> list[dict]:
 # -- carrying out -------------------------------------------------------------------
 
 
-def enter_noble(state: dict, loc: str, piece: dict) -> None:
+def enter_noble(state: State, loc: str, piece: Piece) -> None:
     """Put a noble on an aristocrat space, pushing out the knight standing there if any."""
     slot = board.get(state, loc)
     if board.is_knight(slot):
@@ -70,12 +80,12 @@ def enter_noble(state: dict, loc: str, piece: dict) -> None:
     board.put(state, loc, piece)
 
 
-def place_from_supply(state: dict, seat: int, loc: str, couple: bool, age: int) -> None:
+def place_from_supply(state: State, seat: int, loc: str, couple: bool, age: int) -> None:
     state["players"][seat]["nobles"] -= 1
     enter_noble(state, loc, board.noble(seat, couple, age))
 
 
-def age_noble(state: dict, loc: str, step: int) -> None:
+def age_noble(state: State, loc: str, step: int) -> None:
     """Doctor: one stage younger (own) or older (opponent's); older than 45 dies to supply.
 
     A dead elector leaves its seat empty until phase V; a dead emperor leaves the throne
@@ -90,7 +100,7 @@ def age_noble(state: dict, loc: str, step: int) -> None:
     board.put(state, loc, piece)
 
 
-def carry_out(state: dict, seat: int, card: str, picked: dict) -> None:
+def carry_out(state: State, seat: int, card: str, picked: Choice) -> None:
     if card == "doctor":
         target = board.get(state, picked["target"])
         age_noble(state, picked["target"], -1 if target["owner"] == seat else 1)

@@ -7,6 +7,10 @@ noble in limbo (a displaced elector or emperor) is placed by its owner.
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import State
+
 from . import board, legal
 from .components import (
     AGES,
@@ -23,7 +27,7 @@ from .state import clockwise
 from .tally import card_holder, influence, votes
 
 
-def advance(state: dict) -> dict:
+def advance(state: State) -> State:
     while state["await"] is None and state["phase"] != "finished":
         if state["phase"] != "setup" and state["throne"] is None:
             _refill_throne(state)
@@ -34,14 +38,14 @@ def advance(state: dict) -> dict:
     return state
 
 
-def wait(state: dict, kind: str, seat: int, **context) -> None:
+def wait(state: State, kind: str, seat: int, **context: Any) -> None:
     state["await"] = {"kind": kind, "seat": seat, **context}
 
 
 # -- interruptions --------------------------------------------------------------------
 
 
-def _refill_throne(state: dict) -> None:
+def _refill_throne(state: State) -> None:
     """The emperor's owner moves one of his nobles from an aristocrat space to the throne
     (keeping age and side); only with none there does a supply Baron aged 45 go up."""
     seat = state["emperor"]
@@ -55,32 +59,39 @@ def _refill_throne(state: dict) -> None:
         state["throne"] = board.noble(seat, False, AGES[-1])
 
 
-def enthrone(state: dict, loc: str) -> None:
+def enthrone(state: State, loc: str) -> None:
     state["throne"] = board.get(state, loc)
     board.put(state, loc, None)
 
 
-def _place_limbo(state: dict) -> None:
+def _place_limbo(state: State) -> None:
+    """Its owner places a displaced noble; he is asked when there is more than one place, or
+    when he may keep it instead (rules version 3). With no place at all it goes to supply."""
     spaces = legal.limbo_options(state)
     owner = state["limbo"]["noble"]["owner"]
-    if len(spaces) > 1:
+    if len(spaces) > 1 or (spaces and legal.may_take_back(state)):
         wait(state, "place_displaced", owner, electorate=state["limbo"]["electorate"])
     elif spaces:
         place_limbo(state, spaces[0])
     else:
-        state["players"][owner]["nobles"] += 1
-        state["limbo"] = None
+        take_back_limbo(state)
 
 
-def place_limbo(state: dict, loc: str) -> None:
+def place_limbo(state: State, loc: str) -> None:
     enter_noble(state, loc, state["limbo"]["noble"])
+    state["limbo"] = None
+
+
+def take_back_limbo(state: State) -> None:
+    """The displaced noble goes back to its owner's supply."""
+    state["players"][state["limbo"]["noble"]["owner"]]["nobles"] += 1
     state["limbo"] = None
 
 
 # -- setup ------------------------------------------------------------------------------
 
 
-def _setup(state: dict) -> None:
+def _setup(state: State) -> None:
     if not state["queue"]:
         _start_actions(state)
         return
@@ -96,7 +107,7 @@ def _setup(state: dict) -> None:
 # -- rounds 2-5: phases I-III -----------------------------------------------------------
 
 
-def start_round(state: dict) -> None:
+def start_round(state: State) -> None:
     for area in state["electorates"].values():
         area["used"] = False
     state["phase"] = "income"
@@ -105,13 +116,13 @@ def start_round(state: dict) -> None:
     _age(state)
 
 
-def _aging(state: dict) -> None:
+def _aging(state: State) -> None:
     """Runs once the throne is filled again (a dead emperor's owner may have to choose)."""
     state["phase"] = "descendants"
     state["queue"] = clockwise(state, state["emperor"])
 
 
-def _age(state: dict) -> None:
+def _age(state: State) -> None:
     """Gray eminences leave; every 45 on the board dies to supply; the others grow older."""
     for eminence in state["gray_eminences"]:
         state["players"][eminence["owner"]]["nobles"] += 1
@@ -124,7 +135,7 @@ def _age(state: dict) -> None:
             board.put(state, loc, dict(piece, age=AGES[AGES.index(piece["age"]) + 1]))
 
 
-def child_of(state: dict, seat: int) -> str | None:
+def child_of(state: State, seat: int) -> str | None:
     """ "son" on a blue majority, "daughter" on a tie or pink majority, None with no cards."""
     colours = [CARDS[card]["color"] for card in state["players"][seat]["display"]]
     blue, pink = colours.count("blue"), colours.count("pink")
@@ -133,7 +144,7 @@ def child_of(state: dict, seat: int) -> str | None:
     return "son" if blue > pink else "daughter"
 
 
-def _descendants(state: dict) -> None:
+def _descendants(state: State) -> None:
     if not state["queue"]:
         for player in state["players"]:
             player["display"] = []
@@ -154,7 +165,7 @@ def _descendants(state: dict) -> None:
 # -- phase IV -----------------------------------------------------------------------------
 
 
-def _start_actions(state: dict) -> None:
+def _start_actions(state: State) -> None:
     state["phase"] = "actions"
     for player in state["players"]:
         player["chip"] = player["thalers"]
@@ -162,14 +173,14 @@ def _start_actions(state: dict) -> None:
     state["active"] = state["emperor"]
 
 
-def _actions(state: dict) -> None:
+def _actions(state: State) -> None:
     if all(player["passed"] for player in state["players"]):
         _start_new_electors(state)
     else:
         wait(state, "turn", state["active"])
 
 
-def next_turn(state: dict) -> None:
+def next_turn(state: State) -> None:
     """Clockwise to the next seat that has not passed (the flow ends the phase if none)."""
     for seat in clockwise(state, state["active"])[1:] + [state["active"]]:
         if not state["players"][seat]["passed"]:
@@ -180,7 +191,7 @@ def next_turn(state: dict) -> None:
 # -- phase V ------------------------------------------------------------------------------
 
 
-def _start_new_electors(state: dict) -> None:
+def _start_new_electors(state: State) -> None:
     state["phase"] = "new_electors"
     state["active"] = None
     state["cursor"] = 0
@@ -190,7 +201,7 @@ def _start_new_electors(state: dict) -> None:
     state["queue"] = [holder] if has_tile else []
 
 
-def _new_electors(state: dict) -> None:
+def _new_electors(state: State) -> None:
     if state["queue"]:
         wait(state, "place_gray_eminence", state["queue"].pop(0))
         return
@@ -204,7 +215,7 @@ def _new_electors(state: dict) -> None:
     _start_election(state)
 
 
-def _resolve_electorate(state: dict, electorate: str) -> None:
+def _resolve_electorate(state: State, electorate: str) -> None:
     sub = state["sub"]
     if sub is None:
         totals = influence(state, electorate)
@@ -233,14 +244,14 @@ def _resolve_electorate(state: dict, electorate: str) -> None:
         _next_electorate(state)
 
 
-def _unseat(state: dict, electorate: str) -> None:
+def _unseat(state: State, electorate: str) -> None:
     old = state["electorates"][electorate]["elector"]
     if old is not None:
         state["electorates"][electorate]["elector"] = None
         state["limbo"] = {"noble": old, "electorate": electorate}
 
 
-def seat_elector(state: dict, electorate: str, loc: str) -> None:
+def seat_elector(state: State, electorate: str, loc: str) -> None:
     """The chosen noble takes the elector space (+2 VP); the old elector is displaced."""
     winner = state["sub"]["winner"]
     _unseat(state, electorate)
@@ -250,7 +261,7 @@ def seat_elector(state: dict, electorate: str, loc: str) -> None:
     _next_electorate(state)
 
 
-def _next_electorate(state: dict) -> None:
+def _next_electorate(state: State) -> None:
     state["cursor"] += 1
     state["sub"] = None
 
@@ -258,7 +269,7 @@ def _next_electorate(state: dict) -> None:
 # -- phase VI -----------------------------------------------------------------------------
 
 
-def _start_election(state: dict) -> None:
+def _start_election(state: State) -> None:
     state["phase"] = "elect_emperor"
     state["targets"] = {"church_influence": None, "excommunication": None}
     state["votes"] = {}
@@ -275,7 +286,7 @@ def _start_election(state: dict) -> None:
     state["sub"] = {"rival": rival, "stage": "targets"}
 
 
-def _elect_emperor(state: dict) -> None:
+def _elect_emperor(state: State) -> None:
     sub = state["sub"]
     if sub["stage"] == "done":
         _start_emperor_actions(state)
@@ -294,7 +305,7 @@ def _elect_emperor(state: dict) -> None:
         resolve_election(state)
 
 
-def resolve_election(state: dict) -> None:
+def resolve_election(state: State) -> None:
     """All votes are in: reveal them, score the winning side, and crown a winning Rival."""
     sub = state["sub"]
     counts, rival, emperor = sub["counts"], sub["rival"], state["emperor"]
@@ -329,7 +340,7 @@ def resolve_election(state: dict) -> None:
 # -- phases VII and VIII -------------------------------------------------------------------
 
 
-def _start_emperor_actions(state: dict) -> None:
+def _start_emperor_actions(state: State) -> None:
     state["phase"] = "emperor_actions"
     state["sub"] = None
     state["queue"] = []
@@ -343,7 +354,7 @@ def _start_emperor_actions(state: dict) -> None:
         end_round(state)
 
 
-def end_round(state: dict) -> None:
+def end_round(state: State) -> None:
     if state["round"] >= ROUNDS:
         state["phase"] = "finished"
         return
@@ -351,7 +362,7 @@ def end_round(state: dict) -> None:
     start_round(state)
 
 
-def _emperor_actions(state: dict) -> None:
+def _emperor_actions(state: State) -> None:
     end_round(state)
 
 

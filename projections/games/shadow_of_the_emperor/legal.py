@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from . import board
+from projections.games.base import Action, State
+
+from . import board, versions
 from .components import ARCHDIOCESES, ELECTORATES, EMPEROR_TRACK, SECULAR
 
 
-def setup_spaces(state: dict, piece: str) -> list[str]:
+def setup_spaces(state: State, piece: str) -> list[str]:
     if piece == "empire_city":
         return board.empty_city_spaces(state)
     if piece == "elector":
@@ -16,12 +18,12 @@ def setup_spaces(state: dict, piece: str) -> list[str]:
     return [loc for e in board.in_play(state) for loc in board.empty_spaces(state, e)]
 
 
-def enthrone_options(state: dict, seat: int) -> list[str]:
+def enthrone_options(state: State, seat: int) -> list[str]:
     """Nobles that may mount the throne: the seat's own on aristocrat spaces, never electors."""
     return board.nobles_on_spaces(state, seat)
 
 
-def limbo_options(state: dict) -> list[str]:
+def limbo_options(state: State) -> list[str]:
     """Where a displaced elector (same electorate) or old emperor (any electorate) may go."""
     electorate = state["limbo"]["electorate"]
     if electorate is not None:
@@ -29,18 +31,29 @@ def limbo_options(state: dict) -> list[str]:
     return board.arrival_anywhere(state)
 
 
-def son_spaces(state: dict, seat: int) -> list[str]:
+def may_take_back(state: State) -> bool:
+    """Whether the displaced noble's owner may keep it off the board (rules version 3): the
+    deposed emperor *may* be placed (可放到任何選帝侯領內), so always; a displaced elector *must*
+    return to an empty aristocrat space of his electorate (必須放回), and only with none left
+    *may* push a knight (可移走 1名…騎士) or else takes the noble back (只好收回這名貴族)."""
+    if versions.version(state) < versions.TAKE_BACK_DISPLACED:
+        return False
+    electorate = state["limbo"]["electorate"]
+    return electorate is None or not board.empty_spaces(state, electorate)
+
+
+def son_spaces(state: State, seat: int) -> list[str]:
     if state["players"][seat]["nobles"] == 0:
         return []
     return board.arrival_anywhere(state)
 
 
-def marriage_targets(state: dict, seat: int) -> list[str]:
+def marriage_targets(state: State, seat: int) -> list[str]:
     others = [s for s in range(state["seats"]) if s != seat]
     return board.single_baron_targets(state, others)
 
 
-def elector_candidates(state: dict, electorate: str, seat: int) -> list[str]:
+def elector_candidates(state: State, electorate: str, seat: int) -> list[str]:
     """The winner's nobles on aristocrat spaces there; only single barons in an archdiocese."""
     locs = board.nobles_on_spaces(state, seat, electorate)
     if ELECTORATES[electorate]["archdiocese"]:
@@ -48,18 +61,18 @@ def elector_candidates(state: dict, electorate: str, seat: int) -> list[str]:
     return locs
 
 
-def target_options(state: dict, card: str) -> list[str]:
+def target_options(state: State, card: str) -> list[str]:
     pool = ARCHDIOCESES if card == "church_influence" else SECULAR
     return [e for e in pool if state["electorates"][e]["in_play"]]
 
 
-def empire_city_actions(state: dict) -> list[dict]:
+def empire_city_actions(state: State) -> list[Action]:
     """Phase VII: rounds 1-2 place a new empire city or else move one; round 3 move one."""
     rule = EMPEROR_TRACK[state["round"]]["empire_city"]
     if rule == "none":
         return []
     empty = board.empty_city_spaces(state)
-    out = []
+    out: list[Action] = []
     if rule == "place_or_move" and state["empire_in_box"] > 0:
         out += [{"type": "place_empire_city", "payload": {"space": loc}} for loc in empty]
     out += [
@@ -72,6 +85,6 @@ def empire_city_actions(state: dict) -> list[dict]:
     return out
 
 
-def can_be_crowned(state: dict, seat: int) -> bool:
+def can_be_crowned(state: State, seat: int) -> bool:
     """A Rival must be able to mount the throne: a noble on an aristocrat space, or one in supply."""
     return bool(enthrone_options(state, seat)) or state["players"][seat]["nobles"] > 0

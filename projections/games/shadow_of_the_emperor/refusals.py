@@ -6,13 +6,16 @@ name the reason, so a refused event says *which* rule it broke.
 
 from __future__ import annotations
 
-from projections.games.base import refuse
+from typing import Any
+
+from projections.games.base import State, refuse
 
 from . import board
 from .components import AGES, ELECTORATES
+from .effects import Choice
 
 
-def arrival_problem(state: dict, loc) -> tuple[str, str] | None:
+def arrival_problem(state: State, loc: Any) -> tuple[str, str] | None:
     """Why a noble may not enter ``loc`` (an aristocrat space, pushing only when full)."""
     if not board.valid(state, loc):
         if (
@@ -33,13 +36,13 @@ def arrival_problem(state: dict, loc) -> tuple[str, str] | None:
     return None
 
 
-def check_arrival(state: dict, loc) -> None:
+def check_arrival(state: State, loc: Any) -> None:
     problem = arrival_problem(state, loc)
     if problem:
         refuse(*problem, space=loc)
 
 
-def explain_effect(state: dict, seat: int, card: str, picked: dict) -> None:
+def explain_effect(state: State, seat: int, card: str, picked: Choice) -> None:
     """Raise the most specific reason why ``picked`` cannot carry out ``card``."""
     player = state["players"][seat]
     target, space = picked["target"], picked["space"]

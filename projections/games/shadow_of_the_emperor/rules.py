@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from . import decisions, legal, turn, versions
+from collections.abc import Callable
+from typing import Any, cast
 
-HANDLERS = {
+from projections.games.base import Action, Rng, State
+
+from . import board, decisions, legal, turn, versions
+
+HANDLERS: dict[str, Callable[[State, int, dict[str, Any]], None]] = {
     "place_start_piece": decisions.place_start_piece,
     "enthrone": decisions.enthrone,
     "place_son": decisions.place_son,
@@ -21,6 +26,7 @@ HANDLERS = {
     "break_tie": decisions.break_tie,
     "choose_elector": decisions.choose_elector,
     "place_displaced": decisions.place_displaced,
+    "take_back_displaced": decisions.take_back_displaced,
     "name_target": decisions.name_target,
     "decline_target": decisions.decline_target,
     "vote": decisions.vote,
@@ -29,7 +35,7 @@ HANDLERS = {
     "skip_empire_city": decisions.skip_empire_city,
 }
 
-ANSWERS = {
+ANSWERS: dict[str, list[str]] = {
     "setup": ["place_start_piece"],
     "enthrone": ["enthrone"],
     "son": ["place_son", "decline_son"],
@@ -46,24 +52,25 @@ ANSWERS = {
 }
 """The action types that answer each kind of awaited decision (rules version 1)."""
 
-DECLINES = {
+DECLINES: dict[str, tuple[str, int]] = {
     "name_target": ("decline_target", versions.DECLINE_TARGET),
     "place_gray_eminence": ("decline_gray_eminence", versions.DECLINE_GRAY_EMINENCE),
+    "place_displaced": ("take_back_displaced", versions.TAKE_BACK_DISPLACED),
 }
 """Declining a decision, and the rules version from which the rules allow it."""
 
 
-def declines(state: dict, kind: str) -> list[str]:
+def declines(state: State, kind: str) -> list[str]:
     """The action declining ``kind``, if the rules version ``state`` is played under has one."""
     decline = DECLINES.get(kind)
     return [decline[0]] if decline is not None and versions.version(state) >= decline[1] else []
 
 
-def answers(state: dict, kind: str) -> list[str]:
+def answers(state: State, kind: str) -> list[str]:
     return ANSWERS[kind] + declines(state, kind)
 
 
-def waiting_for(state: dict) -> set[int]:
+def waiting_for(state: State) -> set[int]:
     pending = state["await"]
     if pending is None:
         return set()
@@ -72,19 +79,20 @@ def waiting_for(state: dict) -> set[int]:
     return {pending["seat"]}
 
 
-def awaits(state: dict, seat: int, kind: str) -> bool:
+def awaits(state: State, seat: int | None, kind: str) -> bool:
     return kind in answers(state, state["await"]["kind"])
 
 
-def effect(state: dict, seat: int, kind: str, payload: dict, rng=None) -> None:
-    """Answer the awaited decision on the copy; a handler that awaits nothing new closes it."""
+def effect(state: State, seat: int | None, kind: str, payload: dict[str, Any], rng: Rng | None = None) -> None:
+    """Answer the awaited decision on the copy; a handler that awaits nothing new closes it.
+    ``seat`` is a seat: the platform's guard admits only the seats ``waiting_for`` names."""
     pending = state["await"]
-    HANDLERS[kind](state, seat, dict(payload))
+    HANDLERS[kind](state, cast(int, seat), dict(payload))
     if state["await"] is pending:
         state["await"] = None
 
 
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     if seat not in waiting_for(state):
         return []
     pending = state["await"]
@@ -111,7 +119,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if kind == "turn":
         return turn.turn_actions(state, seat)
     if kind == "place_gray_eminence":
-        placed = [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in legal.board.in_play(state)]
+        placed = [{"type": "place_gray_eminence", "payload": {"electorate": e}} for e in board.in_play(state)]
         return placed + [{"type": t, "payload": {}} for t in declines(state, kind)]
     if kind == "break_tie":
         return [{"type": "break_tie", "payload": {"winner": s}} for s in pending["tied"]]
@@ -119,7 +127,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
         locs = legal.elector_candidates(state, pending["electorate"], seat)
         return [{"type": "choose_elector", "payload": {"space": loc}} for loc in locs]
     if kind == "place_displaced":
-        return [{"type": "place_displaced", "payload": {"space": loc}} for loc in legal.limbo_options(state)]
+        placed = [{"type": "place_displaced", "payload": {"space": loc}} for loc in legal.limbo_options(state)]
+        return placed + [{"type": t, "payload": {}} for t in declines(state, kind) if legal.may_take_back(state)]
     if kind == "name_target":
         named = [
             {"type": "name_target", "payload": {"electorate": e}} for e in legal.target_options(state, pending["card"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from .components import CARD_ORDER, ELECTORATE_ORDER, PRIVILEGE_ACTIONS
@@ -20,8 +22,12 @@ class OptionsSchema(Schema):
     """G12 (reconstructed): the 12-thaler cap applies to every gain, not only income."""
 
 
-Location = lambda **kw: fields.String(validate=validate.Length(1, 40), **kw)  # noqa: E731
-Electorate = lambda **kw: fields.String(validate=validate.OneOf(ELECTORATE_ORDER), **kw)  # noqa: E731
+def Location(**kw: Any) -> fields.String:
+    return fields.String(validate=validate.Length(1, 40), **kw)
+
+
+def Electorate(**kw: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(ELECTORATE_ORDER), **kw)
 
 
 class SpaceSchema(Schema):
@@ -126,6 +132,10 @@ class DeclineTargetSchema(EmptySchema):
     """Church Influence or Excommunication names nothing (rules version 2)."""
 
 
+class TakeBackDisplacedSchema(EmptySchema):
+    """A displaced noble goes back to its owner's supply instead of onto the board (rules version 3)."""
+
+
 class ProposeMarriageSchema(TargetSchema):
     pass
 
@@ -138,7 +148,7 @@ class NameTargetSchema(ElectorateSchema):
     pass
 
 
-ACTION_SCHEMAS = {
+ACTION_SCHEMAS: dict[str, type] = {
     "place_start_piece": PlaceStartPieceSchema,
     "enthrone": EnthroneSchema,
     "place_son": PlaceSonSchema,
@@ -155,6 +165,7 @@ ACTION_SCHEMAS = {
     "break_tie": BreakTieSchema,
     "choose_elector": ChooseElectorSchema,
     "place_displaced": PlaceDisplacedSchema,
+    "take_back_displaced": TakeBackDisplacedSchema,
     "name_target": NameTargetSchema,
     "decline_target": DeclineTargetSchema,
     "vote": VoteSchema,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from projections.games.base import Options, Rng, State
+
 from .components import (
     CARDS,
     ELECTORATE_ORDER,
@@ -15,7 +17,7 @@ from .components import (
 SETUP_PIECES = ["couple35", "baron25", "couple15", "knight"]
 
 
-def copy(state: dict) -> dict:
+def copy(state: State) -> State:
     """A copy safe to change: every container the rules mutate is copied, while the
     piece dicts (nobles, knights) and finished records are shared -- the rules always
     replace those, never change them in place (the harness checks apply never mutates)."""
@@ -35,12 +37,12 @@ def copy(state: dict) -> dict:
     return new
 
 
-def clockwise(state: dict, start: int) -> list[int]:
+def clockwise(state: State, start: int) -> list[int]:
     n = state["seats"]
     return [(start + i) % n for i in range(n)]
 
 
-def removed_electorates(seats: int, rng) -> list[str]:
+def removed_electorates(seats: int, rng: Rng) -> list[str]:
     """2 players: a Doctor card drawn at random removes the archdiocese on its back, a
     Permit card the secular electorate on its back; both cards then go back."""
     if seats != 2:
@@ -48,7 +50,7 @@ def removed_electorates(seats: int, rng) -> list[str]:
     return [rng.choice(CARDS["doctor"]["backs"]), rng.choice(CARDS["permit"]["backs"])]
 
 
-def initial_state(options: dict, seats: int, rng) -> dict:
+def initial_state(options: Options, seats: int, rng: Rng) -> State:
     first = options.get("first_emperor")
     emperor = rng.randbelow(seats) if first is None else first
     removed = removed_electorates(seats, rng)

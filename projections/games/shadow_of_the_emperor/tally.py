@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from projections.games.base import State
+
 from . import board
 from .components import ELECTORATES, INFLUENCE
 
 
-def influence(state: dict, electorate: str) -> list[int]:
+def influence(state: State, electorate: str) -> list[int]:
     """Influence of every seat in ``electorate``: barons 1, couples 2, knights 1, own cities 1,
     empire cities 1 for the emperor, a gray eminence 1; the elector counts if the option says so."""
     totals = [0] * state["seats"]
@@ -33,14 +35,14 @@ def influence(state: dict, electorate: str) -> list[int]:
     return totals
 
 
-def card_holder(state: dict, card: str):
+def card_holder(state: State, card: str) -> int | None:
     for seat, player in enumerate(state["players"]):
         if card in player["display"]:
             return seat
     return None
 
 
-def votes(state: dict) -> list[int]:
+def votes(state: State) -> list[int]:
     """Votes per seat: electors (Bohemia 2) unless excommunicated, the Pope +1, and Church
     Influence: +1 per noble and knight of the named archdiocese's elector colour there."""
     totals = [0] * state["seats"]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from projections.games.base import Action, State, refuse
+
 from . import board, effects, legal
 from .components import (
     CARDS,
@@ -13,11 +17,12 @@ from .components import (
     card_cost,
 )
 from .economy import pay
+from .effects import Choice
 from .flow import next_turn
-from .refusals import check_arrival, explain_effect, refuse
+from .refusals import check_arrival, explain_effect
 
-SIDES = {"permit": ["baron", "couple"]}
-UNUSED_BY_PRIVILEGE = {
+SIDES: dict[str, list[str | None]] = {"permit": ["baron", "couple"]}
+UNUSED_BY_PRIVILEGE: dict[str, list[str]] = {
     "trier": [],
     "koeln": ["card", "space", "side"],
     "pfalz": ["card", "target", "side"],
@@ -26,30 +31,31 @@ UNUSED_BY_PRIVILEGE = {
 """Payload keys each privilege must leave empty."""
 
 
-def _card_payload(card: str, picked: dict, decline: bool = False) -> dict:
+def _card_payload(card: str, picked: Choice, decline: bool = False) -> Action:
     return {"type": "take_card", "payload": {"card": card, **picked, "decline": decline}}
 
 
-def _privilege_payload(electorate: str, card=None, picked=None) -> dict:
+def _privilege_payload(electorate: str, card: str | None = None, picked: Choice | None = None) -> Action:
     return {
         "type": "use_privilege",
         "payload": {"electorate": electorate, "card": card, **(picked or effects.NO_CHOICE)},
     }
 
 
-def may_decline(state: dict, card: str) -> bool:
+def may_decline(state: State, card: str) -> bool:
     """2 players only: a phase-IV card may be taken without carrying out its action."""
-    return state["seats"] == 2 and CARDS[card]["phase"] == 4
+    seats: int = state["seats"]
+    return seats == 2 and CARDS[card]["phase"] == 4
 
 
-def gray_eminence_cost(state: dict) -> int:
+def gray_eminence_cost(state: State) -> int:
     return card_cost("gray_eminence") if state["options"]["brandenburg_pays"] else 0
 
 
-def turn_actions(state: dict, seat: int) -> list[dict]:
+def turn_actions(state: State, seat: int) -> list[Action]:
     player = state["players"][seat]
     money = player["thalers"]
-    out = []
+    out: list[Action] = []
     for card in TAKEABLE:
         if state["stacks"][card] == 0:
             continue
@@ -78,15 +84,15 @@ def turn_actions(state: dict, seat: int) -> list[dict]:
     return out
 
 
-def usable_privileges(state: dict, seat: int) -> list[str]:
+def usable_privileges(state: State, seat: int) -> list[str]:
     return [
         e for e in PRIVILEGE_ACTIONS if board.elector_owner(state, e) == seat and not state["electorates"][e]["used"]
     ]
 
 
-def privilege_actions(state: dict, seat: int) -> list[dict]:
+def privilege_actions(state: State, seat: int) -> list[Action]:
     money = state["players"][seat]["thalers"]
-    out = []
+    out: list[Action] = []
     for electorate in usable_privileges(state, seat):
         if electorate == "trier":
             for card in PHASE4_CARDS:
@@ -113,26 +119,26 @@ def privilege_actions(state: dict, seat: int) -> list[dict]:
     return out
 
 
-def _picked(payload: dict) -> dict:
+def _picked(payload: dict[str, Any]) -> Choice:
     return {"target": payload.get("target"), "space": payload.get("space"), "side": payload.get("side")}
 
 
-def _price(card: str, side) -> int:
+def _price(card: str, side: Any) -> int:
     """The card's cost; a Permit's depends on the side (an unknown side prices as a baron)."""
     return card_cost(card, side if side in ("baron", "couple") else None)
 
 
-def _check_money(state: dict, seat: int, cost: int) -> None:
+def _check_money(state: State, seat: int, cost: int) -> None:
     if state["players"][seat]["thalers"] < cost:
         refuse("not_enough_money", f"this costs {cost} thalers", cost=cost)
 
 
-def _check_effect(state: dict, seat: int, card: str, picked: dict) -> None:
+def _check_effect(state: State, seat: int, card: str, picked: Choice) -> None:
     if picked not in effects.choices(state, seat, card):
         explain_effect(state, seat, card, picked)
 
 
-def take_card(state: dict, seat: int, payload: dict) -> None:
+def take_card(state: State, seat: int, payload: dict[str, Any]) -> None:
     card = payload.get("card")
     if card == "gray_eminence":
         refuse("brandenburg_only", "the Gray Eminence is obtained only through the Brandenburg privilege")
@@ -169,7 +175,7 @@ def take_card(state: dict, seat: int, payload: dict) -> None:
     next_turn(state)
 
 
-def use_privilege(state: dict, seat: int, payload: dict) -> None:
+def use_privilege(state: State, seat: int, payload: dict[str, Any]) -> None:
     electorate = payload.get("electorate")
     if electorate not in PRIVILEGE_ACTIONS:
         refuse("no_such_privilege", f"{electorate!r} has no privilege to use as a phase-IV action")
@@ -220,10 +226,11 @@ def use_privilege(state: dict, seat: int, payload: dict) -> None:
     next_turn(state)
 
 
-def knight(state: dict, seat: int, payload: dict) -> None:
+def knight(state: State, seat: int, payload: dict[str, Any]) -> None:
     """Pay 1 to place a supply knight, or move an own board knight, onto an empty
     aristocrat or castle space; knights never push anything."""
-    source, space = payload.get("source"), payload.get("space")
+    source: Any = payload.get("source")
+    space: Any = payload.get("space")
     _check_money(state, seat, KNIGHT_COST)
     player = state["players"][seat]
     if source == "supply":
@@ -244,6 +251,6 @@ def knight(state: dict, seat: int, payload: dict) -> None:
     next_turn(state)
 
 
-def pass_turn(state: dict, seat: int, payload: dict) -> None:
+def pass_turn(state: State, seat: int, payload: dict[str, Any]) -> None:
     state["players"][seat]["passed"] = True
     next_turn(state)

@@ -3,7 +3,9 @@ committed before every voter has voted. A spectator sees only public information
 
 from __future__ import annotations
 
-from projections.games.base import REFEREE
+from typing import Any
+
+from projections.games.base import REFEREE, Event, State, Viewer
 
 from .components import CARD_ORDER, CARDS, ELECTORATE_ORDER, ELECTORATES, PIECES, card_cost
 
@@ -36,11 +38,11 @@ AWAIT_TEXT = {
 }
 
 
-def sees_all(state: dict, viewer) -> bool:
+def sees_all(state: State, viewer: Viewer) -> bool:
     return viewer == REFEREE or state["phase"] == "finished"
 
 
-def summary(state: dict) -> str:
+def summary(state: State) -> str:
     head = f"Round {state['round']} · {PHASE_NAMES.get(state['phase'], state['phase'])}"
     pending = state["await"]
     if pending is None:
@@ -50,7 +52,7 @@ def summary(state: dict) -> str:
     return f"{head} · waiting for {who}: {AWAIT_TEXT[pending['kind']]}"
 
 
-def _electorate(state: dict, eid: str) -> dict:
+def _electorate(state: State, eid: str) -> dict[str, Any]:
     area = state["electorates"][eid]
     data = ELECTORATES[eid]
     return {
@@ -69,7 +71,7 @@ def _electorate(state: dict, eid: str) -> dict:
     }
 
 
-def _voting(state: dict, viewer, everything: bool) -> dict | None:
+def _voting(state: State, viewer: Viewer, everything: bool) -> dict[str, Any] | None:
     pending = state["await"]
     if pending is None or pending["kind"] != "vote":
         return None
@@ -87,7 +89,7 @@ def _voting(state: dict, viewer, everything: bool) -> dict | None:
     }
 
 
-def _public_await(state: dict) -> dict | None:
+def _public_await(state: State) -> dict[str, Any] | None:
     pending = state["await"]
     if pending is None:
         return None
@@ -97,7 +99,7 @@ def _public_await(state: dict) -> dict | None:
     return out
 
 
-def view(state: dict, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     everything = sees_all(state, viewer)
     players = []
     for seat, player in enumerate(state["players"]):
@@ -146,7 +148,7 @@ def view(state: dict, viewer) -> dict:
     }
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     """A vote's side is visible only to its voter and the referee (the reveal is in the view)."""
     if event.get("type") == "vote" and viewer != REFEREE and viewer != event.get("seat"):
         return {**event, "payload": {"hidden": True}}

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 
+from projections.games.base import Action, Game, State
+
 CLAIM_CHANCE = 0.02
 
 
-def interrupts(game, state: dict, seat: int, asked: list[int]) -> list[dict]:
+def interrupts(game: Game, state: State, seat: int, asked: list[int]) -> list[Action]:
     """The interrupts ``seat`` may post now: a claim, or a revolt called while not awaited."""
     return [
         a
@@ -23,7 +25,7 @@ def interrupts(game, state: dict, seat: int, asked: list[int]) -> list[dict]:
     ]
 
 
-def choose(game, state: dict, rand: random.Random):
+def choose(game: Game, state: State, rand: random.Random) -> tuple[int, Action] | None:
     """(seat, action) for one random legal move, or None once the game is over."""
     asked = sorted(game.to_act(state))
     if not asked:

@@ -7,17 +7,27 @@ what the seat knows only."""
 from __future__ import annotations
 
 import json
+from typing import Any, Protocol
+
+from projections.games.base import State
 
 from .components import NEUTRAL_POOL
+from .state import Location
 
 NEUTRAL = "\u0000neutral"
 
 
-def unseen(state: dict, seat: int) -> list:
+class Shuffler(Protocol):
+    """The search bot's own generator (a ``random.Random``): only its shuffle is used."""
+
+    def shuffle(self, x: list[Any]) -> None: ...
+
+
+def unseen(state: State, seat: int) -> list[Location]:
     """Where ``seat`` cannot know the card: hidden living seats it holds no note on, and the spare."""
     rd = state["round_state"]
     notes = rd["known"][seat]
-    spots: list = [
+    spots: list[Location] = [
         s
         for s in range(state["seats"])
         if rd["alive"][s] and not rd["revealed"][s] and s != seat and str(s) not in notes
@@ -27,8 +37,8 @@ def unseen(state: dict, seat: int) -> list:
     return spots
 
 
-def deal(state: dict, seat: int, rand) -> dict:
-    out = json.loads(json.dumps(state))
+def deal(state: State, seat: int, rand: Shuffler) -> State:
+    out: State = json.loads(json.dumps(state))
     rd = out.get("round_state")
     if not rd or "cards" not in rd:
         return out

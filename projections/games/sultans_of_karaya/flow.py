@@ -9,26 +9,30 @@ all happen here, right after the decision that leads to them.
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from projections.games.base import Rng, State
 
 from . import knowledge
 from .scoring import final_result, game_over, round_points, winner_at_checkpoint
-from .state import deal_round
+from .state import Round, deal_round
 from .table import hidden_living, supply
 
 
 class Engine:
-    def __init__(self, state: dict, rng):
+    def __init__(self, state: State, rng: Rng):
         self.st = state
         self.rng = rng
 
     @property
-    def rd(self) -> dict:
-        return self.st["round_state"]
+    def rd(self) -> Round:
+        rd: Round = self.st["round_state"]
+        return rd
 
-    def option(self, key: str):
+    def option(self, key: str) -> Any:
         return self.st["options"][key]
 
-    def note(self, kind: str, **fields) -> None:
+    def note(self, kind: str, **fields: Any) -> None:
         """A public fact the last event produced (shown in every view until the next event)."""
         self.st["notes"].append({"kind": kind, **fields})
 
@@ -95,7 +99,7 @@ class Engine:
                     self.note("fatigued", seat=seat)
         self.end_turn()
 
-    def keep_step(self, pending: dict) -> bool:
+    def keep_step(self, pending: dict[str, Any]) -> bool:
         """Await ``pending`` again after an interrupt turned cards face up; False when nothing
         is left to choose in it (a forced ability lapses: the caller settles). The Oracle's
         looks with no face-down card left to look at move on to her prediction."""
@@ -144,8 +148,9 @@ class Engine:
                 rd["prison"][owner] = False
             if rd["due"]["fatigue"]:
                 rd["fatigue"][owner] = False
+            swapped = rd["due"].get("swap_back")  # both_directions_open, version 3 (rules.do_swap)
             rd["due"] = {"prison": False, "fatigue": False}
-            rd["incoming"][owner] = []
+            rd["incoming"][owner] = [] if swapped is None else [swapped]
             if self.checkpoint():
                 return
             nxt = owner

@@ -11,22 +11,24 @@ A seat's own card is never stored here: it is always known (G1).
 
 from __future__ import annotations
 
+from .state import Location, Round
 
-def observe(rd: dict, observer: int, location, role: str) -> None:
+
+def observe(rd: Round, observer: int, location: Location, role: str) -> None:
     """``observer`` saw ``role`` at ``location`` (an investigation, an Oracle's look, a swap)."""
     rd["known"][observer][str(location)] = {"role": role, "status": "current"}
     if rd["seen"] is not None:
         rd["seen"][observer].append({"at": str(location), "role": role, "turn": rd["turns"]})
 
 
-def made_public(rd: dict, seat: int) -> None:
+def made_public(rd: Round, seat: int) -> None:
     """The card at ``seat`` turned face up: private notes about it are superseded."""
     key = str(seat)
     for notes in rd["known"]:
         notes.pop(key, None)
 
 
-def open_swap(rd: dict, actor: int, partner, actor_old: str, partner_old: str) -> None:
+def open_swap(rd: Round, actor: int, partner: Location, actor_old: str, partner_old: str) -> None:
     """Case A: everyone follows the two cards to their new places; both parties learn more."""
     a, b = str(actor), str(partner)
     for observer, notes in enumerate(rd["known"]):
@@ -37,11 +39,11 @@ def open_swap(rd: dict, actor: int, partner, actor_old: str, partner_old: str) -
             notes[a] = at_b
         notes.pop(str(observer), None)
     observe(rd, actor, b, actor_old)
-    if partner != "spare":
+    if isinstance(partner, int):  # a seat, not the spare
         observe(rd, partner, a, partner_old)
 
 
-def secret_swap(rd: dict, actor: int, partner, old_card: str, candidates: list[str]) -> None:
+def secret_swap(rd: Round, actor: int, partner: str | None, old_card: str, candidates: list[str]) -> None:
     """Case B: only the actor knows whether and with whom; others mark every candidate doubtful.
 
     ``candidates`` are the locations the actor could legally have swapped with (public).

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from projections.games.base import IllegalAction, refuse
+from typing import Any, cast
+
+from projections.games.base import Action, IllegalAction, State, refuse
 
 from .components import SIDES
-from .rules import ABILITY_OF, CHECKS, MAIN_ACTIONS, check_revolt_interrupt, own_action_step, swap_candidates
+from .rules import ABILITY_OF, CHECKS, MAIN_ACTIONS, Payload, check_revolt_interrupt, own_action_step, swap_candidates
 from .windows import choices
 
 
-def awaited_types(pending: dict) -> tuple[str, ...]:
+def awaited_types(pending: dict[str, Any]) -> tuple[str, ...]:
     """Action types the awaited seat may post in this pending step."""
     kind = pending["kind"]
     if kind == "action":
@@ -19,7 +21,7 @@ def awaited_types(pending: dict) -> tuple[str, ...]:
     return {"looks": ("look",), "prediction": ("predict",), "window": ("respond",)}[kind]
 
 
-def interrupts(state: dict, seat, kind) -> bool:
+def interrupts(state: State, seat: int | None, kind: Any) -> bool:
     """Whether ``kind`` is a standing interrupt for ``seat``: the royal claim, and the G2
     variant's out-of-turn revolt. Interrupts skip the turn order; their checks say who may."""
     if kind == "royal_claim":
@@ -31,7 +33,7 @@ def interrupts(state: dict, seat, kind) -> bool:
     )
 
 
-def may_act(state: dict, seat, kind) -> bool:
+def may_act(state: State, seat: int | None, kind: Any) -> bool:
     if kind == "window_timeout":
         return seat is None  # only the system closes a window on timeout
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
@@ -39,7 +41,7 @@ def may_act(state: dict, seat, kind) -> bool:
     return interrupts(state, seat, kind) or seat in to_act(state)
 
 
-def awaits(state: dict, seat, kind: str) -> bool:
+def awaits(state: State, seat: int | None, kind: str) -> bool:
     return (
         kind == "window_timeout"
         or interrupts(state, seat, kind)
@@ -47,22 +49,24 @@ def awaits(state: dict, seat, kind: str) -> bool:
     )
 
 
-def check(state: dict, seat, kind: str, payload: dict) -> None:
-    """The rule of each action, once the generic guards have passed."""
+def check(state: State, seat: int | None, kind: str, payload: Payload) -> None:
+    """The rule of each action, once the generic guards have passed (``may_act``: a seat,
+    except the system's window_timeout)."""
     rd = state["round_state"]
+    actor = cast(int, seat)  # None only with window_timeout, the one branch that ignores it
     if kind == "window_timeout":
         if rd["pending"]["kind"] != "window" or rd["pending"]["id"] != payload.get("window"):
             refuse("no_open_window", "that window is not open")
     elif kind == "royal_claim":
-        if not (rd["alive"][seat] and not rd["revealed"][seat] and rd["cards"][seat] == "sultan"):
+        if not (rd["alive"][actor] and not rd["revealed"][actor] and rd["cards"][actor] == "sultan"):
             refuse("not_hidden_sultan", "only the seat holding the face-down Sultan may claim")
-    elif interrupts(state, seat, kind):
-        check_revolt_interrupt(state, seat)
+    elif interrupts(state, actor, kind):
+        check_revolt_interrupt(state, actor)
     else:
-        CHECKS[kind](state, seat, payload)
+        CHECKS[kind](state, actor, payload)
 
 
-def to_act(state: dict) -> set[int]:
+def to_act(state: State) -> set[int]:
     """Public: the awaited seat, or a window's eligible seats that have not answered."""
     if state["finished"]:
         return set()
@@ -72,7 +76,7 @@ def to_act(state: dict) -> set[int]:
     return {pending["seat"]}
 
 
-def passes(state: dict, seat: int, action: str, payload: dict) -> bool:
+def passes(state: State, seat: int, action: str, payload: Payload) -> bool:
     try:
         CHECKS[action](state, seat, payload)
     except IllegalAction:
@@ -80,7 +84,7 @@ def passes(state: dict, seat: int, action: str, payload: dict) -> bool:
     return True
 
 
-def candidates(state: dict, seat: int, action: str) -> list[dict]:
+def candidates(state: State, seat: int, action: str) -> list[Payload]:
     """Payloads worth checking for ``action``; the checks decide which are legal."""
     rd = state["round_state"]
     others = [s for s in range(len(rd["cards"])) if s != seat and rd["alive"][s]]
@@ -101,15 +105,15 @@ def candidates(state: dict, seat: int, action: str) -> list[dict]:
     return [{}]
 
 
-def ability_options(state: dict, seat: int, action: str) -> list[dict]:
+def ability_options(state: State, seat: int, action: str) -> list[Payload]:
     return [p for p in candidates(state, seat, action) if passes(state, seat, action, p)]
 
 
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[Action]:
     if state["finished"]:
         return []
     rd = state["round_state"]
-    actions = []
+    actions: list[Action] = []
     if seat in to_act(state):
         for action in awaited_types(rd["pending"]):
             if ABILITY_OF.get(action, rd["cards"][seat]) != rd["cards"][seat]:

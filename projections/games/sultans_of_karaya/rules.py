@@ -7,11 +7,15 @@ enumerates actions by running the same checks, so offered == accepted.
 
 from __future__ import annotations
 
-from projections.games.base import refuse
+from collections.abc import Callable
+from typing import Any, cast
+
+from projections.games.base import Rng, State, refuse
 
 from . import knowledge, versions, windows
 from .components import SCORING, SIDES
 from .flow import Engine
+from .state import Location, Round
 from .table import beside_active_dancer, hidden_living, supply
 
 MAIN_ACTIONS = (
@@ -39,9 +43,14 @@ ABILITY_OF = {
 }
 FORCEABLE = ("execute", "detain", "assassinate", "capture")
 
+Payload = dict[str, Any]
+"""An action's payload as its schema loaded it (checks still test every value)."""
+Check = Callable[[State, int, Payload], None]
+Effect = Callable[[Engine, int, Payload], None]
+
 
 # -- shared checks -----------------------------------------------------------------
-def other_living(rd: dict, seat: int, target) -> int:
+def other_living(rd: Round, seat: int, target: object) -> int:
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < len(rd["cards"]):
         refuse("invalid_target", "name a seat of this table")
     if target == seat:
@@ -51,14 +60,14 @@ def other_living(rd: dict, seat: int, target) -> int:
     return target
 
 
-def other_hidden(rd: dict, seat: int, target) -> int:
-    other_living(rd, seat, target)
-    if rd["revealed"][target]:
+def other_hidden(rd: Round, seat: int, target: object) -> int:
+    seen = other_living(rd, seat, target)
+    if rd["revealed"][seen]:
         refuse("target_revealed", "that seat's card is face up")
-    return target
+    return seen
 
 
-def swap_partner(state: dict, seat: int, partner) -> None:
+def swap_partner(state: State, seat: int, partner: object) -> None:
     """Partner of any swap: the spare, or a living hidden seat, not detained, not a swap-back (G9)."""
     if partner == "spare":
         return
@@ -70,18 +79,20 @@ def swap_partner(state: dict, seat: int, partner) -> None:
         refuse("swap_back", "that seat swapped with you openly since your last turn")
 
 
-def swap_candidates(state: dict, seat: int) -> list:
+def swap_candidates(state: State, seat: int) -> list[Location]:
     rd = state["round_state"]
-    seats = [s for s in hidden_living(rd) if s != seat and not rd["prison"][s] and s not in rd["incoming"][seat]]
+    seats: list[Location] = [
+        s for s in hidden_living(rd) if s != seat and not rd["prison"][s] and s not in rd["incoming"][seat]
+    ]
     return [*seats, "spare"]
 
 
-def holds(rd: dict, seat: int, action: str) -> None:
+def holds(rd: Round, seat: int, action: str) -> None:
     if rd["cards"][seat] != ABILITY_OF[action]:
         refuse("wrong_role", f"only the {ABILITY_OF[action]} may {action.replace('_', ' ')}")
 
 
-def ability_allowed(state: dict, seat: int, action: str) -> None:
+def ability_allowed(state: State, seat: int, action: str) -> None:
     """Own card, and not fatigued (only on an own turn or a bonus; forced uses are exempt)."""
     rd = state["round_state"]
     holds(rd, seat, action)
@@ -91,7 +102,7 @@ def ability_allowed(state: dict, seat: int, action: str) -> None:
 
 
 # -- checks per action -------------------------------------------------------------
-def check_investigate(state, seat, payload):
+def check_investigate(state: State, seat: int, payload: Payload) -> None:
     """Any other living seat (version 2, the seed's 調查身分); version 1 only a face-down one."""
     if versions.version(state) >= versions.INVESTIGATE_ANY_SEAT:
         other_living(state["round_state"], seat, payload.get("target"))
@@ -99,20 +110,20 @@ def check_investigate(state, seat, payload):
         other_hidden(state["round_state"], seat, payload.get("target"))
 
 
-def check_swap(state, seat, payload):
+def check_swap(state: State, seat: int, payload: Payload) -> None:
     if state["round_state"]["revealed"][seat]:
         refuse("actor_revealed", "a revealed seat hides (and may swap secretly) instead")
     swap_partner(state, seat, payload.get("with"))
 
 
-def check_hide(state, seat, payload):
+def check_hide(state: State, seat: int, payload: Payload) -> None:
     if not state["round_state"]["revealed"][seat]:
         refuse("actor_hidden", "your card is already face down")
     if payload.get("with") is not None:
         swap_partner(state, seat, payload["with"])
 
 
-def check_execute(state, seat, payload):
+def check_execute(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "execute")
     rd = state["round_state"]
     target = other_living(rd, seat, payload.get("target"))
@@ -120,7 +131,7 @@ def check_execute(state, seat, payload):
         refuse("not_executable", "the Sultan executes only a revealed Assassin or Slave")
 
 
-def check_detain(state, seat, payload):
+def check_detain(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "detain")
     rd = state["round_state"]
     if beside_active_dancer(rd, seat):
@@ -130,26 +141,29 @@ def check_detain(state, seat, payload):
     target = other_living(rd, seat, payload.get("target"))
     if rd["prison"][target]:
         refuse("target_detained", "that seat is already detained")
-    if rd["revealed"][target] and rd["cards"][target] in ("sultan", "guard"):
-        refuse("target_protected", "a revealed Sultan or Guard would forbid the detention")
+    if versions.version(state) < versions.ANY_SULTAN_OR_GUARD_FORBIDS:
+        # versions 1 and 2 (G4); from version 3 拘留 names 「其他任何一位玩家(不論其公開或隱藏)」
+        # and the face-up Sultan or Guard named answers the FORBID window like any other
+        if rd["revealed"][target] and rd["cards"][target] in ("sultan", "guard"):
+            refuse("target_protected", "a revealed Sultan or Guard would forbid the detention")
 
 
-def check_assassinate(state, seat, payload):
+def check_assassinate(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "assassinate")
     other_living(state["round_state"], seat, payload.get("target"))
 
 
-def check_call_revolt(state, seat, payload):
+def check_call_revolt(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "call_revolt")
 
 
-def own_action_step(rd: dict, seat: int) -> bool:
+def own_action_step(rd: Round, seat: int | None) -> bool:
     """Whether ``seat`` is the one awaited for a main action (its turn, a bonus, a forced hide)."""
     pending = rd["pending"]
     return pending is not None and pending["kind"] == "action" and pending["seat"] == seat
 
 
-def check_revolt_interrupt(state, seat, payload=None):
+def check_revolt_interrupt(state: State, seat: int, payload: Payload | None = None) -> None:
     """G2 variant ``slave_call_any_time``: a face-down Slave calls a revolt out of turn.
 
     A standing interrupt like the royal claim, except that it opens a REVOLT window,
@@ -164,7 +178,7 @@ def check_revolt_interrupt(state, seat, payload=None):
         refuse("detained", "a detained Slave may not reveal out of turn under this option set")
 
 
-def check_capture(state, seat, payload):
+def check_capture(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "capture")
     rd = state["round_state"]
     if state["options"]["enforce_status_card_limits"] and supply(rd, "capture") == 0:
@@ -174,13 +188,13 @@ def check_capture(state, seat, payload):
         refuse("not_capturable", "capture a hidden seat or a revealed, uncaptured Slave")
 
 
-def check_dance(state, seat, payload):
+def check_dance(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "dance")
     if state["round_state"]["revealed"][seat]:
         refuse("already_revealed", "the Belly Dancer is already dancing")
 
 
-def check_manipulate(state, seat, payload):
+def check_manipulate(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "manipulate")
     rd = state["round_state"]
     side = payload.get("side")
@@ -192,25 +206,25 @@ def check_manipulate(state, seat, payload):
     other_hidden(rd, seat, payload.get("target"))
 
 
-def check_foretell(state, seat, payload):
+def check_foretell(state: State, seat: int, payload: Payload) -> None:
     ability_allowed(state, seat, "foretell")
     if state["round_state"]["revealed"][seat]:
         refuse("already_revealed", "only a hidden Oracle foretells")
 
 
-def check_look(state, seat, payload):
+def check_look(state: State, seat: int, payload: Payload) -> None:
     rd = state["round_state"]
     target = other_hidden(rd, seat, payload.get("target"))
     if target in rd["pending"]["looked"]:
         refuse("already_looked", "you already looked at that card")
 
 
-def check_predict(state, seat, payload):
+def check_predict(state: State, seat: int, payload: Payload) -> None:
     if payload.get("side") not in SIDES:
         refuse("invalid_side", "predict loyalists or rebels")
 
 
-def check_respond(state, seat, payload):
+def check_respond(state: State, seat: int, payload: Payload) -> None:
     rd = state["round_state"]
     pending = rd["pending"]
     if payload.get("window") != pending["id"]:
@@ -220,7 +234,7 @@ def check_respond(state, seat, payload):
 
 
 # -- effects -----------------------------------------------------------------------
-def do_investigate(eng, seat, payload):
+def do_investigate(eng: Engine, seat: int, payload: Payload) -> None:
     rd, target = eng.rd, payload["target"]
     if not rd["revealed"][target]:  # a face-up card is public: nothing to note (version 2)
         knowledge.observe(rd, seat, target, rd["cards"][target])
@@ -228,8 +242,9 @@ def do_investigate(eng, seat, payload):
     eng.settle()
 
 
-def exchange(rd: dict, seat: int, partner) -> tuple[str, str]:
-    mine = rd["cards"][seat]
+def exchange(rd: Round, seat: int, partner: Location) -> tuple[str, str]:
+    mine: str = rd["cards"][seat]
+    theirs: str
     if partner == "spare":
         theirs, rd["spare"] = rd["spare"], mine
     else:
@@ -238,19 +253,24 @@ def exchange(rd: dict, seat: int, partner) -> tuple[str, str]:
     return mine, theirs
 
 
-def do_swap(eng, seat, payload):
+def do_swap(eng: Engine, seat: int, payload: Payload) -> None:
     rd, partner = eng.rd, payload["with"]
     mine, theirs = exchange(rd, seat, partner)
     knowledge.open_swap(rd, seat, partner, mine, theirs)
     if partner != "spare":
         rd["incoming"][partner] = sorted(set(rd["incoming"][partner]) | {seat})
         if eng.option("swap_back_rule") == "both_directions_open":
-            rd["incoming"][seat] = sorted(set(rd["incoming"][seat]) | {partner})
+            if versions.version(eng.st) >= versions.SWAP_BACK_OUTLIVES_THE_TURN:
+                # kept through the swapper's next turn: end_turn makes it the seat's incoming
+                # (an open swap is always the turn owner's: a bonus or forced seat is face up)
+                rd["due"] = {**rd["due"], "swap_back": partner}
+            else:  # versions 1 and 2: cleared at the end of this very turn, so it changed nothing
+                rd["incoming"][seat] = sorted(set(rd["incoming"][seat]) | {partner})
     eng.note("swapped", seat=seat, partner=partner)
     eng.settle()
 
 
-def do_hide(eng, seat, payload):
+def do_hide(eng: Engine, seat: int, payload: Payload) -> None:
     """Case B: eyes closed; others learn only that the seat hid (and where it could have swapped)."""
     rd, partner = eng.rd, payload.get("with")
     candidates = [str(c) for c in swap_candidates(eng.st, seat)]
@@ -263,27 +283,22 @@ def do_hide(eng, seat, payload):
     eng.settle()
 
 
-def do_execute(eng, seat, payload):
+def do_execute(eng: Engine, seat: int, payload: Payload) -> None:
     eng.reveal(seat)
     eng.note("executed", seat=seat, target=payload["target"])
     eng.kill(payload["target"])
     eng.settle()
 
 
-def do_detain(eng, seat, payload):
-    rd, target = eng.rd, payload["target"]
+def do_detain(eng: Engine, seat: int, payload: Payload) -> None:
+    target = payload["target"]
     eng.reveal(seat)
     eng.note("detention_called", seat=seat, target=target)
-    eligible = windows.forbid_eligible(rd, target)
-    if eligible:
-        windows.open_window(eng, "forbid", eligible, {"guard": seat, "target": target})
-    else:
-        rd["prison"][target] = True
-        eng.note("detained", seat=target)
-        eng.settle()
+    eligible = windows.forbid_eligible(eng.st, seat, target)
+    windows.open_window(eng, "forbid", eligible, {"guard": seat, "target": target})
 
 
-def do_assassinate(eng, seat, payload):
+def do_assassinate(eng: Engine, seat: int, payload: Payload) -> None:
     target = payload["target"]
     eng.reveal(seat)
     eng.note("attacked", seat=seat, target=target)
@@ -291,7 +306,7 @@ def do_assassinate(eng, seat, payload):
     windows.open_window(eng, "block", eligible, {"assassin": seat, "target": target})
 
 
-def do_call_revolt(eng, seat, payload):
+def do_call_revolt(eng: Engine, seat: int, payload: Payload) -> None:
     """As the main action; or out of turn (G2 variant), after which the interrupted step resumes."""
     rd = eng.rd
     if own_action_step(rd, seat):
@@ -305,7 +320,7 @@ def do_call_revolt(eng, seat, payload):
     windows.open_window(eng, "revolt", eligible, {"caller": seat})
 
 
-def do_capture(eng, seat, payload):
+def do_capture(eng: Engine, seat: int, payload: Payload) -> None:
     rd, target = eng.rd, payload["target"]
     forced = rd["pending"]["kind"] == "forced"
     eng.reveal(seat)
@@ -323,13 +338,13 @@ def do_capture(eng, seat, payload):
     eng.settle()
 
 
-def do_dance(eng, seat, payload):
+def do_dance(eng: Engine, seat: int, payload: Payload) -> None:
     eng.reveal(seat)
     eng.note("danced", seat=seat)
     eng.settle()
 
 
-def do_manipulate(eng, seat, payload):
+def do_manipulate(eng: Engine, seat: int, payload: Payload) -> None:
     rd, target = eng.rd, payload["target"]
     if not rd["revealed"][seat]:
         eng.reveal(seat)
@@ -340,7 +355,7 @@ def do_manipulate(eng, seat, payload):
     force(eng, target)
 
 
-def force(eng, seat: int) -> None:
+def force(eng: Engine, seat: int) -> None:
     """The Vizier's victim must use its action ability if it has any legal use (G3, G13)."""
     from .legal import ability_options  # legal enumerates with these checks
 
@@ -361,7 +376,7 @@ def force(eng, seat: int) -> None:
             eng.settle()
 
 
-def start_looks(eng, seat: int) -> None:
+def start_looks(eng: Engine, seat: int) -> None:
     rd = eng.rd
     count = min(SCORING["oracle_looks"], len([s for s in hidden_living(rd) if s != seat]))
     if count:
@@ -370,13 +385,13 @@ def start_looks(eng, seat: int) -> None:
         rd["pending"] = {"kind": "prediction", "seat": seat}
 
 
-def do_foretell(eng, seat, payload):
+def do_foretell(eng: Engine, seat: int, payload: Payload) -> None:
     eng.reveal(seat)
     eng.note("foretold", seat=seat)
     start_looks(eng, seat)
 
 
-def do_look(eng, seat, payload):
+def do_look(eng: Engine, seat: int, payload: Payload) -> None:
     rd, target = eng.rd, payload["target"]
     if not rd["revealed"][target]:  # a face-up card is public: nothing to note (version 2)
         knowledge.observe(rd, seat, target, rd["cards"][target])
@@ -389,7 +404,7 @@ def do_look(eng, seat, payload):
         rd["pending"] = {"kind": "prediction", "seat": seat}
 
 
-def do_predict(eng, seat, payload):
+def do_predict(eng: Engine, seat: int, payload: Payload) -> None:
     rd = eng.rd
     rd["faction"][seat] = payload["side"]
     rd["must_hide"][seat] = True
@@ -397,19 +412,19 @@ def do_predict(eng, seat, payload):
     eng.settle()
 
 
-def do_respond(eng, seat, payload):
+def do_respond(eng: Engine, seat: int, payload: Payload) -> None:
     pending = eng.rd["pending"]
     pending["responses"][str(seat)] = payload["choice"]
     if len(pending["responses"]) == len(pending["eligible"]):
         windows.close(eng)
 
 
-def do_window_timeout(eng, seat, payload):
+def do_window_timeout(eng: Engine, seat: int | None, payload: Payload) -> None:
     eng.note("window_timed_out", id=payload["window"])
     windows.close(eng)
 
 
-def do_royal_claim(eng, seat, payload):
+def do_royal_claim(eng: Engine, seat: int, payload: Payload) -> None:
     """The claim changes no step, except one it leaves without options (the Sultan was the
     last card the Oracle or a forced Slaver could still pick): that step then moves on."""
     eng.reveal(seat)
@@ -420,7 +435,7 @@ def do_royal_claim(eng, seat, payload):
         eng.settle()
 
 
-CHECKS = {
+CHECKS: dict[str, Check] = {
     "investigate": check_investigate,
     "swap": check_swap,
     "hide": check_hide,
@@ -436,7 +451,7 @@ CHECKS = {
     "predict": check_predict,
     "respond": check_respond,
 }
-EFFECTS = {
+EFFECTS: dict[str, Effect] = {
     "investigate": do_investigate,
     "swap": do_swap,
     "hide": do_hide,
@@ -456,7 +471,8 @@ EFFECTS = {
 }
 
 
-def effect(state: dict, seat, kind: str, payload: dict, rng) -> None:
-    """The action's change on the copy; the notes say what this event caused."""
+def effect(state: State, seat: int | None, kind: str, payload: Payload, rng: Rng) -> None:
+    """The action's change on the copy; the notes say what this event caused. ``seat`` is
+    None only for the system's window_timeout (legal.may_act), whose effect ignores it."""
     state["notes"] = []
-    EFFECTS[kind](Engine(state, rng), seat, dict(payload))
+    EFFECTS[kind](Engine(state, rng), cast(int, seat), dict(payload))

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 SIDE = validate.OneOf(["loyalists", "rebels"])
 
 
-class SeatOrSpare(fields.Field):
+class SeatOrSpare(fields.Field[int | str]):
     """A seat number, or the string "spare"."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> int | str:
         if value == "spare" or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
-            return value
+            seat_or_spare: int | str = value
+            return seat_or_spare
         raise ValidationError('a seat number or "spare"')
 
 
@@ -23,7 +27,7 @@ class OptionsSchema(Schema):
     own_card_knowledge = fields.String(load_default="always", validate=validate.OneOf(["always"]))
     slave_call_any_time = fields.Boolean(load_default=False)
     target_may_block = fields.Boolean(load_default=True)
-    detained_guard_may_block = fields.Boolean(load_default=False)
+    detained_guard_may_block = fields.Boolean(load_default=True)  # the rulebook's block; false: G6 before version 3
     detained_may_join = fields.Boolean(load_default=True)
     fatigue_scope = fields.String(load_default="abilities", validate=validate.OneOf(["abilities", "whole_turn"]))
     swap_back_rule = fields.String(
@@ -73,7 +77,7 @@ class WindowTimeoutSchema(Schema):
     window = fields.Integer(required=True, validate=validate.Range(min=1))
 
 
-ACTION_SCHEMAS = {
+ACTION_SCHEMAS: dict[str, type] = {
     "investigate": Target,
     "swap": SwapSchema,
     "hide": HideSchema,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from projections.games.base import ranking_from
+from projections.games.base import Options, Result, State, ranking_from
 
 from .components import SCORING
+from .state import Round
 from .table import cards_in_play, is_free, living, neighbours, team_of
 
 
-def revolution(rd: dict) -> bool:
+def revolution(rd: Round) -> bool:
     """R2: three consecutive living seats (skipping the dead) hold revealed, free Slaves."""
     alive = living(rd)
     if len(alive) < 3 or sum(1 for s in alive if rd["revealed"][s] and rd["cards"][s] == "slave") < 3:
@@ -21,7 +22,7 @@ def revolution(rd: dict) -> bool:
     return any(all(ready(alive[(i + j) % k]) for j in range(3)) for i in range(k))
 
 
-def all_known_one_team(rd: dict) -> str | None:
+def all_known_one_team(rd: Round) -> str | None:
     """Optional end (reference implementation only): every living seat revealed, one side."""
     alive = living(rd)
     if not all(rd["revealed"][s] for s in alive):
@@ -30,7 +31,7 @@ def all_known_one_team(rd: dict) -> str | None:
     return teams.pop() if len(teams) == 1 and None not in teams else None
 
 
-def winner_at_checkpoint(rd: dict, options: dict) -> str | None:
+def winner_at_checkpoint(rd: Round, options: Options) -> str | None:
     """R1, then R2, then L2 (precedence of the reference implementation); L1 is the crown check.
 
     L2 ("the Rebels can no longer win") also holds once a single seat lives: no assassination
@@ -50,7 +51,7 @@ def winner_at_checkpoint(rd: dict, options: dict) -> str | None:
     return None
 
 
-def round_points(rd: dict, winner: str | None) -> list[int]:
+def round_points(rd: Round, winner: str | None) -> list[int]:
     """Points of each seat for the round that ``winner`` won (None: a stalemate, nobody scores)."""
     seats = len(rd["cards"])
     points = [0] * seats
@@ -75,13 +76,13 @@ def round_points(rd: dict, winner: str | None) -> list[int]:
     return points
 
 
-def game_over(state: dict) -> bool:
+def game_over(state: State) -> bool:
     options = state["options"]
     target = options.get("target_score")
     return state["round"] >= options["rounds"] or (target is not None and max(state["totals"]) >= target)
 
 
-def final_result(state: dict) -> dict:
+def final_result(state: State) -> Result:
     """Totals, then the latest round in which a seat scored exactly 2 (G19); ties share."""
     totals = state["totals"]
     history = state["history"]

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from projections.games.base import Options, Rng, State
 
 from .components import DISTRIBUTION, NEUTRAL_POOL, fixed_deck, in_play_counts
 
+Round = dict[str, Any]
+"""One round's table, ``state["round_state"]`` (built by ``deal_round``): JSON of many shapes."""
+Location = int | str
+"""Where a card lies: a seat number, or ``"spare"``."""
 
-def new_game(options: dict, seats: int, rng) -> dict:
+
+def new_game(options: Options, seats: int, rng: Rng) -> State:
     """The game record; round 1 is dealt by the flow (it needs the start seat)."""
     first = options.get("first_player")
     if first is None:
@@ -26,7 +34,7 @@ def new_game(options: dict, seats: int, rng) -> dict:
     }
 
 
-def deal_round(seats: int, rng, raw_aid: bool = False) -> dict:
+def deal_round(seats: int, rng: Rng, raw_aid: bool = False) -> Round:
     """Shuffle the neutrals, draw the table's number, shuffle with the fixed cards and deal.
 
     Deck position i goes to seat i, the last card is the spare (reconstructed deal order).
@@ -74,7 +82,7 @@ ROUND_LISTS = (
 )
 
 
-def copy(state: dict) -> dict:
+def copy(state: State) -> State:
     """Copy what an event may change. Rules replace nested entries (swap notes, incoming
     lists, history rows) rather than editing them, so copying the containers suffices;
     the pending step is edited in place and copied whole."""

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from projections.games.base import REFEREE
+from typing import Any
+
+from projections.games.base import REFEREE, Event, State, Viewer
 
 from .legal import to_act
+from .state import Round
 from .table import supply, unaccounted
 
 STATUS = ("loyalist", "rebel", "fatigue", "crown", "prison", "capture")
 
 
-def seat_row(rd: dict, s: int, sees_card: bool) -> dict:
+def seat_row(rd: Round, s: int, sees_card: bool) -> dict[str, Any]:
     return {
         "seat": s,
         "alive": rd["alive"][s],
@@ -26,7 +29,7 @@ def seat_row(rd: dict, s: int, sees_card: bool) -> dict:
     }
 
 
-def awaiting(rd: dict, viewer, omniscient: bool) -> dict | None:
+def awaiting(rd: Round, viewer: int | None, omniscient: bool) -> dict[str, Any] | None:
     """The pending step as the public sees it; a window's answers stay sealed until it closes."""
     pending = rd["pending"]
     if pending is None:
@@ -42,13 +45,13 @@ def awaiting(rd: dict, viewer, omniscient: bool) -> dict | None:
     return shown
 
 
-def knowledge_of(state: dict, rd: dict, seat: int) -> dict:
+def knowledge_of(state: State, rd: Round, seat: int) -> dict[str, Any]:
     if state["options"]["knowledge_aid"] == "raw":
         return {"observations": list(rd["seen"][seat])}
     return {"known": dict(rd["known"][seat])}
 
 
-def summary(state: dict, rd: dict, asked: set[int]) -> str:
+def summary(state: State, rd: Round, asked: set[int]) -> str:
     if state["finished"]:
         return f"Game over after {state['round']} rounds; totals {state['totals']}"
     pending = rd["pending"]
@@ -65,7 +68,7 @@ def summary(state: dict, rd: dict, asked: set[int]) -> str:
     return f"{head}: waiting for seat {pending['seat']} ({what})"
 
 
-def view(state: dict, viewer) -> dict:
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     rd = state["round_state"]
     omniscient = viewer == REFEREE or state["finished"]
     seat = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) else None
@@ -105,7 +108,7 @@ def view(state: dict, viewer) -> dict:
 SEALED = {"hide": "with", "respond": "choice"}
 
 
-def redact(event: dict, viewer) -> dict:
+def redact(event: Event, viewer: Viewer) -> Event:
     """Only the actor (and the referee) see an eyes-closed swap's partner or a sealed answer.
 
     The partner itself looks at its own card again when eyes open (the rules), so its

@@ -7,6 +7,11 @@ use the window is offered only the default answer.
 
 from __future__ import annotations
 
+from projections.games.base import Options, State
+
+from . import versions
+from .flow import Engine
+from .state import Round
 from .table import adjacent, beside_active_dancer, hidden_living, living, unaccounted
 
 DEFAULTS = {"block": "pass", "forbid": "accept", "revolt": "pass"}
@@ -20,7 +25,7 @@ def choices(window: str, card: str) -> list[str]:
     return [active, DEFAULTS[window]] if able else [DEFAULTS[window]]
 
 
-def block_eligible(rd: dict, options: dict, assassin: int, target: int) -> list[int]:
+def block_eligible(rd: Round, options: Options, assassin: int, target: int) -> list[int]:
     guards_unseen = unaccounted(rd, "guard") > 0
     eligible = []
     for s in living(rd):
@@ -40,13 +45,24 @@ def block_eligible(rd: dict, options: dict, assassin: int, target: int) -> list[
     return eligible
 
 
-def forbid_eligible(rd: dict, target: int) -> list[int]:
-    if rd["revealed"][target]:
-        return []
-    return [target] if unaccounted(rd, "sultan") + unaccounted(rd, "guard") > 0 else []
+def forbid_eligible(state: State, guard: int, target: int) -> list[int]:
+    """Who may forbid the detention ``guard`` calls on ``target``: every living seat but the
+    Guard's that holds, or may hold, a Sultan or a Guard (version 3, the seed's 禁止拘留 names
+    no restriction to the target): those face up holding one, and every face-down seat while
+    a Sultan or Guard is unaccounted for, so the set tells nobody who holds one. Versions 1
+    and 2 asked the face-down target only (G4)."""
+    rd = state["round_state"]
+    hidden_may = unaccounted(rd, "sultan") + unaccounted(rd, "guard") > 0
+    if versions.version(state) < versions.ANY_SULTAN_OR_GUARD_FORBIDS:
+        return [target] if hidden_may and not rd["revealed"][target] else []
+    return [
+        s
+        for s in living(rd)
+        if s != guard and (rd["cards"][s] in ("sultan", "guard") if rd["revealed"][s] else hidden_may)
+    ]
 
 
-def revolt_eligible(rd: dict, options: dict, caller: int) -> list[int]:
+def revolt_eligible(rd: Round, options: Options, caller: int) -> list[int]:
     if unaccounted(rd, "slave") == 0:
         return []
     return [s for s in hidden_living(rd) if s != caller and (options["detained_may_join"] or not rd["prison"][s])]
@@ -57,7 +73,7 @@ def clockwise_from(seat: int, seats: list[int], total: int) -> list[int]:
     return sorted(seats, key=lambda s: (s - seat) % total)
 
 
-def open_window(eng, window: str, eligible: list[int], context: dict) -> None:
+def open_window(eng: Engine, window: str, eligible: list[int], context: dict[str, int]) -> None:
     """Ask the eligible seats; with nobody to ask, resolve at once."""
     rd = eng.rd
     if not eligible:
@@ -75,7 +91,7 @@ def open_window(eng, window: str, eligible: list[int], context: dict) -> None:
     eng.note("window_opened", window=window, id=rd["windows"], eligible=sorted(eligible))
 
 
-def close(eng) -> None:
+def close(eng: Engine) -> None:
     pending = eng.rd["pending"]
     answers = {int(s): choice for s, choice in pending["responses"].items()}
     for s in pending["eligible"]:
@@ -83,14 +99,14 @@ def close(eng) -> None:
     resolve(eng, pending["window"], answers, pending["context"])
 
 
-def resolve(eng, window: str, answers: dict, context: dict) -> None:
+def resolve(eng: Engine, window: str, answers: dict[int, str], context: dict[str, int]) -> None:
     rd = eng.rd
     total = len(rd["cards"])
     active = ACTIVE_CHOICE[window][0]
     takers = clockwise_from(rd["owner"], [s for s, c in answers.items() if c == active], total)
+    for s in takers:  # every blocker, forbidder and joiner turns face up
+        eng.reveal(s)
     if window == "block":
-        for s in takers:
-            eng.reveal(s)
         if takers:
             eng.note("blocked", seats=takers, assassin=context["assassin"])
             eng.kill(context["assassin"])
@@ -98,14 +114,13 @@ def resolve(eng, window: str, answers: dict, context: dict) -> None:
             eng.kill(context["target"])
     elif window == "forbid":
         target = context["target"]
-        if takers:
-            eng.reveal(target)
-            eng.note("detention_forbidden", seat=target)
-        else:
+        if not takers:
             rd["prison"][target] = True
             eng.note("detained", seat=target)
+        elif versions.version(eng.st) < versions.ANY_SULTAN_OR_GUARD_FORBIDS:
+            eng.note("detention_forbidden", seat=target)  # the target was the only seat asked
+        else:
+            eng.note("detention_forbidden", seats=takers, guard=context["guard"], target=target)
     else:
-        for s in takers:
-            eng.reveal(s)
         eng.note("revolt_joined", seats=takers, caller=context["caller"])
     eng.settle()

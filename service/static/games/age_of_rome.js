@@ -311,7 +311,13 @@ export function describeAction(action, view) {
     case "pick_vote": return _("Take the target's vote at Senate position {v0}", { v0: p.position + 1 });
     case "play_card": return _("Play {v0}", { v0: cardName(view, p.card) });
     case "pass": return _("Play no card");
-    case "forfeit_draw": return _("Give up the draw (hand full)");
+    case "forfeit_draw": return _("Give up the draw");
+    case "decline_legion_move": return _("Move no legion");
+    case "place_vote": return _("Place a vote in the Senate");
+    case "decline_vote": return _("Place no vote");
+    case "draw_card": return _("Draw a commerce card");
+    case "place_pantheon_piece": return _("Place a Pantheon piece");
+    case "decline_pantheon_piece": return _("Place no Pantheon piece");
     case "sell_card": return _("Sell {v0} for 1 denarius", { v0: cardName(view, p.card) });
     case "discard_card": return _("Discard {v0}", { v0: cardName(view, p.card) });
     case "form_set": return _("Form a {as_type} set ({v0})", { as_type: p.as_type, v0: p.cards.map((c) => cardName(view, c)).join(", ") });
@@ -344,6 +350,12 @@ export function describeEvent(event, names = []) {
     case "play_card": return _("{who} played {card}", { who, card: p.card });
     case "pass": return _("{who} played no card", { who });
     case "forfeit_draw": return _("{who} gave up a draw", { who });
+    case "decline_legion_move": return _("{who} moved no legion", { who });
+    case "place_vote": return _("{who} placed a vote in the Senate", { who });
+    case "decline_vote": return _("{who} placed no vote", { who });
+    case "draw_card": return _("{who} drew a commerce card", { who });
+    case "place_pantheon_piece": return _("{who} placed a Pantheon piece", { who });
+    case "decline_pantheon_piece": return _("{who} placed no Pantheon piece", { who });
     case "sell_card": return _("{who} sold {card}", { who, card: p.card });
     case "discard_card": return _("{who} discarded {card}", { who, card: p.card });
     case "form_set": return _("{who} formed a {as_type} set", { who, as_type: p.as_type });

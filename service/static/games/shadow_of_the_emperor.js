@@ -132,6 +132,7 @@ export function describeAction(action, view) {
     case "break_tie": return _("Let {who} win the tie", { who: view && view.names ? view.names[p.winner] : _("seat {n}", { n: p.winner }) });
     case "choose_elector": return _("Make the noble on {v0} elector", { v0: locWords(p.space) });
     case "place_displaced": return _("Place the displaced noble on {v0}", { v0: locWords(p.space) });
+    case "take_back_displaced": return _("Take the displaced noble back into your supply");
     case "name_target": return _("Name {v0}", { v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
     case "decline_target": return _("Name no electorate");
     case "vote": return p.side === "rival" ? _("Vote for the Rival (secret)") : _("Vote for the Emperor (secret)");
@@ -165,6 +166,7 @@ export function describeEvent(event, names = []) {
     case "break_tie": return _("{who} (emperor) gave the tie to {v0}", { who, v0: seatName(names, p.winner) });
     case "choose_elector": return _("{who} seated the noble from {v0} as elector", { who, v0: locWords(p.space) });
     case "place_displaced": return _("{who} placed a displaced noble on {v0}", { who, v0: locWords(p.space) });
+    case "take_back_displaced": return _("{who} took the displaced noble back into supply", { who });
     case "name_target": return _("{who} named {v0}", { who, v0: ELECTORATE_SHORT[p.electorate] || p.electorate });
     case "decline_target": return _("{who} named no electorate", { who });
     case "vote": return p.side && !p.hidden ? _("{who} voted for the {side}", { who, side: tn(p.side) }) : _("{who} cast a secret vote", { who });

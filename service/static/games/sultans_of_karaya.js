@@ -90,7 +90,7 @@ function noteText(n, names) {
     case "not_a_slave": return _("{v0} is not a Slave", { v0: s(n.target) });
     case "captured": return _("{v0} was captured", { v0: s(n.target) });
     case "detained": return _("{v0} is detained", { v0: s(n.seat) });
-    case "detention_forbidden": return _("{v0} forbade the detention", { v0: s(n.seat) });
+    case "detention_forbidden": return _("{v0} forbade the detention", { v0: (n.seats || [n.seat]).map(s).join(", ") });
     case "revolt_called": return _("{v0} called a revolt{v1}", { v0: s(n.seat), v1: n.out_of_turn ? _(" out of turn") : "" });
     case "revolt_joined": return n.seats.length ? _("{v0} joined the revolt", { v0: n.seats.map(s).join(", ") }) : _("Nobody joined the revolt");
     case "fatigued": return _("{v0} is fatigued", { v0: s(n.seat) });

@@ -21,6 +21,8 @@ function credentialsForm(id, title, submitText, onSubmit) {
     try {
       const answer = await onSubmit(name.value, password.value);
       keepSession(answer.name, answer.token);
+      const next = new URLSearchParams(location.search).get("next");
+      if (next && /^\/(?![/\\])/.test(next)) { location.assign(next); return; }  // back to the page that sent here
       flash(_("Logged in as {name}.", { name: answer.name }), "ok");
       render();
     } catch (e) {
@@ -86,9 +88,17 @@ async function render() {
   try {
     await Api.me(current.token);
   } catch (e) {
-    forgetSession();
-    flash(_("Your session has ended; log in again."), "info");
-    render();
+    if (e.status === 401) {  // the server says the session is over
+      forgetSession();
+      flash(_("Your session has ended; log in again."), "info");
+      render();
+      return;
+    }
+    // The server was not asked or could not answer (offline, a navigation that aborted
+    // the request, a 5xx): that says nothing of the session, which stays.
+    clear(root, h("section", { class: "panel narrow", id: "account-unreachable" },
+      h("p", { class: "form-error", role: "alert" }, errorText(e)),
+      h("button", { type: "button", id: "account-retry", onclick: () => render() }, _("Try again"))));
     return;
   }
   const out = async (all) => {
@@ -105,7 +115,46 @@ async function render() {
     h("p", { class: "links" },
       h("button", { type: "button", id: "logout", onclick: () => out(false) }, _("Log out")),
       h("button", { type: "button", id: "logout-all", onclick: () => out(true) }, _("Log out everywhere")))),
-    passwordForm(current));
+    noticesForm(current), passwordForm(current));
+}
+
+function base64urlBytes(text) {
+  const raw = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+// Notices: e-mail (an address, on or off) and this browser's push notifications.
+function noticesForm(current) {
+  const email = h("input", { id: "notices-email", type: "email", maxlength: 254, autocomplete: "email" });
+  const emailOn = h("input", { id: "notices-email-on", type: "checkbox" });
+  const error = h("p", { class: "form-error", id: "notices-error", role: "alert" });
+  Api.notices(current.token).then((s) => { email.value = s.email || ""; emailOn.checked = s.email_on; }).catch(() => {});
+  const form = h("form", { id: "notices-form", class: "stack" },
+    h("label", { for: "notices-email" }, _("E-mail for notices")), email,
+    h("label", { class: "inline" }, emailOn, " ", _("E-mail me when it is my move, a game ends or something is asked of me")),
+    h("button", { type: "submit", class: "primary", id: "notices-submit" }, _("Save the notice settings")), error);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    try {
+      await Api.changeNotices(current.token, { email: email.value || null, email_on: emailOn.checked });
+      flash(_("Notice settings saved."), "ok");
+    } catch (e) { error.textContent = errorText(e); }
+  });
+  const push = h("button", { type: "button", id: "notices-push" }, _("Notify this browser"));
+  push.addEventListener("click", async () => {
+    error.textContent = "";
+    try {
+      if (!("serviceWorker" in navigator) || !("PushManager" in window)) throw new Error(_("This browser cannot receive notifications."));
+      const registration = await navigator.serviceWorker.register("/sw.js");
+      const { key } = await Api.pushKey();
+      const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(key) });
+      await Api.subscribePush(current.token, subscription.toJSON());
+      flash(_("This browser will be notified."), "ok");
+    } catch (e) { error.textContent = errorText(e); }
+  });
+  return h("section", { class: "panel narrow", "aria-labelledby": "notices-title" },
+    h("h2", { id: "notices-title" }, _("Notices")), form, push);
 }
 
 render();

@@ -69,7 +69,16 @@ export const Api = {
     if (answer.status >= 400) throw new ApiError(answer.status, answer.body);
     return answer.body;
   },
-  events: (id, token, after = 0) => api(`/games/${enc(id)}/events?after=${after}`, { token }),
+  events: async (id, token, after = 0) => {  // every page from `after` to the head (the API pages them)
+    const events = [];
+    let next = after;
+    do {
+      const page = await api(`/games/${enc(id)}/events?after=${next}`, { token });
+      events.push(...page.events);
+      next = page.next;
+    } while (next !== null && next !== undefined);
+    return { events, next: null };
+  },
   undo: (id, token, toSeq) => api(`/games/${enc(id)}/undo`, { method: "POST", token, body: { to_seq: toSeq } }),
   undoAnswer: (id, token, req, answer) => api(`/games/${enc(id)}/undo/${enc(req)}/${answer}`, { method: "POST", token, body: {} }),
   annotations: async (id, token) => {  // every page (the API answers 200 at a time at most)
@@ -82,6 +91,8 @@ export const Api = {
     } while (after);
     return { annotations: all };
   },
+  annotationsAfter: (id, token, after) =>  // one page of the notes after the note id `after`
+    api(`/games/${enc(id)}/annotations?limit=200${after ? `&after=${enc(after)}` : ""}`, { token }),
   annotate: (id, token, body) => api(`/games/${enc(id)}/annotations`, { method: "POST", token, body }),
   referee: (id, token, what, body) => api(`/games/${enc(id)}/referee/${what}`, { method: "POST", token, body }),
   exportLog: (id, token) => api(`/games/${enc(id)}/export`, { token, text: true }),
@@ -92,10 +103,31 @@ export const Api = {
   logout: (token) => api("/sessions/current", { method: "DELETE", token }),
   logoutAll: (token) => api("/sessions", { method: "DELETE", token }),
   me: (token) => api("/me", { token }),
+  notices: (token) => api("/me/notices", { token }),
+  changeNotices: (token, body) => api("/me/notices", { method: "PUT", token, body }),
+  pushKey: () => api("/notices/key"),
+  subscribePush: (token, subscription) => api("/me/notices/push", { method: "POST", token, body: subscription }),
   changePassword: (token, old, fresh) => api("/me/password", { method: "POST", token, body: { old, new: fresh } }),
   claimSeat: (id, session, seatToken) => api(`/games/${enc(id)}/claim`, { method: "POST", token: session, body: { seat_token: seatToken } }),
   profile: (name) => api(`/accounts/${enc(name)}`),
   leaderboard: (game, minGames = 1) => api(`/ratings/${enc(game)}?min_games=${minGames}`),
+  openTable: (session, body) => api("/tables", { method: "POST", token: session, body: { ...body, contribution: contribution() } }),
+  tables: () => api("/tables"),
+  table: (id) => api(`/tables/${enc(id)}`),
+  tableReferee: (id, session) => api(`/tables/${enc(id)}/referee`, { token: session }),
+  takeSeat: (id, session, seat) => api(`/tables/${enc(id)}/seats`, { method: "POST", token: session, body: { contribution: contribution(), ...(seat === undefined ? {} : { seat }) } }),
+  fillTable: (id, session, strength = 1) => api(`/tables/${enc(id)}/computers`, { method: "POST", token: session, body: { strength } }),
+  declineTable: (id, session) => api(`/tables/${enc(id)}/decline`, { method: "POST", token: session }),
+  rematch: (id, session) => api(`/games/${enc(id)}/rematch`, { method: "POST", token: session, body: { contribution: contribution() } }),
+  myGames: (session) => api("/me/games", { token: session }),
 };
+
+/** A seat's share of the deal: 32 random bytes made here, in the browser, as hex. The
+ * server mixes every seat's share with its committed seed (docs/API.md, "Open tables"). */
+export function contribution() {
+  const b = new Uint8Array(32);
+  crypto.getRandomValues(b);
+  return [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+}
 
 function enc(s) { return encodeURIComponent(String(s)); }

@@ -1,6 +1,7 @@
 // Lobby: list and filter games, create a game, hand out seat / spectator / referee links.
 import { t as _, tn } from "./i18n.js";
 import { Api } from "./api.js";
+import { session } from "./session.js";
 import { h, clear, $, flash, errorText, humanize, statusBadge, fmtTime, copyButton, seatName } from "./shell.js";
 
 let types = [];
@@ -33,9 +34,11 @@ async function main() {
   $("#filter-game").addEventListener("change", () => { syncFilterUrl(); loadList(); });
   $("#filter-status").addEventListener("change", () => { syncFilterUrl(); loadList(); });
   $("#filter-refresh").addEventListener("click", () => loadList());
+  for (const radio of document.querySelectorAll("#create-mode input[name=mode]")) radio.addEventListener("change", () => showMode());
+  showMode();
   buildForm();
-  await loadList();
-  setInterval(() => { if (!document.hidden) loadList(true); }, 15000);
+  await Promise.all([loadList(), loadTables()]);
+  setInterval(() => { if (!document.hidden) { loadList(true); loadTables(); } }, 15000);
 }
 
 function currentType() { return types.find((t) => t.name === $("#create-game").value); }
@@ -118,18 +121,114 @@ function readOptions() {
   return options;
 }
 
+/** The form's clock: live (base + increment seconds), turn-based (days per move and
+ * vacation days), or none; the same for a game of links and an open table. */
+function readClock(form) {
+  if (form.clock_base.value) return { base: Number(form.clock_base.value), increment: Number(form.clock_increment.value || 0) };
+  if (form.clock_days.value) return { per_move_days: Number(form.clock_days.value), vacation_days: Number(form.clock_vacation.value || 0) };
+  return null;
+}
+
+// An open table: the logged-in account takes seat 0; the other seats stay free for
+// accounts that join from the lobby (or are invited), computers sit where chosen.
+function tableMode() { return !!session() && $("#create-mode-table").checked; }
+
+function showMode() {
+  const mine = session();
+  const radio = $("#create-mode-table");
+  radio.disabled = !mine;
+  if (!mine) radio.checked = false;
+  if (!mine) document.querySelector("#create-mode input[value=links]").checked = true;
+  $("#create-mode-note").textContent = mine ? "" : _("Log in to open a table that other accounts join.");
+  $("#create-table-fields").hidden = !tableMode();
+  // at an open table the accounts that sit down name the seats: only computers are chosen here
+  $("#create-seats").classList.toggle("open-table-mode", tableMode());
+}
+
+async function onOpenTable(form, t) {
+  const body = { game: t.name, seats: Number($("#create-count").value), options: readOptions(), ranked: form.ranked.checked, listed: $("#create-listed").checked };
+  const bots = readBots();
+  if (bots.some((b) => b.seat === 0)) { flash(_("Seat 0 is yours at an open table: choose a computer for another seat."), "error"); return; }
+  if (bots.length) body.bots = bots;
+  const invited = $("#create-invited").value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (invited.length) body.invited = invited;
+  const referee = $("#create-referee").value.trim();
+  if (referee) body.referee = referee;
+  const clock = readClock(form);
+  if (clock) body.clock = clock;
+  const button = $("#create-submit");
+  button.disabled = true;
+  try {
+    const table = await Api.openTable(session().token, body);
+    location.href = table.status === "started" ? `/games/${encodeURIComponent(table.game_id)}` : `/tables/${encodeURIComponent(table.id)}`;
+  } catch (e) {
+    flash(_("The table was not opened: {v0}", { v0: errorText(e) }), "error");
+    button.disabled = false;
+  }
+}
+
+async function loadTables() {
+  const box = $("#tables-list");
+  let tables;
+  try {
+    tables = (await Api.tables()).tables;
+  } catch (e) {
+    clear(box, h("p", { class: "error" }, _("Could not list the open tables: {v0}", { v0: errorText(e) })));
+    return;
+  }
+  const mine = session();
+  const title = (name) => tn((types.find((t) => t.name === name) || {}).title || humanize(name));
+  if (!tables.length) { clear(box, h("p", { class: "muted" }, _("No open tables. Open one: choose “An open table” under New game."))); return; }
+  clear(box, h("ul", { class: "open-tables", id: "open-tables" }, tables.map((table) => {
+    const seated = mine && table.seats.some((s) => s.account === mine.name);
+    const taken = table.seats.length - table.free_seats.length;
+    return h("li", { class: "open-table", dataset: { tableId: table.id } },
+      h("div", {}, h("strong", {}, title(table.game)), " ",
+        h("span", { class: "muted small" }, ...(() => {
+          const [before, after] = _("by {name}", { name: "\u0000" }).split("\u0000");  // the name stays as its player wrote it
+          return [before, h("span", { translate: "no" }, table.creator), after];
+        })(), " · ",
+          _("{taken} of {n} seats taken", { taken, n: table.seats.length }), " · ", h("span", { class: "table-clock" }, clockWords(table.clock)))),
+      h("div", { class: "actions" },
+        seated ? h("a", { class: "button small", href: `/tables/${encodeURIComponent(table.id)}` }, _("Waiting for players"))
+          : mine ? h("button", { type: "button", class: "primary small join-table", onclick: (ev) => join(ev.target, table.id) }, _("Join"))
+            : h("a", { class: "button small", href: "/account" }, _("Log in to join"))));
+  })));
+}
+
+/** A table's clock in words, so live and turn-based tables can be told apart in the list. */
+function clockWords(clock) {
+  if (!clock) return _("no clock");
+  if (clock.per_move_days) return clock.per_move_days === 1 ? _("by days: 1 day per move") : _("by days: {n} days per move", { n: clock.per_move_days });
+  return _("live: {minutes} min + {seconds} s", { minutes: Math.round(clock.base / 60), seconds: clock.increment || 0 });
+}
+
+async function join(button, tableId) {
+  button.disabled = true;
+  try {
+    const table = await Api.takeSeat(tableId, session().token);
+    location.href = table.status === "started" ? `/games/${encodeURIComponent(table.game_id)}` : `/tables/${encodeURIComponent(tableId)}`;
+  } catch (e) {
+    flash(_("Could not take a seat: {v0}", { v0: errorText(e) }), "error");
+    button.disabled = false;
+    loadTables();
+  }
+}
+
 async function onCreate(ev) {
   ev.preventDefault();
   const form = ev.target;
   const t = currentType();
   if (!t) return;
+  if (tableMode()) { await onOpenTable(form, t); return; }
   const seats = [...document.querySelectorAll("#create-seats input")].map((i) => i.value.trim());
   if (seats.some((s) => !s)) { flash(_("Every seat needs a name."), "error"); return; }
   const body = { game: t.name, seats, options: readOptions() };
   const bots = readBots();
   if (bots.length) body.bots = bots;
   body.ranked = form.ranked.checked;
-  if (form.clock_base.value) body.clock = { base: Number(form.clock_base.value), increment: Number(form.clock_increment.value || 0) };
+  const clock = readClock(form);
+  if (clock) body.clock = clock;
   const button = $("#create-submit");
   button.disabled = true;
   try {

@@ -27,8 +27,8 @@ async function main() {
       h("h2", { id: "ratings-title" }, _("Ratings")),
       ratings.length ? ratings.map(([game, r]) => h("article", { class: "rating-card", dataset: { game } },
         h("h3", {}, h("a", { href: `/ratings/${encodeURIComponent(game)}` }, title(game))),
-        h("p", {}, h("strong", { class: "rating-value" }, r.rating.toFixed(2)), " ",
-          _("(mu {mu}, sigma {sigma}; {games} games)", { mu: r.mu.toFixed(2), sigma: r.sigma.toFixed(2), games: r.games }), " ",
+        h("p", {}, h("strong", { class: "rating-value" }, `${r.display}${r.provisional ? "?" : ""} ± ${r.display_deviation}`), " ",
+          _("(mu − 3 sigma {rating}: mu {mu}, sigma {sigma}; {games} games)", { rating: r.rating.toFixed(2), mu: r.mu.toFixed(2), sigma: r.sigma.toFixed(2), games: r.games }), " ",
           provisional(r, profile.provisional_below_games)),
         ratingChart(r.history, title(game))))
         : h("p", { class: "muted" }, _("No rated games yet."))),

@@ -19,12 +19,13 @@ async function main() {
       const answer = await Api.leaderboard(game, Math.max(0, Number(minGames.value) || 0));
       const below = answer.parameters.provisional_below_games;
       clear(board, answer.players.length ? h("table", { class: "leaderboard" },
-        h("caption", {}, _("{game}: rating = mu − 3 sigma; provisional below {n} games", { game: tn(select.selectedOptions[0].textContent), n: below })),
-        h("thead", {}, h("tr", {}, [_("Rank"), _("Player"), _("Rating"), _("Games")].map((t) => h("th", { scope: "col" }, t)))),
+        h("caption", {}, _("{game}: rating on the 1500 scale ({formula}), ranked by the cautious mu − 3 sigma; provisional below {n} games", { game: tn(select.selectedOptions[0].textContent), formula: answer.parameters.display, n: below })),
+        h("thead", {}, h("tr", {}, [_("Rank"), _("Player"), _("Rating"), _("mu − 3 sigma"), _("Games")].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, answer.players.map((p) => h("tr", { class: p.provisional ? "provisional" : "" },
           h("td", {}, String(p.rank)),
           h("td", {}, h("a", { href: `/players/${encodeURIComponent(p.name)}` }, p.name)),
-          h("td", {}, p.rating.toFixed(2), p.provisional ? h("span", { class: "badge provisional" }, " ", _("provisional")) : null),
+          h("td", { class: "display-rating" }, displayed(p), p.provisional ? h("span", { class: "badge provisional" }, " ", _("provisional")) : null),
+          h("td", { class: "raw-rating" }, p.rating.toFixed(2)),
           h("td", {}, String(p.games))))))
         : h("p", { class: "muted" }, _("Nobody is rated in this game yet.")));
     } catch (e) {
@@ -39,6 +40,11 @@ async function main() {
       h("label", { for: "ratings-min" }, _("Minimum games")), " ", minGames),
     board));
   await show();
+}
+
+/** The 1500-scale rating, "?" while provisional (as rating sites mark it), ± two sigma. */
+function displayed(r) {
+  return `${r.display}${r.provisional ? "?" : ""} ± ${r.display_deviation}`;
 }
 
 main();

@@ -1,15 +1,18 @@
 // Referee console: /games/<id>/referee#token=<referee token>.
 import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
+import { GameFeed } from "./game_feed.js";
 import { sentence } from "./sentences.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, follow, serial, humanize, fmtTime, shortHash, takenBack,
+  auditBox, humanize, fmtTime, shortHash, takenBack,
 } from "./shell.js";
 
 const gameId = document.body.dataset.gameId;
 const root = document.getElementById("referee-root");
-const S = { token: null, meta: null, view: null, events: [], annotations: [], renderer: null, names: [] };
+const S = { token: null, meta: null, view: null, events: [], annotations: [], renderer: null, names: [], live: "connecting" };
+const NOTES_EVERY_MS = 15000;  // new annotations are not log entries: asked for, after the last one
+let feed = null;
 
 async function main() {
   const t = takeToken(gameId, "referee");
@@ -43,9 +46,56 @@ async function main() {
   try { sessionStorage.setItem(`boardroom:referee:${gameId}`, S.token); } catch (e) { /* none */ }
   S.names = (S.meta.seats || []).map((s) => s.name);
   S.renderer = await loadRenderer(S.meta.game);
+  // Read once; then the referee's socket pushes each entry with the referee's view, and
+  // the console appends what is new (log lines, annotations) instead of reading it all.
+  feed = new GameFeed(gameId, S.token, { onState: (state) => { S.live = state; } });
+  const [, ann] = await Promise.all([feed.load({ meta: S.meta, view: S.view }), Api.annotations(gameId, S.token)]);
+  S.annotations = ann.annotations || [];
   layout();
-  await refresh();
-  follow(gameId, () => refresh(), null, Math.min(S.meta.seq, S.view.seq));
+  sync();
+  draw();
+  feed.onChange = () => { sync(); draw(); };
+  feed.follow();
+  setInterval(() => { if (!document.hidden) newNotes(); }, NOTES_EVERY_MS);
+  setInterval(() => { if (S.live !== "live" && !document.hidden) refresh(); }, 5000);
+}
+
+/** The console's state from the feed's; a referee entry that settles a dispute marks it. */
+let synced = 0;  // the feed's entries looked at for settled disputes
+function sync() {
+  for (const e of feed.events.slice(synced)) {
+    if (e.type === "dispute.raised") {  // it raises its dispute, it does not settle it
+      if (synced) newNotes();  // the new dispute's note: one request per dispute, not per entry
+      continue;
+    }
+    const dispute = e.payload && e.payload.dispute;
+    const note = dispute !== undefined && dispute !== null && S.annotations.find((a) => String(a.id) === String(dispute));
+    if (note) note.resolution = { seq: e.seq, type: e.type, reason: e.payload.reason || "" };
+  }
+  synced = feed.events.length;
+  S.meta = feed.meta;
+  S.view = feed.view;
+  S.events = feed.events;
+}
+
+/** Annotations added since the last one the console has (one request, not per entry). */
+async function newNotes() {
+  const last = S.annotations.length ? S.annotations[S.annotations.length - 1].id : null;
+  try {
+    const page = await Api.annotationsAfter(gameId, S.token, last);
+    if (page.annotations.length) { S.annotations.push(...page.annotations); drawDisputes(); }
+  } catch (e) { /* the next turn asks again */ }
+}
+
+/** Read everything again: only while the live link is down. */
+async function refresh() {
+  try {
+    const ann = await Api.annotations(gameId, S.token);
+    S.annotations = ann.annotations || [];
+    await feed.refill();
+  } catch (e) {
+    flash(_("Could not refresh: {v0}", { v0: errorText(e) }), "error");
+  }
 }
 
 function seatSelect(name) {
@@ -107,19 +157,6 @@ function layout() {
 
 function int(v) { return parseInt(v, 10); }
 
-const refresh = serial(async () => {
-  try {
-    const [meta, view, ev, ann] = await Promise.all([
-      Api.meta(gameId), Api.view(gameId, S.token), Api.events(gameId, S.token, 0), Api.annotations(gameId, S.token),
-    ]);
-    Object.assign(S, { meta, view, events: ev.events || [], annotations: ann.annotations || [] });
-  } catch (e) {
-    flash(_("Could not refresh: {v0}", { v0: errorText(e) }), "error");
-    return;
-  }
-  draw();
-});
-
 function draw() {
   const { meta, view } = S;
   clear($("#status"), statusBadge(view.status));
@@ -135,18 +172,29 @@ function draw() {
   pb.textContent = view.status === "paused" ? _("Resume") : _("Pause");
   pb.disabled = view.status === "finished";
   $("#rewind-to").max = String(meta.seq);
-  // log
-  const reverted = takenBack(S.events, meta);
-  clear($("#referee-log"), S.events.map((e) => h("li", {
-    dataset: { seq: e.seq }, tabindex: 0, class: reverted.has(e.seq) ? "reverted" : null,
-    title: `${reverted.has(e.seq) ? "taken back · " : ""}${fmtTime(e.ts)} · ${shortHash(e.hash)}`,
-    onclick: () => { $("#rewind-to").value = String(e.seq); $("#rewind-reason").focus(); },
-  }, h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names))));
-  const logEl = $("#referee-log");
-  logEl.scrollTop = logEl.scrollHeight;
+  drawLog();
   drawDisputes();
   drawUndo();
   clear($("#audit-slot"), auditBox(meta));
+}
+
+/** The log: new entries appended; what a rewind or undo took back is marked again. */
+function drawLog() {
+  const logEl = $("#referee-log");
+  const reverted = takenBack(S.events, S.meta);
+  const drawn = logEl.children.length;
+  for (const e of S.events.slice(drawn)) {
+    logEl.append(h("li", {
+      dataset: { seq: e.seq }, tabindex: 0,
+      onclick: () => { $("#rewind-to").value = String(e.seq); $("#rewind-reason").focus(); },
+    }, h("span", { class: "seq" }, e.seq), " ", S.renderer.describeEvent(e, S.names)));
+  }
+  S.events.forEach((e, i) => {
+    const li = logEl.children[i];
+    li.classList.toggle("reverted", reverted.has(e.seq));
+    li.title = `${reverted.has(e.seq) ? "taken back · " : ""}${fmtTime(e.ts)} · ${shortHash(e.hash)}`;
+  });
+  if (S.events.length > drawn) logEl.scrollTop = logEl.scrollHeight;
 }
 
 function drawUndo() {
@@ -167,7 +215,7 @@ async function answerUndo(id, answer) {
     await Api.undoAnswer(gameId, S.token, id, answer);
     flash(answer === "approve" ? _("Undo approved.") : _("Undo declined."), "ok");
   } catch (e) { flash(_("Could not {answer}: {v0}", { answer, v0: errorText(e) }), "error"); }
-  await refresh();
+  if (S.live !== "live") await refresh();
 }
 
 function drawDisputes() {
@@ -200,7 +248,7 @@ async function onPause(ev) {
     ev.target.reset();
     flash(what === "pause" ? _("Game paused.") : _("Game resumed."), "ok");
   } catch (e) { flash(_("Could not {what}: {v0}", { what, v0: errorText(e) }), "error"); }
-  await refresh();
+  if (S.live !== "live") await refresh();
 }
 
 async function send(ev, what, build) {
@@ -216,7 +264,7 @@ async function send(ev, what, build) {
   } catch (e) {
     flash(_("{v0} refused: {v1}", { v0: humanize(what), v1: errorText(e) }), "error");
   }
-  await refresh();
+  if (S.live !== "live") await refresh();
 }
 
 async function dismiss(ev, id) {
@@ -226,7 +274,7 @@ async function dismiss(ev, id) {
     await Api.referee(gameId, S.token, "dismiss", { dispute: id, reason });
     flash(_("Dispute dismissed."), "ok");
   } catch (e) { flash(_("Dismiss refused: {v0}", { v0: errorText(e) }), "error"); }
-  await refresh();
+  if (S.live !== "live") await refresh();
 }
 
 async function onExport() {

@@ -1,9 +1,10 @@
 // Replay viewer: /games/<id>/replay[?at=N] — step through the log, annotate steps, see disputes.
 import { t as _, tn } from "./i18n.js";
 import { Api, ApiError } from "./api.js";
+import { GameFeed } from "./game_feed.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, humanize, fmtTime, shortHash, follow, takenBack,
+  auditBox, humanize, fmtTime, shortHash, takenBack,
 } from "./shell.js";
 import { mountEvaluation } from "./evaluation.js";
 
@@ -14,6 +15,8 @@ const S = {
   token: null, role: "spectator", seat: null, meta: null, events: [], annotations: [], at: 1, max: 1,
   renderer: null, names: [], loadId: 0, view: null, evaluation: null,
 };
+let feed = null;
+const pushed = new Map();  // step -> the view document the push brought for it (the latest steps)
 
 async function main() {
   const t = takeToken(gameId, "seat");
@@ -30,8 +33,9 @@ async function main() {
   S.names = (S.meta.seats || []).map((s) => s.name);
   S.renderer = await loadRenderer(S.meta.game);
   // Who am I? The current view tells (and checks the token).
+  let v = null;
   try {
-    const v = await Api.view(gameId, S.token);
+    v = await Api.view(gameId, S.token);
     const viewer = v.viewer || {};
     if (viewer.seat !== undefined && viewer.seat !== null) { S.role = "seat"; S.seat = viewer.seat; }
     else if (viewer.role === "referee") S.role = "referee";
@@ -43,7 +47,14 @@ async function main() {
     } else return fatal(root, _("The replay could not be opened"), errorText(e));
   }
   layout();
-  await loadLog();
+  if (S.role === "seat" && new URLSearchParams(location.search).has("dispute")) {  // the table's "Dispute a move"
+    $("#annotation-kind").value = "dispute";
+    $("#annotation-text").focus();
+  }
+  // One client state with the table's: read once, then kept by the push (the viewer's
+  // socket, or the spectators' stream), which brings each new step's view as well.
+  feed = new GameFeed(gameId, S.token, {});
+  await loadLog(v);
   S.evaluation = mountEvaluation($("#evaluation-slot"), {
     gameId, token: S.token, names: S.names, finished: S.meta.status === "finished", referee: S.role === "referee",
     pick: (seq) => goto(seq),
@@ -53,13 +64,31 @@ async function main() {
   document.addEventListener("keydown", onKey);
   // New steps of an ongoing game extend the timeline; a viewer on the last step follows them.
   if (S.meta.status !== "finished") {
-    follow(gameId, async () => {
+    feed.onChange = () => {
       const following = S.at === S.max;
-      await loadLog();
-      if (following && S.max !== S.at) await goto(S.max);
+      fromFeed();
+      if (following && S.max !== S.at) goto(S.max);
       else drawControls();
-    }, null, S.max);
+    };
+    feed.follow();
   }
+}
+
+/** The log, meta and newest step's view from the feed. */
+function fromFeed() {
+  S.meta = feed.meta;
+  S.events = feed.events;
+  S.max = Math.max(1, S.meta.seq || S.events.reduce((m, e) => Math.max(m, e.seq), 1));
+  if (feed.view) {
+    pushed.set(feed.view.at, feed.view);
+    for (const at of pushed.keys()) if (pushed.size > 8) pushed.delete(at);
+  }
+  drawLog();
+  drawMarkers();
+  drawDisputes();
+  drawSeed();
+  clear($("#audit-slot"), auditBox(S.meta));
+  clear($("#status"), statusBadge(S.meta.status));
 }
 
 function layout() {
@@ -119,24 +148,22 @@ function annotationForm() {
     h("p", { class: "muted small", id: "annotation-count" }, _("Up to {MAX_TEXT} characters.", { MAX_TEXT })));
 }
 
-async function loadLog() {
+async function loadLog(view) {
   try {
-    const [meta, ev, ann] = await Promise.all([
-      Api.meta(gameId), Api.events(gameId, S.token, 0), Api.annotations(gameId, S.token),
+    const [, ann] = await Promise.all([
+      feed.load({ meta: S.meta, ...(view ? { view } : {}) }), Api.annotations(gameId, S.token),
     ]);
-    S.meta = meta;
-    S.events = ev.events || [];
     S.annotations = ann.annotations || [];
-    S.max = Math.max(1, meta.seq || S.events.reduce((m, e) => Math.max(m, e.seq), 1));
   } catch (e) {
     flash(_("Could not load the log: {v0}", { v0: errorText(e) }), "error");
   }
-  drawLog();
-  drawMarkers();
-  drawDisputes();
-  drawSeed();
-  clear($("#audit-slot"), auditBox(S.meta));
-  clear($("#status"), statusBadge(S.meta.status));
+  fromFeed();
+}
+
+/** The view document of step `at`: the push's when it brought that step, else read. */
+function viewAt(at) {
+  const known = pushed.get(at);
+  return known ? Promise.resolve({ ...known, seq: S.max }) : Api.view(gameId, S.token, at);
 }
 
 async function goto(n, { requested = null, fromSlider = false } = {}) {
@@ -157,7 +184,7 @@ async function goto(n, { requested = null, fromSlider = false } = {}) {
   const id = ++S.loadId;
   let resp;
   try {
-    resp = await Api.view(gameId, S.token, target);
+    resp = await viewAt(target);
   } catch (e) {
     if (id === S.loadId) flash(_("Could not load step {target}: {v0}", { target, v0: errorText(e) }), "error");
     return;
@@ -272,7 +299,8 @@ async function onAnnotate(ev) {
     err.hidden = true;
     form.text.value = "";
     flash(body.kind === "dispute" ? _("Dispute raised: the referee has been asked to rule.") : _("Annotation added."), "ok");
-    await loadLog();
+    S.annotations = (await Api.annotations(gameId, S.token)).annotations || [];
+    fromFeed();
     drawControls();
     drawStepAnnotations();
   } catch (e) {

@@ -66,7 +66,11 @@ export function takeToken(gameId, role) {
   // A new link opened in this tab (#token=..., #spectator) changes only the fragment:
   // start the page again with it.
   window.addEventListener("hashchange", () => location.reload());
-  return { token, fromLink, forget: () => { try { sessionStorage.removeItem(key); } catch (e) { /* none */ } } };
+  return {
+    token, fromLink,
+    forget: () => { try { sessionStorage.removeItem(key); } catch (e) { /* none */ } },
+    keep: (newToken) => { try { sessionStorage.setItem(key, newToken); } catch (e) { /* none */ } },
+  };
 }
 
 // -- game renderers -------------------------------------------------------------
@@ -223,7 +227,9 @@ export function describePlatformEvent(e, names) {
     case "referee.adjust": return _("{who} adjusted {v0} by {v1}{points}{why}", { who, v0: seatName(p.seat, names), v1: p.points > 0 ? "+" : "", points: p.points, why });
     case "referee.forfeit": return _("{who} declared {v0} forfeited{why}", { who, v0: seatName(p.seat, names), why });
     case "referee.dismiss": return _("{who} dismissed a dispute{why}", { who, why });
+    case "dispute.raised": return _("{who} disputed step {seq}", { who, seq: p.at_seq });
     case "seat.bound": return _("{v0} is played by the account {account}", { v0: seatName(p.seat, names), account: p.account });
+    case "bot.picked": return _("The computer playing {v0} starts thinking; its clock runs", { v0: seatName(p.seat, names) });
     default:
       if (String(e.type).startsWith("game.") || String(e.type).startsWith("referee.")) {
         return `${who}: ${humanize(localType(e.type))}${why}`;

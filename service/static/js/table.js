@@ -2,10 +2,12 @@
 import { t as _, tn } from "./i18n.js";
 import { session } from "./session.js";
 import { Api, ApiError } from "./api.js";
+import { GameFeed } from "./game_feed.js";
 import { sentence } from "./sentences.js";
+import { mountChat } from "./chat.js";
 import {
   h, clear, $, flash, errorText, fatal, takeToken, loadRenderer, seatName, statusBadge,
-  auditBox, follow, serial, humanize, fmtTime, takenBack,
+  auditBox, humanize, fmtTime, takenBack,
 } from "./shell.js";
 
 const gameId = document.body.dataset.gameId;
@@ -15,18 +17,40 @@ const S = {
   renderer: null, names: [], seat: null, role: "spectator", busy: false, live: "connecting", lastError: null,
 };
 
+let tokenStore = null;
+let feed = null;
+// How far the server's clock is ahead of this device's (seconds), measured when the
+// meta arrived: the seats' clocks run by the server's time, whatever the device's says.
+let serverAhead = 0;
+const serverNow = () => Date.now() / 1000 + serverAhead;
+
 async function main() {
   const t = takeToken(gameId, "seat");
+  tokenStore = t;
   S.token = t.token;
   try {
     S.meta = await Api.meta(gameId);
+    serverAhead = typeof S.meta.now === "number" ? S.meta.now - Date.now() / 1000 : 0;
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return fatal(root, _("No such game"), _("There is no game with the id “{gameId}”.", { gameId }), [[_("Back to the lobby"), "/"]]);
     return fatal(root, _("The table could not be opened"), errorText(e), [[_("Back to the lobby"), "/"]]);
   }
   S.names = (S.meta.seats || []).map((s) => s.name);
+  if (!S.token && !location.hash.includes("spectator")) {
+    // A game from an open table has no seat links: the account's session plays its seat.
+    const mine = session();
+    if (mine && Object.values(S.meta.accounts || {}).includes(mine.name)) S.token = mine.token;
+  }
   try {
-    S.view = await Api.view(gameId, S.token);
+    S.view = await Api.view(gameId, S.token).catch(async (e) => {
+      // A link from before the seat was claimed: the claiming account's session plays it now.
+      const mine = session();
+      if (!(e instanceof ApiError && e.code === "token_revoked" && mine)) throw e;
+      const view = await Api.view(gameId, mine.token);
+      S.token = mine.token;
+      t.forget();
+      return view;
+    });
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       t.forget();
@@ -43,11 +67,34 @@ async function main() {
     try { sessionStorage.setItem(`boardroom:referee:${gameId}`, S.token); } catch (e) { /* none */ }
   } else { S.role = "spectator"; if (S.token) { t.forget(); S.token = null; } }
   S.renderer = await loadRenderer(S.meta.game);
+  // Read once; then the feed is kept by the pushes (the seat's and referee's socket, the
+  // spectators' stream) and the move's answers: no request per entry.
+  feed = new GameFeed(gameId, S.role === "spectator" ? null : S.token, {
+    withActions: S.role === "seat",
+    onState: (state) => { S.live = state; drawLive(); },
+  });
+  await feed.load({ meta: S.meta, view: S.view });
+  sync();
   layout();
-  await refresh();
-  follow(gameId, () => refresh(), (state) => { S.live = state; drawLive(); }, S.view && S.view.seq);
+  mountChat($("#chat-slot"), gameId, S.role === "spectator" ? session()?.token : S.token, S.role, S.names, S.seat);
+  draw();
+  feed.onChange = () => { sync(); draw(); };
+  feed.follow();
   setInterval(() => { if (S.live !== "live" && !document.hidden) refresh(); }, 5000);
 }
+
+/** The page's state from the feed's. */
+function sync() {
+  S.meta = feed.meta;
+  S.view = feed.view;
+  S.actions = S.role === "seat" && S.view.status !== "finished" ? feed.actions : [];
+  S.events = feed.events;
+  S.lastSeq = feed.lastSeq;
+  S.names = (S.meta.seats || []).map((s) => s.name);
+}
+
+/** Read everything again: only while the live link is down, or after a refused move. */
+function refresh() { return feed.refill(); }
 
 function layout() {
   const who = S.role === "seat"
@@ -62,6 +109,9 @@ function layout() {
           S.meta.tournament ? [" · ", h("a", { href: `/tournaments/${encodeURIComponent(S.meta.tournament)}` }, _("tournament game"))] : "")),
       h("div", { class: "head-right" }, who, h("span", { id: "status" }), h("span", { id: "live", class: "live" }),
         h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay`, id: "replay-link" }, _("Replay")),
+        // a seat disputes a step from the replay, whose note form this opens ready for it
+        S.role === "seat" && S.meta.status !== "finished"
+          ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/replay?dispute`, id: "dispute-link" }, _("Dispute a move")) : null,
         S.role === "referee" ? h("a", { class: "button small", href: `/games/${encodeURIComponent(gameId)}/referee` }, _("Console")) : null)),
     h("div", { id: "turn", class: "turn-banner", "aria-live": "polite" }),
     h("div", { id: "announce", class: "visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" }),
@@ -87,6 +137,7 @@ function layout() {
         S.role === "seat" ? h("section", { class: "panel", id: "account-panel" }, h("h2", {}, _("Account")), h("div", { id: "account-seat" })) : null,
         h("section", { class: "panel", id: "scores-panel" }, h("h2", {}, _("Players & scores")), h("div", { id: "scores" })),
         h("section", { class: "panel", id: "log-panel" }, h("h2", {}, _("Log")), h("ol", { id: "log", class: "log", reversed: true, tabindex: 0, "aria-label": _("Log, newest first") })),
+        h("div", { id: "chat-slot" }),
         h("div", { id: "audit-slot" }))));
 }
 
@@ -97,7 +148,9 @@ function drawAccount() {
   const mine = session();
   if (bound) {
     clear(box, h("p", {}, _("Played by the account"), " ",
-      h("a", { href: `/players/${encodeURIComponent(bound)}`, id: "seat-account" }, bound)));
+      h("a", { href: `/players/${encodeURIComponent(bound)}`, id: "seat-account" }, bound)),
+      S.meta.status === "finished" && mine && mine.name === bound
+        ? h("button", { type: "button", id: "offer-rematch", onclick: rematch }, _("Rematch")) : null);
   } else if (S.meta.status === "finished") {
     clear(box, h("p", { class: "muted" }, _("Nobody's account plays this seat.")));
   } else if (!mine) {
@@ -108,42 +161,30 @@ function drawAccount() {
   }
 }
 
+/** A rematch: the same players, each one seat on; it starts when all have sat down. */
+async function rematch() {
+  try {
+    const table = await Api.rematch(gameId, session().token);
+    location.href = table.status === "started" ? `/games/${encodeURIComponent(table.game_id)}` : `/tables/${encodeURIComponent(table.id)}`;
+  } catch (e) {
+    flash(errorText(e), "error");
+  }
+}
+
 async function claim() {
   const mine = session();
   try {
-    await Api.claimSeat(gameId, mine.token, S.token);
+    const answer = await Api.claimSeat(gameId, mine.token, S.token);
+    S.token = answer.seat_token;  // the token claimed with is revoked: copies of it no longer play
+    tokenStore.keep(S.token);
+    feed.retoken(S.token);
     flash(_("This seat is now played by {name}.", { name: mine.name }), "ok");
   } catch (e) {
     flash(errorText(e), "error");
   }
-  refresh();
 }
 
 function forkSource(f) { return typeof f === "object" && f ? (f.game_id ?? f.id ?? f.game ?? JSON.stringify(f)) : String(f); }
-
-const refresh = serial(async () => {
-  try {
-    let [meta, view] = await Promise.all([Api.meta(gameId), Api.view(gameId, S.token)]);
-    // meta and view were read concurrently: make them tell the same step
-    for (let i = 0; i < 3 && meta.seq !== view.seq; i++) {
-      if (meta.seq < view.seq) meta = await Api.meta(gameId);
-      else view = await Api.view(gameId, S.token);
-    }
-    S.meta = meta; S.view = view;
-    S.names = (meta.seats || []).map((s) => s.name);
-    if (S.role === "seat" && view.status !== "finished") {
-      try { S.actions = (await Api.actions(gameId, S.token)).actions || []; } catch (e) { S.actions = []; }
-    } else S.actions = [];
-    try {
-      const ev = await Api.events(gameId, S.token, S.lastSeq);
-      for (const e of ev.events || []) { S.events.push(e); S.lastSeq = Math.max(S.lastSeq, e.seq); }
-    } catch (e) { /* the log is a nicety; the board still draws */ }
-  } catch (e) {
-    flash(_("Could not refresh the table: {v0}", { v0: errorText(e) }), "error");
-    return;
-  }
-  draw();
-});
 
 function draw() {
   const { meta, view } = S;
@@ -255,7 +296,7 @@ function drawTurn() {
   }
   if (view.status === "paused") {
     el.classList.add("paused");
-    clear(el, h("strong", {}, _("Paused by the referee. ")), _("No moves are accepted until the game resumes. "), summary, refereeNote());
+    clear(el, h("strong", {}, _("Paused by the referee. ")), _("No moves are accepted until the game resumes. "), summary, refereeNote(), pendingNote());
     return;
   }
   const mine = S.seat !== null && toAct.includes(S.seat);
@@ -269,7 +310,17 @@ function drawTurn() {
         others.map((s, i) => [i ? ", " : "", h("span", { class: `who seat-${s}` }, seatName(s, S.names))]), ". ");
     })(),
     summary ? h("span", { class: "summary" }, summary) : null,
-    refereeNote());
+    refereeNote(), pendingNote());
+}
+
+/** What waits for an answer, in the banner a phone shows above the board: an undo request, open disputes. */
+function pendingNote() {
+  const undo = S.view.pending_undo;
+  const disputes = S.view.disputes || [];
+  const bits = [];
+  if (undo) bits.push(_("{name} asked to undo back to step {to_seq}: answer below the board.", { name: seatName(undo.seat, S.names), to_seq: undo.to_seq }));
+  if (disputes.length) bits.push(_("Disputes open: {count}. The referee has been called.", { count: disputes.length }));
+  return bits.length ? h("span", { class: "pending-note", id: "pending-note", role: "status" }, " ", bits.join(" ")) : null;
 }
 
 /** A line under the turn banner when the referee has changed the game: forfeits, adjustments. */
@@ -334,18 +385,20 @@ async function act(action) {
   S.busy = true;
   for (const b of document.querySelectorAll(".action-btn")) b.disabled = true;
   try {
-    const r = await Api.act(gameId, S.token, action, S.view.seq);
+    // the answer carries the new position and moves: free once it is drawn, nothing read
+    const r = await feed.play(Api.act(gameId, S.token, action, S.view.seq).finally(() => { S.busy = false; }));
     showError(null);
     return r;
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) showError(_("Not accepted: {v0} The table has been refreshed.", { v0: errorText(e) }));
     else if (e instanceof ApiError && e.status === 422) showError(_("Illegal move: {v0}", { v0: errorText(e) }));
     else showError(_("Not accepted: {v0}", { v0: errorText(e) }));
+    if (!(e instanceof ApiError) || e.status === 409 || e.status === 0 || S.live !== "live") await refresh().catch(() => {});
     throw e;
   } finally {
     S.busy = false;
     drawnActions = null;
-    await refresh();
+    draw();
   }
 }
 
@@ -417,7 +470,7 @@ async function requestUndo(toSeq) {
   } catch (e) {
     showError(_("Undo refused: {v0}", { v0: errorText(e) }));
   }
-  await refresh();
+  if (S.live !== "live") await refresh();
 }
 
 async function answerUndo(req, answer) {
@@ -427,7 +480,7 @@ async function answerUndo(req, answer) {
   } catch (e) {
     showError(_("Could not {answer} the undo: {v0}", { answer, v0: errorText(e) }));
   }
-  await refresh();
+  if (S.live !== "live") await refresh();
 }
 
 // -- scores, log ----------------------------------------------------------------
@@ -460,18 +513,36 @@ function drawScores() {
     }))));
 }
 
-/** Seconds left on a seat's clock now: the running seats' clocks run from `since`. */
+/** Seconds left on a seat's clock now: the running seats' clocks run from `since`, once
+ * the seat has made its first move (before it, its first-move allowance runs instead). */
 function clockLeft(clocks, seat) {
   if (!clocks || !Array.isArray(clocks.remaining)) return null;
   let left = clocks.remaining[seat];
   if (left === undefined || left === null) return null;
-  if (S.view && S.view.status === "active" && (clocks.running || []).includes(seat) && clocks.since) {
-    left -= Math.max(0, Date.now() / 1000 - clocks.since);
+  const timed = !Array.isArray(clocks.moved) || clocks.moved.includes(seat);
+  if (S.view && S.view.status === "active" && timed && (clocks.running || []).includes(seat) && clocks.since) {
+    left -= Math.max(0, serverNow() - clocks.since);
   }
   return Math.max(0, left);
 }
 
+/** A turn-based clock: the move's days and hours left, then the seat's vacation days
+ * (spent once the move's days are; projections/fold.py). Before its first move a seat
+ * has its first-move allowance (`opening`, a move's days) and no vacation: it runs. */
+function daysText(clocks, seat) {
+  const fmt = (secs) => _("{days}d {hours}h", { days: Math.floor(secs / 86400), hours: Math.floor((secs % 86400) / 3600) });
+  const running = S.view && S.view.status === "active" && (clocks.running || []).includes(seat) && clocks.since;
+  const timed = !Array.isArray(clocks.moved) || clocks.moved.includes(seat);
+  const spent = running ? Math.max(0, serverNow() - clocks.since) : 0;
+  if (!timed && Array.isArray(clocks.opening) && typeof clocks.opening[seat] === "number") return fmt(Math.max(0, clocks.opening[seat] - spent));
+  const left = clockLeft(clocks, seat);
+  if (left === null) return "";
+  const vacation = Math.max(0, ((clocks.vacation || [])[seat] || 0) - Math.max(0, spent - clocks.remaining[seat]));
+  return vacation ? _("{left} + vacation {vacation}", { left: fmt(left), vacation: fmt(vacation) }) : fmt(left);
+}
+
 function clockText(clocks, seat) {
+  if (clocks && clocks.per_move) return daysText(clocks, seat);
   const secs = clockLeft(clocks, seat);
   if (secs === null) return "";
   const m = Math.floor(secs / 60); const sec = Math.floor(secs % 60);

@@ -28,6 +28,20 @@ def at(state: dict, *steps: dict) -> dict:
     return dict(state, queue=[dict(s) for s in steps], phase=state["phase"] if state["phase"] != "setup" else "action")
 
 
+TAKE = {"vote": "place_vote", "draw": "draw_card", "pantheon": "place_pantheon_piece"}
+
+
+def take_building_actions(state: dict, seat: int = 0) -> dict:
+    """Take every vote, draw and Pantheon piece a building now offers ``seat`` (rules version
+    3 asks for each; under versions 1 and 2 they happened at once and nothing is asked)."""
+    while state["queue"] and state["queue"][0].get("optional") and state["queue"][0]["seat"] == seat:
+        kind = TAKE.get(state["queue"][0]["op"])
+        if kind is None or {"type": kind, "payload": {}} not in GAME.legal_actions(state, seat):
+            break
+        state = act(state, seat, kind)
+    return state
+
+
 def keep_first_two(state: dict) -> dict:
     for seat in range(state["seats"]):
         state = act(state, seat, "keep_missions", keep=state["players"][seat]["dealt"][:2])

@@ -54,3 +54,22 @@ def test_rules_version_1_games_finish(seats):
             check_schemas=game_no == 0,
         )
         assert out.final["phase"] == "over" and GAME.version(out.final) == 1
+
+
+@pytest.mark.parametrize("seats", [1, 2, 4])
+def test_rules_version_2_games_finish(seats):
+    """Games recorded under rules version 2 (building actions at once, no turn after round 9)
+    still play out, and end with the board as round 9 left it."""
+    for game_no in range(2):
+        out = play(
+            GAME,
+            seats,
+            f"aor-v2-{seats}-{game_no}",
+            options={"rules_version": 2},
+            check=check_invariants,
+            check_views=game_no == 0,
+            check_schemas=game_no == 0,
+        )
+        assert out.final["phase"] == "over" and GAME.version(out.final) == 2
+        posted = {event["type"] for event, _ in out.log}
+        assert not posted & {"decline_legion_move", "place_vote", "decline_vote", "draw_card", "place_pantheon_piece"}

@@ -29,7 +29,7 @@ def test_the_medal_holder_exchanges_while_another_seat_is_awaited():
     exchanges (3 each). Exchanging 2: 7 - 6 = 1 denarius, 1 + 2 = 3 glory (the first milestone
     is at 5). ``to_act`` stays seat 0, whose choices are untouched."""
     state = at(medal_to_seat_1(), TAX)
-    assert GAME.version(state) == 2
+    assert GAME.version(state) >= 2  # the exchange at any time holds from version 2 on
     assert GAME.to_act(state) == {0}
     assert GAME.legal_actions(state, 1) == [
         {"type": "exchange", "payload": {"count": 1}},

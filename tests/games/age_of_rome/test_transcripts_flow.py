@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from projections.games.age_of_rome import GAME
 from projections.games.age_of_rome.content import COMMERCE, MISSIONS
 
-from .helpers import act, at, board, new_game, with_characters
+from .helpers import act, at, board, new_game, take_building_actions, with_characters
 
 
 def test_two_player_setup_applies_the_removals():
@@ -36,9 +38,9 @@ def test_vendetta_pool_holds_the_markers_not_on_boards():
     assert state["vendetta_pool"] + sum(p["vendetta"] for p in state["players"]) == 20
 
 
-def opening():
+def opening(version: int):
     """2 players: Fulvia (seat 0, table 0) and Marcus Antonius (seat 1, table 2)."""
-    state = with_characters(new_game(2), "fulvia", "marcus_antonius")
+    state = with_characters(new_game(2, rules_version=version), "fulvia", "marcus_antonius")
     state["players"][0]["hand"] = ["A1"]  # Fulvia's board shows the anchor (§6)
     state["unused_anchors"] = ["A2", "A3"]
     state["start_province"] = "italia"
@@ -48,8 +50,11 @@ def opening():
     return state
 
 
-def test_opening_round_of_two_players():
-    state = opening()
+@pytest.mark.parametrize("version", [2, 3])
+def test_opening_round_of_two_players(version):
+    """The same opening under rules version 2 (building actions happen at once) and 3 (each
+    is offered: Fulvia places her vote, Antonius makes both moves his token gives)."""
+    state = opening(version)
     # §7.1: E01 "fewest denarii +3": Fulvia 6, Antonius 5 -> Antonius 8
     assert state["event"] == "E01" and state["players"][1]["denarii"] == 8
     # §4: seat 0 faces Italia (start marker) so starts; round 1 skips plot launches; build phase
@@ -71,6 +76,7 @@ def test_opening_round_of_two_players():
     # §7.3 action phase: one follower each
     assert state["phase"] == "action"
     state = act(state, 0, "place_follower", location="building:political", use_token=False)
+    state = take_building_actions(state, 0)
     assert state["senate"] == [0]
     state = act(state, 0, "pass")
     # Antonius's military token is active (position 2, 3 markers cover 3-5): two moves

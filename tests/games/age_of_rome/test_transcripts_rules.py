@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from projections.games.age_of_rome import GAME
 from projections.games.age_of_rome.effects import (
     active_tokens,
@@ -12,17 +14,23 @@ from projections.games.age_of_rome.effects import (
 )
 from projections.games.age_of_rome.scoring import area_awards, final_result, senate_points
 
-from .helpers import act, at, board
+from .helpers import act, at, board, take_building_actions
+
+# tests of a building's action, under rules version 2 (it happens at once) and 3 (it is
+# offered, and taken here)
+BOTH_VERSIONS = pytest.mark.parametrize("version", [2, 3])
 
 PLACE = {"op": "place", "seat": 0}
 
 
-def test_each_vote_placement_checks_the_push_and_the_majority():
+@BOTH_VERSIONS
+def test_each_vote_placement_checks_the_push_and_the_majority(version):
     # §8.7: new vote on top, a 6th pushes the bottom one home; top three own -> +2; each vote checked
-    state = board(4, "aemilius_lepidus", "fulvia", "marcus_antonius", "caius_octavius")
+    state = board(4, "aemilius_lepidus", "fulvia", "marcus_antonius", "caius_octavius", rules_version=version)
     state["senate"] = [0, 0, 1, 2, 3]
     state["provinces"]["italia"]["levels"]["political"] = 1
     state = act(at(state, PLACE), 0, "place_follower", location="building:political", use_token=True)
+    state = take_building_actions(state, 0)
     assert state["senate"] == [0, 0, 0, 0, 1]
     assert state["players"][3]["votes"] == 5 + 1 and state["players"][2]["votes"] == 3 + 1
     # two majorities: 1 + 2 + 2 = 5 glory, which also claims the milestone at 5 (§8.1)
@@ -30,12 +38,14 @@ def test_each_vote_placement_checks_the_push_and_the_majority():
     assert state["players"][0]["votes"] == 3 and state["players"][0]["tokens_used"] == ["political"]
 
 
-def test_political_medal_adds_one_to_each_majority():
-    state = board(2, "aemilius_lepidus", "fulvia")
+@BOTH_VERSIONS
+def test_political_medal_adds_one_to_each_majority(version):
+    state = board(2, "aemilius_lepidus", "fulvia", rules_version=version)
     state["senate"] = [0, 0]
     state["medals"]["political"] = 0
     state["provinces"]["italia"]["levels"]["political"] = 1
     state = act(at(state, PLACE), 0, "place_follower", location="building:political", use_token=False)
+    state = take_building_actions(state, 0)
     assert state["players"][0]["glory"] == 1 + 3
 
 
@@ -321,13 +331,15 @@ def test_pantheon_tiers_take_the_best_metal_left():
     assert lines["0"]["pantheon"] == 2 + 4 + 3 + 4 and lines["1"]["pantheon"] == 2 + 3
 
 
-def test_completing_a_tier_opens_its_trigger_window():
-    state = board(4, "fulvia", "marcus_antonius", "caius_octavius", "aemilius_lepidus")
+@BOTH_VERSIONS
+def test_completing_a_tier_opens_its_trigger_window(version):
+    state = board(4, "fulvia", "marcus_antonius", "caius_octavius", "aemilius_lepidus", rules_version=version)
     state["provinces"]["italia"]["levels"]["religious"] = 1
     state["players"][0]["pantheon"]["foundation"]["own"] = 2
     state["players"][0]["hand"] = ["C05"]
     state["commerce_deck"].remove("C05")
     state = act(at(state, PLACE), 0, "place_follower", location="building:religious", use_token=False)
+    state = take_building_actions(state, 0)
     assert state["queue"][0]["trigger"] == "on_pantheon_tier_complete"
     state = act(state, 0, "play_card", card="C05")
     assert state["players"][0]["glory"] == 2 + 2 and state["players"][0]["pantheon"]["foundation"]["metal"] == "gold"
@@ -347,9 +359,11 @@ def test_building_three_levels_in_one_turn_takes_the_medal():
     assert {"type": "build", "payload": {"building": "political"}} not in GAME.legal_actions(state, 0)
 
 
-def test_a_draw_at_the_hand_limit_waits_for_room_or_is_forfeited():
+@BOTH_VERSIONS
+def test_a_draw_at_the_hand_limit_waits_for_room_or_is_forfeited(version):
     # §8.8: hand limit 5; make room by selling or discarding, otherwise the draw is lost
-    state = board(2, "fulvia", "marcus_antonius")
+    # (version 3: the building's draw, once there is room, is still the player's to take)
+    state = board(2, "fulvia", "marcus_antonius", rules_version=version)
     hand = ["T01", "T02", "T03", "T04", "T05"]
     for c in hand:
         state["commerce_deck"].remove(c)
@@ -360,7 +374,7 @@ def test_a_draw_at_the_hand_limit_waits_for_room_or_is_forfeited():
     lost = act(state, 0, "forfeit_draw")
     assert lost["players"][0]["hand"] == hand and lost["commerce_deck"] == state["commerce_deck"]
     top = state["commerce_deck"][0]
-    sold = act(state, 0, "sell_card", card="T01")
+    sold = take_building_actions(act(state, 0, "sell_card", card="T01"), 0)
     assert sold["players"][0]["hand"] == hand[1:] + [top] and sold["players"][0]["denarii"] == 6 + 1
 
 

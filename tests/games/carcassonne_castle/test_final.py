@@ -150,6 +150,27 @@ def test_an_unfinished_feature_with_no_follower_may_be_named():
     assert state["breakdown"]["unfinished"] == [0, 4] and state["score"] == [0, 4]
 
 
+def test_unfinished_path_and_house_tiles_may_name_a_feature_or_none():
+    # The seed's wall-tile table: 未完成的道路 「玩家選擇一個未完成的道路,每格可得1分」 and 未完成的房屋
+    # 「玩家選擇一個未完成的房屋,每格可得1分」 -- the holder chooses; naming none is offered too.
+    # Open path SS7 + CT03 (well) and open house SS2 + CT25: each tile offers its feature or
+    # null; declining both leaves seat 0 with nothing from them.
+    board = {(3, 11): ("CT03", 0), (3, 5): ("CT25", 0)}
+    state = finish(last_turn(board=board, held=([(4, 1), (6, 1)], [])))
+    assert state["phase"] == "final" and GAME.to_act(state) == {0}
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "final_target", "payload": {"wall_tile": 4, "target": {"x": 3, "y": 11, "feature": 0}}},
+        {"type": "final_target", "payload": {"wall_tile": 4, "target": None}},
+        {"type": "final_target", "payload": {"wall_tile": 6, "target": {"x": 3, "y": 5, "feature": 0}}},
+        {"type": "final_target", "payload": {"wall_tile": 6, "target": None}},
+    ]
+    declined = act(act(state, 0, "final_target", wall_tile=4, target=None), 0, "final_target", wall_tile=6, target=None)
+    assert declined["phase"] == "over" and declined["breakdown"]["unfinished"] == [0, 0]
+    named = act(state, 0, "final_target", wall_tile=6, target={"x": 3, "y": 5, "feature": 0})
+    named = act(named, 0, "final_target", wall_tile=4, target=None)
+    assert named["breakdown"]["unfinished"] == [2, 0]
+
+
 def test_unfinished_path_with_a_well_and_unfinished_house():
     # 8.3 tiles 4 and 6: path SS7 + CT03 (well) = 2 tiles x 2 = 4; house SS2 + CT25 = 2 x 1 = 2.
     board = {(3, 11): ("CT03", 0), (3, 5): ("CT25", 0)}

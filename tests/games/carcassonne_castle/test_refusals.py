@@ -83,10 +83,18 @@ def test_extra_turn_refusals():
 
 
 def test_confirming_twice_is_refused():
-    board = {(6, 0): ("CT20", 180), (8, 2): ("CT20", 270), (7, 7): ("CT20", 270), (3, 11): ("CT20", 0)}
+    # CT16 (four paths) fits nowhere once (1,9) is filled: see test_transcripts.NO_CROSSING
+    board = {
+        (6, 0): ("CT20", 180),
+        (8, 2): ("CT20", 270),
+        (7, 7): ("CT20", 270),
+        (3, 11): ("CT20", 0),
+        (3, 5): ("CT31", 0),
+        (3, 0): ("CT31", 0),
+    }
     state = given(board=board, tile="CT31", pile=["CT16", "CT01"], options={"unplaceable_tile": "confirm"})
     state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
-    assert_refused(GAME, state, ev(1, "place_tile", x=3, y=5, rotation=0), "wrong_action")
+    assert_refused(GAME, state, ev(1, "place_tile", x=4, y=5, rotation=0), "wrong_action")
     state = act(state, 1, "confirm_remove_tile")
     assert_refused(GAME, state, ev(1, "confirm_remove_tile"), "not_your_turn")
 

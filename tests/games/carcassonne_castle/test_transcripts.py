@@ -13,13 +13,18 @@ from .helpers import act, given, happened
 TOWER_CORNER = {(3, 0): ("CT30", 0), (4, 0): ("CT31", 0)}
 
 
-def test_first_tile_must_sit_in_front_of_a_start_space():
+def test_under_version_2_the_first_tile_must_also_match_the_start_pictures_path():
     # 7.2 rule 2: with no tile placed, only the 7 cells before start spaces qualify.
-    state = given(tile="CT31")
-    cells = {(x, y) for x, y, _ in legal_placements(state["board"], "CT31")}
+    # Rules versions 1 and 2 also made paths meet paths at the start pictures (the current
+    # version does not: test_start_pictures).
+    state = given(tile="CT31", options={"rules_version": 2})
+    offered = [a["payload"] for a in GAME.legal_actions(state, 0)]
+    cells = {(p["x"], p["y"]) for p in offered}
     # CT31 has no path, so only SS1-SS3 (no path at their middle) accept it.
     assert cells == {(1, 9), (3, 5), (3, 0)}
-    cells = {(x, y) for x, y, _ in legal_placements(state["board"], "CT16")}
+    assert cells == {(x, y) for x, y, _ in legal_placements(state["board"], "CT31", True)}
+    state["tile"] = "CT16"
+    cells = {(p["x"], p["y"]) for p in (a["payload"] for a in GAME.legal_actions(state, 0))}
     assert cells == {(6, 0), (8, 2), (7, 7), (3, 11)}
 
 
@@ -48,14 +53,17 @@ def test_worked_example_one_path_closed_by_start_space_and_square():
     ]
 
 
-def test_path_must_meet_path_at_a_start_space():
+def test_under_version_2_a_path_must_meet_a_path_at_a_start_space():
+    # Rules versions 1 and 2 (and the option start_pictures=paths_match): SS7 shows a path
+    # in the middle of its side, so a pathless side (CT22) or a path-less middle (CT14
+    # turned 180, its court to the south) is refused before it.
     from tests.games.harness import assert_refused
 
     from .helpers import ev
 
-    state = given(tile="CT22")
+    state = given(tile="CT22", options={"rules_version": 2})
     assert_refused(GAME, state, ev(0, "place_tile", x=3, y=11, rotation=0), "path_mismatch")
-    state = given(tile="CT14")
+    state = given(tile="CT14", options={"rules_version": 2})
     assert_refused(GAME, state, ev(0, "place_tile", x=3, y=11, rotation=180), "path_mismatch")
 
 
@@ -175,6 +183,22 @@ def test_majority_scores_all_even_on_the_opponents_turn():
     assert state["supply"] == [6, 6]
 
 
+def test_a_tile_may_join_features_that_carry_followers_of_both_players():
+    # The seed: 「玩家可透過放置城堡板塊,將原本分隔的區域相連,使得同一區域內出現2個以上(包括自家或對家)
+    # 的人偶代表物」 -- by placing a tile a player may join features that were apart, so that one
+    # feature holds two or more followers, one's own or the opponent's. Seat 1 holds CT30 with
+    # seat 0's knights on (0,2) and (1,3) and its own on (2,2): joining them on (1,2) is offered
+    # beside every other placement (placing elsewhere leaves them apart), and is accepted.
+    followers = [(0, "0,2,0", "knight"), (0, "1,3,0", "knight"), (1, "2,2,0", "knight")]
+    state = given(board=TOWER_ROW, followers=followers, tile="CT30", active=1)
+    offered = [a["payload"] for a in GAME.legal_actions(state, 1) if a["type"] == "place_tile"]
+    assert {"x": 1, "y": 2, "rotation": 0} in offered
+    assert {(p["x"], p["y"]) for p in offered} - {(1, 2)}
+    joined = act(state, 1, "place_tile", x=1, y=2, rotation=0)
+    # one tower of 4 tiles with three knights: seat 0's majority scores it (8)
+    assert joined["score"] == [8, 0] and joined["followers"] == []
+
+
 def test_tie_on_a_feature_pays_nobody_and_frees_the_followers():
     # 7.5: equal followers: nobody scores (unlike classic Carcassonne); all go home.
     followers = [(0, "0,2,0", "knight"), (1, "2,2,0", "knight")]
@@ -232,6 +256,24 @@ def test_house_double_pays_two_per_tile():
     assert state["keep"][0]["size"] == 2
 
 
+def test_house_double_wall_tile_is_a_choice():
+    # The seed: 「玩家在計算分數後,可使用符合該完成區域的對應城牆板塊(如「城塔2X」、「房屋2X)」以加倍計分」
+    # -- after scoring, a player *may* use the matching wall tile to double. Seat 0 closes its
+    # own house SS2 + CT25 holding house x2 from an earlier turn: both the plain and the
+    # doubled scoring are offered; the plain one keeps the tile (unused) for later.
+    state = given(board=HOUSE_AT_SS2, tile="CT25", held=([(3, 1)], []))
+    state = act(act(state, 0, "place_tile", x=3, y=5, rotation=0), 0, "place_follower", feature=0)
+    assert state["phase"] == "score"
+    assert GAME.legal_actions(state, 0) == [
+        {"type": "score_feature", "payload": {"x": 3, "y": 5, "feature": 0, "use_wall_tile": False}},
+        {"type": "score_feature", "payload": {"x": 3, "y": 5, "feature": 0, "use_wall_tile": True}},
+    ]
+    plain = act(state, 0, "score_feature", x=3, y=5, feature=0, use_wall_tile=False)
+    assert plain["score"] == [2, 0] and plain["held"][0][0]["used"] is False
+    doubled = act(state, 0, "score_feature", x=3, y=5, feature=0, use_wall_tile=True)
+    assert doubled["score"] == [4, 0] and doubled["held"][0][0]["used"] is True
+
+
 def test_merchants_stay_on_the_board():
     # 7.3: merchants are permanent; a follower leaves the supply.
     state = given(tile="CT31")
@@ -282,8 +324,18 @@ def test_extra_turn_is_not_offered_once_the_pile_is_empty():
 
 
 # Four cells before the path start spaces hold dead-end tiles whose other sides show no
-# path, so a four-way crossing (CT16) fits nowhere: every free side next to a tile is pathless.
-NO_CROSSING = {(6, 0): ("CT20", 180), (8, 2): ("CT20", 270), (7, 7): ("CT20", 270), (3, 11): ("CT20", 0)}
+# path, and plain courts lie before SS2 and SS3, so a four-way crossing (CT16) fits nowhere:
+# every free side next to a tile is pathless, and once the test's court goes before SS1 no
+# start space has a free cell left (since rules version 3 any terrain may meet a start
+# picture, so an empty cell before one would take CT16).
+NO_CROSSING = {
+    (6, 0): ("CT20", 180),
+    (8, 2): ("CT20", 270),
+    (7, 7): ("CT20", 270),
+    (3, 11): ("CT20", 0),
+    (3, 5): ("CT31", 0),
+    (3, 0): ("CT31", 0),
+}
 
 
 def test_by_default_both_seats_agree_then_the_unplaceable_tile_is_removed_and_another_drawn():
@@ -292,7 +344,9 @@ def test_by_default_both_seats_agree_then_the_unplaceable_tile_is_removed_and_an
     # That reading is the default option (unplaceable_tile="confirm").
     state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"])
     assert state["options"]["unplaceable_tile"] == "confirm"
-    assert legal_placements(state["board"], "CT16") == []
+    # CT16 fits only before SS1 (1,9), where the court now goes (under either start-picture reading)
+    assert {(x, y) for x, y, _ in legal_placements(state["board"], "CT16", False)} == {(1, 9)}
+    assert legal_placements(state["board"], "CT16", True) == []
     # Seat 0 lays the plain court CT31 before SS1 at (1,9): nothing completes, so no
     # scoring; the turn passes to seat 1 (turn 5 -> 6), who draws the crossing CT16.
     state = act(act(state, 0, "place_tile", x=1, y=9, rotation=0), 0, "skip_follower")
@@ -325,7 +379,9 @@ def test_with_the_auto_option_an_unplaceable_tile_is_removed_at_once_and_another
     # 7.1 (published reading, unplaceable_tile=auto): the tile leaves the game face up with
     # nobody asked; the player draws again.
     state = given(board=NO_CROSSING, tile="CT31", pile=["CT16", "CT01"], options={"unplaceable_tile": "auto"})
-    assert legal_placements(state["board"], "CT16") == []
+    # CT16 fits only before SS1 (1,9), where the court now goes (under either start-picture reading)
+    assert {(x, y) for x, y, _ in legal_placements(state["board"], "CT16", False)} == {(1, 9)}
+    assert legal_placements(state["board"], "CT16", True) == []
     state = act(state, 0, "place_tile", x=1, y=9, rotation=0)
     state = act(state, 0, "skip_follower")
     assert state["removed"] == ["CT16"] and state["tile"] == "CT01" and state["active"] == 1

@@ -45,17 +45,19 @@ def accepted(state, seat, action) -> bool:
         return False
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4, 5])
-def test_listed_actions_are_accepted_and_unlisted_ones_refused(seats):
-    # even counts play the defaults (the seed's readings, §14 items 1-3), odd counts the published options
+@pytest.mark.parametrize("seats, version", [(2, None), (3, None), (4, None), (5, None), (2, 1), (3, 1)])
+def test_listed_actions_are_accepted_and_unlisted_ones_refused(seats, version):
+    # even counts play the defaults (the seed's readings, §14 items 1-3), odd counts the published
+    # options; two more games under rules version 1
     options = (
         {"locked_favour_columns": "blocked", "favour_lawyer_payment": "cloth", "church_payment": "deniers"}
         if seats % 2
-        else None
+        else {}
     )
-    out = harness.play(
-        GAME, seats, f"legal-{seats}", options=options, check_views=False, check_schemas=False, keep_states=True
-    )
+    if version is not None:
+        options["rules_version"] = version
+    seed = f"legal-{seats}" if version is None else f"legal-{seats}-v{version}"
+    out = harness.play(GAME, seats, seed, options=options, check_views=False, check_schemas=False, keep_states=True)
     rand = random.Random(seats)
     for state in rand.sample(out.states[:-1], min(60, len(out.states) - 1)):
         seat = next(iter(GAME.to_act(state)))

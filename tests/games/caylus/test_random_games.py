@@ -41,6 +41,23 @@ def test_random_games_finish_with_a_valid_result(seats, batch):
         assert out.result["scores"] == [p["pp"] for p in out.final["players"]]
 
 
+@pytest.mark.parametrize("seats", [2, 3])
+def test_rules_version_1_games_finish(seats):
+    """Games recorded under rules version 1 (the 2-player castle at 3 after a pass, rows 1-2 of
+    the favour table at their highest column only) still play out."""
+    for index in range(5):
+        out = harness.play(
+            GAME,
+            seats,
+            f"random-v1-{seats}-{index}",
+            options={"rules_version": 1},
+            check=check_state,
+            check_views=index == 0,
+            check_schemas=index == 0,
+        )
+        assert out.final["sections_scored"] == 3 and GAME.version(out.final) == 1
+
+
 def bot_game(seats: int, seed: str, options: dict | None = None):
     state, rng, opts = harness.start(GAME, seats, seed, options)
     counter = rng.counter

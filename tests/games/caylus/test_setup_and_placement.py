@@ -94,9 +94,11 @@ def test_stables_take_the_lowest_free_spot_and_inn_the_left_spot():
     assert state["special"]["stables"] == [0, 1] and state["special"]["inn_left"] == 2
 
 
-def test_two_player_placement_costs_three_after_the_opponent_passed():
-    # §10 and G3: 1 before any pass, 3 for every bridge-cost placement after, 1 on one's own building.
-    state = position(2)
+def test_rules_version_1_two_player_placement_costs_three_after_the_opponent_passed():
+    # §10 and G3, as rules version 1 reads them: 1 before any pass, 3 for every bridge-cost
+    # placement after (the castle too), 1 on one's own building. Version 2 keeps the bridge
+    # number for the castle (test_rules_versions).
+    state = position(2, {"rules_version": 1})
     own(state, 9, "w_sawmill", 1)
     state = act(state, 0, "pass")
     before = state["players"][1]["deniers"]

@@ -270,3 +270,65 @@ def test_the_rival_needs_a_noble_that_could_mount_the_throne():
         state["electorates"][eid]["elector"] = {"owner": 1, "couple": False, "age": 25}
     assert_refused(GAME, state, take(1, "rival"), "cannot_carry_out")
     assert not any(a["payload"].get("card") == "rival" for a in GAME.legal_actions(state, 1))
+
+
+def test_a_phase_four_turn_offers_every_card_privilege_and_the_knight_beside_pass():
+    """The rulebook, 玩家行動 Actions: 「玩家可依行動牌的價值支付費用」 (a player *may* pay for an
+    action card), 「支付 1 個塔勒,玩家即可將 1 名騎士放到圖板上空的權貴或城堡位置上」 (the knight
+    action), the privileges (特里爾 「玩家可行使一項經已全數被揀選的行動」, 科隆, 萊茵伯國, 布蘭登堡
+    「玩家可購買長老」) and 「棄權」 (pass): each card's and privilege's "may" is one offer among the
+    turn's others, and passing is always one of them, so none is forced."""
+    state = blank(3, emperor=0)
+    for electorate in ("trier", "koeln", "pfalz", "brandenburg"):
+        put(state, f"{electorate}/elector", 0, age=25)
+    put(state, "sachsen/a0", 0, age=25)  # Doctor, Move and the Foreign King's Daughter
+    put(state, "sachsen/a1", 0, knight=True)  # Promotion
+    put(state, "sachsen/a2", 1, age=35)  # Köln's Doctor on an opponent
+    state["stacks"]["indulgence"] = 0  # Trier reproduces it
+    offered = GAME.legal_actions(state, 0)
+    assert {a["type"] for a in offered} == {"take_card", "use_privilege", "knight", "pass"}
+    assert offered[-1] == {"type": "pass", "payload": {}}
+    cards = {a["payload"]["card"] for a in offered if a["type"] == "take_card"}
+    assert cards == {
+        "doctor",
+        "move",
+        "permit",
+        "ordinance",
+        "promotion",
+        "foreign_kings_daughter",
+        "pope",
+        "church_influence",
+        "excommunication",
+    }  # no Indulgence (stack empty), no Rival (the emperor), no Gray Eminence (Brandenburg's)
+    privileges = {a["payload"]["electorate"] for a in offered if a["type"] == "use_privilege"}
+    assert privileges == {"trier", "koeln", "pfalz", "brandenburg"}
+    trier = [a["payload"]["card"] for a in offered if a["payload"].get("electorate") == "trier"]
+    assert trier == ["indulgence"]
+    passed = act(state, 0, "pass")
+    assert passed["players"][0]["passed"] and passed["players"][0]["display"] == []
+    assert passed["players"][0]["thalers"] == 7
+
+
+def test_permit_and_pfalz_may_push_a_knight_only_from_a_full_electorate_and_may_go_elsewhere():
+    """The rulebook, 許可 Permit and 萊茵伯國 County Palatine: 「玩家可將 1 名 15 歲的貴族…放到任何選帝侯領
+    內。若玩家選擇的選帝侯領並無空的權貴位置,則玩家可將 1 名放在權貴位置上的騎士(不論敵我)移離圖板」 --
+    the player *may* place the baron in any electorate and, if the one he chose is full, *may*
+    remove a knight (friend or foe). Trier is full (two barons and seat 2's knight): its knight's
+    space is offered, the barons' are not, and every other empty aristocrat space is offered
+    beside it, so the push is never forced; Pfalz's privilege offers the same spaces."""
+    state = blank(3, emperor=0)
+    put(state, "pfalz/elector", 0, age=25)
+    put(state, "trier/a0", 1, age=25)
+    put(state, "trier/a1", 1, age=35)
+    put(state, "trier/a2", 2, knight=True)
+    offered = GAME.legal_actions(state, 0)
+    permits = {a["payload"]["space"] for a in offered if a["payload"].get("card") == "permit"}
+    pfalz = {a["payload"]["space"] for a in offered if a["payload"].get("electorate") == "pfalz"}
+    assert "trier/a2" in permits and not {"trier/a0", "trier/a1"} & permits
+    assert "koeln/a0" in permits and len(permits) == 1 + 2 * 3 + 4 * 4  # Trier's knight, Köln, Mainz, 4 secular
+    assert pfalz == permits
+    pushed = act(state, 0, "use_privilege", electorate="pfalz", card=None, target=None, space="trier/a2", side=None)
+    assert pushed["electorates"]["trier"]["nobles"][2] == {"owner": 0, "couple": False, "age": 15}
+    assert pushed["players"][2]["knights"] == 3
+    elsewhere = card(state, 0, "permit", space="koeln/a0", side="baron")
+    assert elsewhere["electorates"]["trier"]["nobles"][2] == {"owner": 2, "knight": True}

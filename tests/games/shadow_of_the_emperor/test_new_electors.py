@@ -53,8 +53,10 @@ def test_the_winner_chooses_among_several_eligible_nobles():
 
 def test_an_archdiocese_seats_only_a_single_baron_otherwise_the_seat_empties_and_nobody_scores():
     """S6 V 4.3 and S3.1: a winner with only couples there leaves the seat empty; the old
-    elector returns to an aristocrat space, pushing a knight when none is empty."""
-    state = blank(4, emperor=0)
+    elector returns to an aristocrat space, pushing a knight when none is empty. Rules
+    version 2 pushes the knight without asking; from version 3 the owner chooses
+    (test_displaced_nobles.py::test_a_displaced_elector_pushes_a_knight_only_if_his_owner_chooses_to)."""
+    state = blank(4, emperor=0, rules_version=2)
     put(state, "trier/elector", 1, age=25)
     put(state, "trier/a0", 2, couple=True, age=25)
     put(state, "trier/a1", 2, couple=True, age=35)

@@ -141,6 +141,23 @@ def test_rules_version_1_games_finish(seats):
         assert playout.final["phase"] == "finished" and GAME.version(playout.final) == 1
 
 
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_rules_version_2_games_finish(seats):
+    """Games recorded under rules version 2 (displaced nobles placed wherever possible) still
+    play out, schemas checked."""
+    for index in range(3):
+        playout = harness.play(
+            GAME,
+            seats,
+            f"v2-{seats}-{index}",
+            options={"rules_version": 2},
+            check=check_invariants,
+            check_schemas=index == 0,
+            check_views=index == 0,
+        )
+        assert playout.final["phase"] == "finished" and GAME.version(playout.final) == 2
+
+
 def test_the_type_first_bot_plays_a_whole_game():
     import random
 

@@ -19,7 +19,7 @@ from .test_properties import permute_unseen
 
 @pytest.mark.parametrize("seats", [5, 9, 15])
 def test_bot_games_with_interrupts_finish(seats):
-    rand = random.Random(seats)
+    rand = random.Random(f"claims-{seats}")  # a random game in which the bot does claim at every count
     state = GAME.setup(load_options(GAME, {}), seats, SeededRng("bot", 0))
     counter, claims = 1000, 0
     while GAME.result(state) is None:

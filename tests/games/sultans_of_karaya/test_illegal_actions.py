@@ -74,8 +74,9 @@ def test_no_swap_with_a_detained_seat_and_no_second_detention():
 
 
 def test_revealed_sultan_or_guard_cannot_be_detained():
+    """Rules versions 1 and 2 (G4); version 3 lets the Guard name them (test_transcripts_rulebook)."""
     cards = ["guard", "sultan", "slave", "assassin", "slave"]
-    state = act(table(cards, "slave", first=1), 1, "royal_claim")
+    state = act(table(cards, "slave", first=1, rules_version=2), 1, "royal_claim")
     state = act(state, 1, "investigate", target=2)
     for seat, target in [(2, 3), (3, 4), (4, 0)]:
         state = act(state, seat, "investigate", target=target)

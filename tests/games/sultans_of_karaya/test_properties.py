@@ -170,3 +170,42 @@ def test_who_is_asked_next_never_depends_on_cards_the_actor_cannot_see(seats, se
         assert GAME.to_act(other) == GAME.to_act(live), event
         mine, theirs = other["round_state"]["pending"], live["round_state"]["pending"]
         assert {k: v for k, v in mine.items() if k != "id"} == {k: v for k, v in theirs.items() if k != "id"}
+
+
+@pytest.mark.parametrize("seats", [6, 10, 15])
+def test_a_forbid_window_asks_by_public_facts_and_looks_the_same_to_every_seat(seats):
+    """禁止拘留 (rules version 3): every Sultan and Guard may forbid a detention, so the window
+    asks every living seat but the detaining Guard's that is face up holding one, or face down
+    while one is unaccounted for: a function of the spectator's view. Each asked seat sees the
+    window exactly as a spectator does, whatever the cards it cannot see; its own answers depend
+    on its own card only (forbid and accept for a Sultan or Guard, accept for anyone else)."""
+    rand = random.Random(seats)
+    opened = 0
+    for seed in range(4):
+        playout = recorded(seats, seed)
+        for n, (event, _) in enumerate(playout.log):
+            after = playout.states[n + 1]
+            pending = after["round_state"]["pending"]
+            if event["type"] != "detain" or after["finished"] or after["round"] != playout.states[n]["round"]:
+                continue
+            if pending is None or pending["kind"] != "window":
+                continue
+            opened += 1
+            public = GAME.view(after, None)
+            hidden_may = public["unaccounted"]["sultan"] + public["unaccounted"]["guard"] > 0
+            assert pending["eligible"] == [
+                row["seat"]
+                for row in public["seats"]
+                if row["alive"]
+                and row["seat"] != event["seat"]
+                and (row["card"] in ("sultan", "guard") if row["revealed"] else hidden_may)
+            ]
+            for viewer in pending["eligible"]:
+                seen = GAME.view(after, viewer)
+                assert seen["awaiting"] == public["awaiting"] and seen["to_act"] == public["to_act"]
+                other = permute_unseen(after, viewer, rand)
+                assert GAME.view(other, viewer) == seen and GAME.to_act(other) == GAME.to_act(after)
+                card = after["round_state"]["cards"][viewer]
+                answers = [a["payload"]["choice"] for a in GAME.legal_actions(after, viewer) if a["type"] == "respond"]
+                assert answers == (["forbid", "accept"] if card in ("sultan", "guard") else ["accept"])
+    assert opened > 0

@@ -34,6 +34,7 @@ def test_random_game_finishes_with_a_valid_result(seats, seed):
         {"end_when_all_known_one_team": True, "tiebreak_lookback": "last_round_only", "rounds": 3},
         {"round_turn_limit": 12, "first_player": 2},
         {"rules_version": 1},  # investigate only face-down seats, as games recorded under version 1
+        {"rules_version": 2, "swap_back_rule": "both_directions_open"},  # only the target forbids
         {"slave_call_any_time": True},  # the harness moves only awaited seats; test_bot posts the interrupt
     ],
 )

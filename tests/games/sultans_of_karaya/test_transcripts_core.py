@@ -73,9 +73,10 @@ def test_a_guard_block_kills_the_assassin_instead():
 
 
 def test_detention_of_a_hidden_sultan_can_be_forbidden():
-    """7.1/7.2 forbid detention (target only, G4): the Sultan reveals, crown to the turn owner."""
+    """7.1/7.2 forbid detention (target only, G4): the Sultan reveals, crown to the turn owner.
+    Rules version 2; from version 3 every Sultan and Guard is asked (test_transcripts_rulebook)."""
     cards = ["guard", "sultan", "slave", "assassin", "slave"]
-    state = table(cards, "slave", first=0)
+    state = table(cards, "slave", first=0, rules_version=2)
     state = act(state, 0, "detain", target=1)
     assert GAME.to_act(state) == {1} and rd(state)["pending"]["window"] == "forbid"
     state = respond_all(state, {1: "forbid"})

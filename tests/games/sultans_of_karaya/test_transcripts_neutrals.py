@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from projections.games.base import REFEREE
 from projections.games.sultans_of_karaya import GAME
 from tests.games.harness import assert_refused
@@ -95,13 +97,19 @@ def test_an_active_belly_dancer_stops_the_guards_beside_her():
 VIZIER_TABLE = ["vizier", "guard", "slave", "sultan", "assassin", "slave", "slave"]
 
 
-def test_the_vizier_forces_an_ability_and_fatigue_follows():
-    """7.7 manipulate; 8 fatigue forbids the action ability on the forced seat's next turn only."""
-    state = act(table(VIZIER_TABLE, "oracle"), 0, "manipulate", side="loyalists", target=1)
+@pytest.mark.parametrize("version", [2, 3])
+def test_the_vizier_forces_an_ability_and_fatigue_follows(version):
+    """7.7 manipulate; 8 fatigue forbids the action ability on the forced seat's next turn only.
+    Version 2 detains the face-up Vizier at once; from version 3 the hidden seats may forbid it
+    first (the Sultan among them, 禁止拘留), and fatigue still waits for the window to close."""
+    state = act(table(VIZIER_TABLE, "oracle", rules_version=version), 0, "manipulate", side="loyalists", target=1)
     r = rd(state)
     assert r["revealed"][0] and r["faction"][0] == "loyalists" and r["revealed"][1]
     assert r["pending"] == {"kind": "forced", "seat": 1, "ability": "detain"}
     state = act(state, 1, "detain", target=0)  # the forced seat chooses; detaining the Vizier is legal
+    if version >= 3:
+        assert rd(state)["pending"]["eligible"] == [2, 3, 4, 5, 6] and not rd(state)["fatigue"][1]
+        state = respond_all(state)
     r = rd(state)
     assert r["prison"][0] and r["fatigue"][1] and r["owner"] == 1
     assert_refused(GAME, state, event(1, "detain", target=2), "fatigued")

@@ -9,7 +9,7 @@ only hide.
 
 from __future__ import annotations
 
-from projections.games.sultans_of_karaya import GAME
+from projections.games.sultans_of_karaya import GAME, versions
 from tests.games.harness import assert_refused
 
 from .tables import act, event, rd, table
@@ -27,7 +27,7 @@ def all_face_up(**options) -> dict:
 
 def test_a_face_up_player_may_investigate_a_face_up_rival_and_stay_face_up():
     state = all_face_up()
-    assert GAME.version(state) == 2
+    assert GAME.version(state) == GAME.rules_version >= versions.INVESTIGATE_ANY_SEAT
     offered = GAME.legal_actions(state, 0)
     # 調查身分: any other living seat, never the spare; and hiding (with the spare, or no swap)
     assert [a["payload"]["target"] for a in offered if a["type"] == "investigate"] == [1, 2, 3, 4]

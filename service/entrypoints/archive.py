@@ -1,0 +1,30 @@
+"""``python -m service archive [--finished-days 7] [--abandoned-days 30]``: one archiving
+pass over the server's Redis (``REDIS_URL``, else the embedded server's socket in
+``DATA_DIR``) into the archive store: ``ARCHIVE_S3_BUCKET`` when set, else ``ARCHIVE_DIR``
+(docs/DEPLOY.md, "Archive"). Run it from cron or a
+systemd timer; it prints what it moved as JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+
+def main(finished_after: float, abandoned_after: float) -> int:
+    from service.adapters.archive import Archiver
+    from service.adapters.connection import SOCKET_NAME, UNAVAILABLE, connect
+    from service.app import archive_store
+    from service.config import from_env
+
+    config = from_env()
+    url = config["REDIS_URL"] or "unix://" + os.path.join(os.path.abspath(config["DATA_DIR"]), SOCKET_NAME)
+    archiver = Archiver(connect(url), archive_store(config))
+    try:
+        done = archiver.sweep(finished_after, abandoned_after, time.time())
+    except UNAVAILABLE as exc:
+        print(f"the server's Redis does not answer at {url}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(done, indent=2))
+    return 0

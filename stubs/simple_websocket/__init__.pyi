@@ -1,0 +1,23 @@
+# The part of simple-websocket (no py.typed upstream) that the service uses.
+from typing import Any
+
+class SimpleWebsocketError(RuntimeError): ...
+
+class ConnectionError(SimpleWebsocketError):
+    status_code: int | None
+    def __init__(self, status_code: int | None = ...) -> None: ...
+
+class ConnectionClosed(SimpleWebsocketError):
+    reason: int
+    message: str | None
+    def __init__(self, reason: int = ..., message: str | None = ...) -> None: ...
+
+class Base:
+    connected: bool
+    def send(self, data: str | bytes) -> None: ...
+    def receive(self, timeout: float | None = ...) -> str | bytes | None: ...
+    def close(self, reason: int | None = ..., message: str | None = ...) -> None: ...
+
+class Server(Base):
+    @classmethod
+    def accept(cls, environ: dict[str, Any], **kwargs: Any) -> Server: ...
