@@ -56,7 +56,9 @@ def gunicorn_process(port: int | None = None, app: str = "wsgi:app", **env_overr
     reader.start()
     output: list[str] = []
     try:
-        wait_until_serving(base)
+        # a loaded machine may take a while to start the embedded Redis and two workers
+        if not wait_until_serving(base, seconds=120, proc=proc):
+            raise RuntimeError("gunicorn did not serve:\n" + "\n".join(lines[-40:]))
         yield base, output, proc
     finally:
         if proc.poll() is None:
@@ -66,9 +68,10 @@ def gunicorn_process(port: int | None = None, app: str = "wsgi:app", **env_overr
         output.extend(lines)
 
 
-def wait_until_serving(base: str, seconds: float = 60) -> bool:
+def wait_until_serving(base: str, seconds: float = 60, proc: subprocess.Popen | None = None) -> bool:
+    """Whether the server answered within ``seconds``; False at once if ``proc`` ended."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and (proc is None or proc.poll() is None):
         try:
             requests.get(base + "/game-types", timeout=5)
             return True
