@@ -55,6 +55,17 @@ def widest(page) -> dict:
 def fits(page) -> None:
     measured = widest(page)
     assert measured["width"] <= PHONE["width"], measured
+    assert not stretched_choices(page)
+
+
+def stretched_choices(page) -> list[str]:
+    """Radio buttons and check boxes drawn wider than a box: such a control sits far
+    from the words it chooses."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('input[type=radio], input[type=checkbox]')]
+              .filter((e) => e.getBoundingClientRect().width > 32)
+              .map((e) => `${e.name || e.id} ${Math.round(e.getBoundingClientRect().width)}px`)"""
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant"])
@@ -135,5 +146,6 @@ def test_every_other_page_fits_a_phone(live_server, browser, other_pages, lang):
         page.wait_for_selector(drawn, state="attached")
         measured = widest(page)
         assert measured["width"] <= PHONE["width"], (path, measured)
+        assert not stretched_choices(page), path
     assert not page.errors, page.errors
     page.context.close()
