@@ -97,7 +97,7 @@ class Server:
                 env["GUNICORN_WORKER_CLASS"] = "gthread"
             env.pop("REDIS_URL", None)
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "bench.toy_app:app"],
+                [self.python(), "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "bench.toy_app:app"],
                 cwd=self.root,
                 env=env,
                 stdout=self.log(),
@@ -118,6 +118,12 @@ class Server:
             )
             self.args = ["bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}"]
             wait_http(f"http://127.0.0.1:{api_port}/games")
+
+    def python(self) -> str:
+        """An older checkout runs under its own .venv when it has one: its requirements
+        differ from ours (packages since dropped or added)."""
+        own = os.path.join(self.root, ".venv", "bin", "python")
+        return own if self.root != ROOT and os.path.exists(own) else sys.executable
 
     def log(self):
         return open(os.path.join(tempfile.gettempdir(), f"peer-{self.name}-{os.getpid()}.log"), "a")
@@ -219,8 +225,8 @@ def main() -> None:
     )
     parser.add_argument(
         "--before",
-        help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR), "
-        "as 'before' beside 'ours' and 'before-ws' beside 'ours-ws'",
+        help="also run the server of this checkout (e.g. git worktree add --detach DIR <commit>), "
+        "as 'before' beside 'ours' and 'before-ws' beside 'ours-ws', under DIR/.venv if it has one",
     )
     args = parser.parse_args()
     names = args.servers.split(",")
