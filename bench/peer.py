@@ -17,7 +17,8 @@ limits and the bot runner and uses appendfsync everysec; "-gthread" names run th
 gthread worker class;
 boardgame.io = its Server with InMemory, and with FlatFile in a scratch folder.
 Server CPU is the user+system time of the server's processes over the timed part
-(ours: the gunicorn workers, and Redis shown apart). Loopback only; every run is
+(ours: the gunicorn workers; Redis, and the side processes the master starts beside them
+(the notice sender, the bot pool when BOTS is on), shown apart). Loopback only; every run is
 bounded (the driver is killed after --timeout seconds).
 """
 
@@ -97,7 +98,7 @@ class Server:
                 env["GUNICORN_WORKER_CLASS"] = "gthread"
             env.pop("REDIS_URL", None)
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "bench.toy_app:app"],
+                [self.python(), "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "bench.toy_app:app"],
                 cwd=self.root,
                 env=env,
                 stdout=self.log(),
@@ -119,6 +120,12 @@ class Server:
             self.args = ["bgio", f"http://127.0.0.1:{port}", f"http://127.0.0.1:{api_port}"]
             wait_http(f"http://127.0.0.1:{api_port}/games")
 
+    def python(self) -> str:
+        """An older checkout runs under its own .venv when it has one: its requirements
+        differ from ours (packages since dropped or added)."""
+        own = os.path.join(self.root, ".venv", "bin", "python")
+        return own if self.root != ROOT and os.path.exists(own) else sys.executable
+
     def log(self):
         return open(os.path.join(tempfile.gettempdir(), f"peer-{self.name}-{os.getpid()}.log"), "a")
 
@@ -131,17 +138,20 @@ class Server:
 
     def processes(self) -> dict[str, list[psutil.Process]]:
         """Whose CPU counts: ours = the gunicorn workers (the master only supervises)
-        and, apart, the embedded Redis (the master's child, working in our DATA_DIR)."""
+        and, apart, the embedded Redis (the master's child, working in our DATA_DIR) and
+        the master's other children (``python -m service notices`` or ``bots``)."""
         root = psutil.Process(self.proc.pid)
         if not self.ours:
-            return {"app": [root], "redis": []}
+            return {"app": [root], "redis": [], "side": []}
         here = os.path.realpath(self.scratch)
         redis = [
             p
             for p in psutil.process_iter(["name", "cwd"])
             if "redis" in (p.info["name"] or "") and os.path.realpath(p.info["cwd"] or "/") == here
         ]
-        return {"app": [p for p in root.children() if p not in redis], "redis": redis}
+        others = [p for p in root.children() if p not in redis]
+        workers = [p for p in others if any("gunicorn" in part for part in p.cmdline())]  # forks of the master
+        return {"app": workers, "redis": redis, "side": [p for p in others if p not in workers]}
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far, by kind."""
@@ -200,6 +210,7 @@ def run(server: Server, lanes: int, per_lane: int, timeout: float) -> dict | Non
         "p99": result["p99"],
         "cpu": 1000 * (after["app"] - before["app"]) / moves,
         "redis": 1000 * (after["redis"] - before["redis"]) / moves,
+        "side": 1000 * (after["side"] - before["side"]) / moves,
     }
 
 
@@ -219,8 +230,8 @@ def main() -> None:
     )
     parser.add_argument(
         "--before",
-        help="also run the server of this checkout (e.g. git archive <commit> | tar -x -C DIR), "
-        "as 'before' beside 'ours' and 'before-ws' beside 'ours-ws'",
+        help="also run the server of this checkout (e.g. git worktree add --detach DIR <commit>), "
+        "as 'before' beside 'ours' and 'before-ws' beside 'ours-ws', under DIR/.venv if it has one",
     )
     args = parser.parse_args()
     names = args.servers.split(",")
@@ -254,16 +265,17 @@ def main() -> None:
                     print(
                         f"  {size:>3} matches  rep {rep + 1}  {name:14} {r['rate']:7.0f} moves/s  "
                         f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  cpu {r['cpu']:.3f} ms/move"
-                        + (f" (+ redis {r['redis']:.3f})" if servers[name].ours else ""),
+                        + (f" (+ redis {r['redis']:.3f}, side {r['side']:.3f})" if servers[name].ours else ""),
                         flush=True,
                     )
         print("\nmedians of the repetitions:")
         print(
             f"{'matches':>7} {'server':14} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'cpu ms/move':>12} {'redis':>6}"
+            f" {'side':>6}"
         )
         for (size, name), runs in table.items():
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-            redis_cpu = f"{med['redis']:6.3f}" if servers[name].ours else f"{'':6}"
+            redis_cpu = f"{med['redis']:6.3f} {med['side']:6.3f}" if servers[name].ours else f"{'':6}"
             print(
                 f"{size:>7} {name:14} {med['rate']:8.0f} {med['p50']:7.1f} {med['p99']:7.1f} {med['cpu']:12.3f} {redis_cpu}"
             )

@@ -12,6 +12,7 @@ import pytest
 from projections.games import registry
 from service import wiring
 from service.adapters.connection import connect, start_embedded
+from tests.live_server import app_served
 from tests.toygame import TOY
 
 registry()["toy"] = TOY
@@ -90,6 +91,14 @@ def browser():
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def server(redis_url):
+    """The base URL of an app of its own over the run's Redis, served for one test module
+    (pages a browser drives, requests a test sends over real HTTP)."""
+    with app_served(redis_url) as url:
+        yield url
 
 
 @pytest.fixture()

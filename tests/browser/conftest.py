@@ -7,11 +7,12 @@ screenshots go to tests/browser/artifacts/ (ignored by git).
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.live_server import app_served
 
 from .helpers import Server
 
@@ -20,16 +21,8 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 
 @pytest.fixture(scope="session")
 def live_server(redis_url):
-    from werkzeug.serving import make_server
-
-    from service.app import create_app
-
-    app = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0, "SSE_SECONDS": 5})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
-    thread.start()
-    yield Server(f"http://127.0.0.1:{server.server_port}")
-    server.shutdown()
+    with app_served(redis_url, SSE_SECONDS=5) as url:
+        yield Server(url)
     # Let the live streams (XREAD BLOCK of at most 2 s) notice their closed browsers
     # before the test Redis goes away under them.
     time.sleep(2.5)

@@ -32,6 +32,7 @@ from service.adapters.delivery import SmtpMailer, WebPusher
 from service.services.notices import DIGEST_SECONDS
 from service.vapid import application_server_key, load_vapid
 from service.wiring import of as services_of
+from tests.live_server import served
 from tests.notices.inbox import serving
 from tests.notices.push_endpoint import PushEndpoint
 
@@ -99,21 +100,16 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    from werkzeug.serving import make_server
-
     from service.app import create_app
 
     data = str(tmp_path_factory.mktemp("together"))
     redis_server, url = start_embedded(f"{data}/redis")
     clock = Clock()
     app = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0, "SSE_SECONDS": 5, "DATA_DIR": data}, now=clock.now)
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=httpd.serve_forever, name="together-server", daemon=True).start()
     push = PushEndpoint(application_server_key(load_vapid(data)))
-    with serving() as inbox:
-        yield World(Server(f"http://127.0.0.1:{httpd.server_port}"), app, clock, inbox, push)
+    with served(app, name="together-server") as url, serving() as inbox:
+        yield World(Server(url), app, clock, inbox, push)
     push.close()
-    httpd.shutdown()
     time.sleep(2.5)  # the live streams (XREAD BLOCK of at most 2 s) notice their closed browsers
     redis_server.shutdown()
 

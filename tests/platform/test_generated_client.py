@@ -9,10 +9,11 @@ import json
 import pkgutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+
+from tests.live_server import served
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 
@@ -44,12 +45,8 @@ def generated(app, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def base_url(app):
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with served(app) as url:
+        yield url
 
 
 def test_every_generated_module_imports(generated):

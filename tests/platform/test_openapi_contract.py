@@ -9,10 +9,11 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+
+from tests.live_server import served
 
 HERE = Path(__file__).parent
 MAX_EXAMPLES = 8
@@ -122,8 +123,6 @@ def test_405_says_allow(client):
 def live(tmp_path_factory):
     """A server on a Redis of its own: what the fuzzer creates (accounts named after any
     string it saw, such as a game type) must not become other tests' world."""
-    from werkzeug.serving import make_server
-
     from service.adapters.connection import start_embedded
     from service.app import create_app
 
@@ -144,10 +143,8 @@ def live(tmp_path_factory):
         return inner(environ, start_response)
 
     app.wsgi_app = recorded
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}", asked
-    server.shutdown()
+    with served(app) as url:
+        yield url, asked
     redis_server.shutdown()
 
 

@@ -5,7 +5,6 @@ out of the address bar (as game pages do)."""
 from __future__ import annotations
 
 import re
-import threading
 from urllib.parse import urlparse
 
 import pytest
@@ -43,19 +42,6 @@ def test_api_docs_load_nothing_from_elsewhere(client):
     for ref in refs:
         assert client.get(ref).status_code == 200, ref
     assert "cdn" not in html.lower()
-
-
-@pytest.fixture(scope="module")
-def server(redis_url):
-    from werkzeug.serving import make_server
-
-    from service.app import create_app
-
-    app = create_app({"REDIS_URL": redis_url, "CLOCK_SWEEP_SECONDS": 0})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
 
 
 @pytest.fixture()
