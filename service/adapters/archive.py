@@ -33,7 +33,7 @@ from datetime import datetime
 from typing import Any
 
 from service.ports import ArchiveStore
-from service.services.summaries import STATUSES, full_line
+from service.services.summaries import COMPACT, STATUSES, full_line
 
 from . import keys, scripts
 from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable
@@ -47,6 +47,10 @@ if #last == 0 or last[1][1] ~= ARGV[1] then return 0 end
 if redis.call('HLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2], unpack(KEYS, 3))
 return 1
+"""
+DROP_LINE_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
 """
 CHUNK = 500  # games whose last entry one pipeline reads
 
@@ -98,6 +102,7 @@ class Archiver:
         self._archive = archive
         self._listing = listing or ArchiveListing(redis, archive)
         self._drop = scripts.register(redis, DROP_LUA)
+        self._drop_line = scripts.register(redis, DROP_LINE_LUA)
 
     def archive(self, game_id: str) -> int:
         """Archives the game; the archive's size in bytes (0: nothing to archive, another
@@ -142,7 +147,7 @@ class Archiver:
             "bots": self._redis.hgetall(keys.bots(game_id)),
             "summary": line,
         }
-        data = gzip.compress(("\n".join([*lines, json.dumps(trailer)]) + "\n").encode(), compresslevel=9)
+        data = _pack(lines, trailer)
         self._archive.put(game_id, data)
         return game_id, len(data), [entries[-1][0], len(tokens)], line
 
@@ -194,12 +199,13 @@ class Archiver:
         """Archives the finished games idle for ``finished_after`` seconds and the unrated
         unfinished ones idle for ``abandoned_after``: counts and bytes written (none when
         another pass holds the lock)."""
-        done = {"finished": 0, "abandoned": 0, "bytes": 0}
+        done = {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
         if not self._listing.lock():
             log.warning("another archiving pass is running: this one does nothing")
             return done
         try:
             self._seed_due()
+            done["lines_moved"] = self._move_old_lines()
             snapshots = self._snapshots()
             due = self._redis.zrangebyscore(ARCHIVE_DUE, "-inf", now - finished_after)
             for kind, ids, age in (("finished", due, finished_after), ("abandoned", self._active(), abandoned_after)):
@@ -221,6 +227,44 @@ class Archiver:
         finally:
             self._listing.unlock()
         return done
+
+    def _move_old_lines(self) -> int:
+        """Once per database: the games older versions archived kept their compact lobby
+        line and their lobby sets' entries in Redis. Each one's line goes into its archive
+        object's trailer and the listing, then leaves Redis (unless the game was read
+        back meanwhile: the next pass archives it as any other). How many moved."""
+        if self._redis.exists(LINES_MOVED):
+            return 0
+        moved = 0
+        for status in STATUSES:
+            ids = self._redis.zrange(index_key(status), 0, -1)
+            for start in range(0, len(ids), SEGMENT_GAMES):
+                chunk = ids[start : start + SEGMENT_GAMES]
+                pipe = self._redis.pipeline(transaction=False)
+                for game_id in chunk:
+                    pipe.get(keys.summary(game_id))
+                    pipe.exists(keys.events(game_id))
+                found = pipe.execute()
+                old = {i: raw for i, raw, held in zip(chunk, found[::2], found[1::2]) if raw and not held}
+                lines = {i: self._add_line(i, raw) for i, raw in old.items() if raw.startswith(COMPACT)}
+                self._listing.add(json.loads(line) for line in lines.values() if line)
+                for game_id, line in lines.items():
+                    summary = [keys.summary(game_id), keys.events(game_id)]
+                    if line and self._drop_line(keys=summary, args=[old[game_id]]):
+                        self._unfile(game_id, line)
+                        moved += 1
+        self._redis.set(LINES_MOVED, "1")
+        return moved
+
+    def _add_line(self, game_id: str, compact: str) -> str | None:
+        """Writes the game's full lobby line into its archive object's trailer."""
+        data = self._archive.get(game_id)
+        if data is None:
+            return None
+        *lines, last = gzip.decompress(data).decode().splitlines()
+        trailer = {**json.loads(last), "summary": full_line(game_id, compact)}
+        self._archive.put(game_id, _pack(lines, trailer))
+        return str(trailer["summary"])
 
     def _snapshots(self) -> dict[str, list[str]]:
         """Every game's fold snapshot keys, by game: one SCAN per pass, not one per game."""
@@ -257,6 +301,12 @@ class Archiver:
 
 
 DUE_SEEDED = "archive:due:seeded"
+LINES_MOVED = "archive:lines-moved"  # the lines older versions left in Redis are in the listing
+
+
+def _pack(entries: list[str], trailer: dict[str, Any]) -> bytes:
+    """An archive object: the entries, then the trailer, as gzip'd JSON lines."""
+    return gzip.compress(("\n".join([*entries, json.dumps(trailer)]) + "\n").encode(), compresslevel=9)
 
 
 def _seconds(ts: str) -> float:

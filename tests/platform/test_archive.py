@@ -7,6 +7,7 @@ cached state, reads the archive)."""
 from __future__ import annotations
 
 import gzip
+import json
 import time
 
 import boto3
@@ -142,7 +143,7 @@ def test_a_sweep_archives_idle_finished_and_abandoned_unrated_games_only(url, se
     abandoned_id = client.post("/api/games", json=body).json["id"]
     redis = connect(url)
     archiver = _archiver(url, cfg)  # the app's archive
-    assert archiver.sweep(3600, 7200, time.time()) == {"finished": 0, "abandoned": 0, "bytes": 0}
+    assert archiver.sweep(3600, 7200, time.time()) == {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
     assert archiver.sweep(3600, 7200, time.time() + 3601)["finished"] == 1
     assert not redis.exists(keys.events(finished.id)) and redis.exists(keys.events(abandoned_id))
     assert redis.zscore(ARCHIVE_DUE, finished.id) is None
@@ -217,6 +218,32 @@ def test_the_lobby_my_games_and_a_profile_list_archived_games(url, settings):
     )
     assert fresh.get(f"/api/accounts/{alice}").json["games"] == profile
     assert not connect(url).exists(keys.summary(bound["id"]))  # listed from the archive, not read back
+
+
+def test_a_pass_moves_the_lines_older_versions_left_in_redis_into_the_listing(url, settings):
+    """A game archived by an older version: its compact line and lobby sets' entries in
+    Redis, no line in its archive object. The first pass moves the line out (once)."""
+    cfg, read = settings
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    g, kept = _finished(client), _finished(client)
+    line = next(s for s in client.get("/api/games").json["games"] if s["id"] == g.id)
+    archiver = _archiver(url, cfg)
+    assert archiver.archive(g.id) > 0
+    *entries, trailer = gzip.decompress(read(g.id)).decode().splitlines()
+    old_trailer = {k: v for k, v in json.loads(trailer).items() if k != "summary"}
+    archive_store(cfg).put(g.id, gzip.compress(("\n".join([*entries, json.dumps(old_trailer)]) + "\n").encode()))
+    redis.set(keys.summary(g.id), "~" + json.dumps({k: v for k, v in line.items() if k != "id"}))
+    for key in (index_key("finished"), index_key("finished", "toy")):
+        redis.zadd(key, {g.id: 1})
+    redis.delete("archive:lines-moved", "archive:listing")
+
+    assert archiver.sweep(10**6, 10**9, time.time())["lines_moved"] == 1
+    assert not redis.exists(keys.summary(g.id)) and redis.zrange(index_key("finished"), 0, -1) == [kept.id]
+    assert json.loads(gzip.decompress(read(g.id)).decode().splitlines()[-1])["summary"] == json.dumps(line)
+    fresh = _app(url, cfg).test_client()
+    assert [s for s in fresh.get("/api/games").json["games"] if s["id"] == g.id] == [line]
+    assert archiver.sweep(10**6, 10**9, time.time())["lines_moved"] == 0
+    assert redis.exists(keys.summary(kept.id))
 
 
 def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing(url, tmp_path, monkeypatch):
