@@ -133,20 +133,18 @@ class Archiver:
     def _write(self, game_id: str) -> tuple[str, int, list[Any], str | None] | None:
         """Puts the game's log, seed, action ids, tokens and lobby line in the store: its
         id, the size written, what the drop script checks, its full lobby line."""
-        entries = self._redis.xrange(keys.events(game_id))
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.xrange(keys.events(game_id))
+        for key in (keys.tokens, keys.idempotency, keys.bots):
+            pipe.hgetall(key(game_id))
+        pipe.get(keys.summary(game_id))
+        pipe.get(keys.seed(game_id))
+        entries, tokens, actions, bots, summary, seed = pipe.execute()
         if not entries:
             return None
         lines = [fields["e"] for _, fields in entries]
-        tokens = self._redis.hgetall(keys.tokens(game_id))
-        summary = self._redis.get(keys.summary(game_id))
         line = full_line(game_id, summary) if summary else None
-        trailer = {
-            "seed": self._redis.get(keys.seed(game_id)),
-            "actions": self._redis.hgetall(keys.idempotency(game_id)),
-            "tokens": tokens,
-            "bots": self._redis.hgetall(keys.bots(game_id)),
-            "summary": line,
-        }
+        trailer = {"seed": seed, "actions": actions, "tokens": tokens, "bots": bots, "summary": line}
         data = _pack(lines, trailer)
         self._archive.put(game_id, data)
         return game_id, len(data), [entries[-1][0], len(tokens)], line
