@@ -4,7 +4,9 @@ archives them after each batch (the pass ``python -m service archive`` runs), an
 prints Redis's ``used_memory`` before, after each batch is played and after it is
 archived, what stays in Redis (keys and the members of its sets), and the archive's size
 per game (the games' archive objects, and the listing's segments of lobby lines).
-Asserts nothing.
+Then the lobby, from a fresh app: its first page of finished games (cold: the listing's
+index and one segment read), the next pages, and every page walked to the end with the
+number of games listed. Asserts nothing.
 
 ``--workers N`` plays each batch from N processes at once, each with its own app (the
 same requests through the same service layer as one process, on more CPUs).
@@ -35,9 +37,8 @@ registry()["toy"] = TOY
 _client: Any = None
 
 
-def _start_worker(url: str, data: str) -> None:
-    global _client
-    app = create_app(
+def _app(url: str, data: str) -> Any:
+    return create_app(
         {
             "REDIS_URL": url,
             "DATA_DIR": data,
@@ -47,7 +48,11 @@ def _start_worker(url: str, data: str) -> None:
             "REQUEST_LOG": False,
         }
     )
-    _client = app.test_client()
+
+
+def _start_worker(url: str, data: str) -> None:
+    global _client
+    _client = _app(url, data).test_client()
 
 
 def play(games: int) -> int:
@@ -81,6 +86,23 @@ def held(redis: Any) -> tuple[int, int]:
     size = {"zset": redis.zcard, "hash": redis.hlen, "set": redis.scard, "stream": redis.xlen}
     keys = list(redis.scan_iter(count=1000))
     return len(keys), sum(size.get(redis.type(key), lambda _: 1)(key) for key in keys)
+
+
+def lobby(client: Any) -> None:
+    """Times lobby pages of finished games, all of them archived, and walks them all."""
+    timed = []
+    cursor, listed = "", 0
+    while cursor is not None:
+        started = time.perf_counter()
+        page = client.get("/api/games?status=finished&limit=100" + (f"&cursor={cursor}" if cursor else "")).json
+        timed.append(time.perf_counter() - started)
+        listed, cursor = listed + len(page["games"]), page["next"]
+    timed_ms = sorted(t * 1000 for t in timed[1:])
+    print(
+        f"lobby: first page (100 games, cold) {timed[0] * 1000:.1f} ms; {len(timed) - 1} more pages: median "
+        f"{timed_ms[len(timed_ms) // 2]:.1f} ms, max {timed_ms[-1]:.1f} ms; {listed} finished games listed",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -131,6 +153,7 @@ def main() -> None:
             f"{blocks / 1e6:.1f} MB of disk blocks)",
             flush=True,
         )
+        lobby(_app(url, data).test_client())
     finally:
         pool.terminate()
         server.shutdown()
