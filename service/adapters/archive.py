@@ -30,7 +30,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from service.ports import ArchiveStore
 from service.services.summaries import COMPACT, STATUSES, full_line
@@ -93,6 +93,18 @@ def _read(path: str) -> bytes | None:
         return None
 
 
+class Written(NamedTuple):
+    """A game's archive object written: what the drop script checks (its last entry's
+    id, its tokens' count), its lobby line, and the line the listing holds for it
+    already (a game read back from the archive)."""
+
+    game_id: str
+    size: int
+    check: list[Any]
+    line: str | None
+    listed: str | None
+
+
 class Archiver:
     """Moves games' logs between Redis and the archive store, and their lobby lines
     into the archive's listing."""
@@ -118,28 +130,29 @@ class Archiver:
     def _archive_all(self, ids: list[str], snapshots: dict[str, list[str]]) -> dict[str, int]:
         """Writes each game's archive object, then the listing of their lines, then drops
         their keys: a game is in Redis or in the listing (both for a moment) at every
-        step. The archive's size per game dropped."""
+        step. A game read back is listed again only if its line changed meanwhile (the
+        new line replaces the old). The archive's size per game dropped."""
         written = [found for found in map(self._write, ids) if found is not None]
-        self._listing.add(json.loads(line) for _, _, _, line in written if line)
+        changed = [w for w in written if w.line and w.line != w.listed]
+        self._listing.add([json.loads(w.line) for w in changed if w.line], [w.game_id for w in changed if w.listed])
         sizes = {}
-        for game_id, size, drop_args, line in written:
-            drop = [keys.events(game_id), keys.tokens(game_id), keys.summary(game_id)]
-            drop += [keys.idempotency(game_id), keys.seed(game_id), keys.bots(game_id), *snapshots.get(game_id, [])]
-            if self._drop(keys=drop, args=drop_args):
-                self._unfile(game_id, line)
-                sizes[game_id] = size
+        for w in written:
+            drop = [keys.events(w.game_id), keys.tokens(w.game_id), keys.summary(w.game_id), keys.listed(w.game_id)]
+            drop += [keys.idempotency(w.game_id), keys.seed(w.game_id), keys.bots(w.game_id)]
+            if self._drop(keys=drop + snapshots.get(w.game_id, []), args=w.check):
+                self._unfile(w.game_id, w.line)
+                sizes[w.game_id] = w.size
         return sizes
 
-    def _write(self, game_id: str) -> tuple[str, int, list[Any], str | None] | None:
-        """Puts the game's log, seed, action ids, tokens and lobby line in the store: its
-        id, the size written, what the drop script checks, its full lobby line."""
+    def _write(self, game_id: str) -> Written | None:
+        """Puts the game's log, seed, action ids, tokens and lobby line in the store."""
         pipe = self._redis.pipeline(transaction=False)
         pipe.xrange(keys.events(game_id))
         for key in (keys.tokens, keys.idempotency, keys.bots):
             pipe.hgetall(key(game_id))
-        pipe.get(keys.summary(game_id))
-        pipe.get(keys.seed(game_id))
-        entries, tokens, actions, bots, summary, seed = pipe.execute()
+        for key in (keys.summary, keys.seed, keys.listed):
+            pipe.get(key(game_id))
+        entries, tokens, actions, bots, summary, seed, listed = pipe.execute()
         if not entries:
             return None
         lines = [fields["e"] for _, fields in entries]
@@ -147,7 +160,7 @@ class Archiver:
         trailer = {"seed": seed, "actions": actions, "tokens": tokens, "bots": bots, "summary": line}
         data = _pack(lines, trailer)
         self._archive.put(game_id, data)
-        return game_id, len(data), [entries[-1][0], len(tokens)], line
+        return Written(game_id, len(data), [entries[-1][0], len(tokens)], line, listed)
 
     def _unfile(self, game_id: str, line: str | None) -> None:
         """The game leaves the games index, the lobby's sets and the archiver's due set."""
@@ -183,6 +196,7 @@ class Archiver:
                 pipe.hset(key(game_id), mapping=trailer[name])
         if trailer.get("summary"):  # an append writes it anew; archives of old versions left it in Redis
             pipe.set(keys.summary(game_id), trailer["summary"], nx=True)
+            pipe.set(keys.listed(game_id), trailer["summary"])  # the line the listing holds
         try:
             pipe.execute()
         except Exception as exc:  # another reader restored it first: the stream's ids are taken

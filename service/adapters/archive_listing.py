@@ -10,8 +10,10 @@ index's version, so every process reloads it when a pass wrote) and the pass's l
 A lobby page of archived games reads the index (cached while its version holds), then
 segments newest first (immutable: cached by name), skipping those of other types or
 statuses or wholly after the cursor, and stops once no further segment can hold a game
-newer than the page's last. A game archived twice (read back, archived again) is in two
-segments: the newer segment's line wins. A game's line by id (``lines``: "my games", a
+newer than the page's last. A game read back and archived again is listed again only
+when its line changed meanwhile (``Archiver`` compares it with the line the read put
+back); the new segment's index entry then names it under ``replaces``, and no page shows
+its older lines again. A game's line by id (``lines``: "my games", a
 profile) is the trailer of the game's own archive object, cached.
 """
 
@@ -75,7 +77,7 @@ class ArchiveListing:
     def __init__(self, redis: Any, store: ArchiveStore) -> None:
         self._redis = redis
         self._store = store
-        self._index: tuple[str | None, list[JSON]] = ("", [])
+        self._index: tuple[str | None, list[JSON], dict[str, str]] = ("", [], {})
         self._segments = _Lru(SEGMENTS_CACHED)
         self._lines = _Lru(LINES_CACHED)
 
@@ -87,14 +89,15 @@ class ArchiveListing:
     def unlock(self) -> None:
         self._redis.delete(LOCK)
 
-    def add(self, lines: Iterable[JSON]) -> int:
+    def add(self, lines: Iterable[JSON], replaced: Iterable[str] = ()) -> int:
         """Files the lines of games leaving Redis (the caller holds the lock): written to
         the store before their Redis keys go, so a game is always listed somewhere.
-        Returns how many segments were written."""
+        ``replaced``: games among them listed before, whose older lines no page shows
+        again. Returns how many segments were written."""
         rows = sorted(((score_of(line), line["id"], line) for line in lines), key=_key, reverse=True)
         if not rows:
             return 0
-        index = self._read_index()
+        index, replaced = self._read_index(), set(replaced)
         number = max((int(s["name"].split(".")[0]) for s in index), default=0)
         for start in range(0, len(rows), SEGMENT_GAMES):
             chunk = rows[start : start + SEGMENT_GAMES]
@@ -111,6 +114,7 @@ class ArchiveListing:
                     "games": sorted({line["game"] for _, _, line in chunk}),
                     "statuses": sorted({line["status"] for _, _, line in chunk}),
                 }
+                | ({"replaces": sorted({i for _, i, _ in chunk} & replaced)} if replaced else {})
             )
         self._store.put_listing(INDEX, json.dumps({"segments": index}).encode())
         self._redis.incr(VERSION)
@@ -123,9 +127,10 @@ class ArchiveListing:
     ) -> tuple[list[Row], bool]:
         """Up to ``limit`` archived games newest first, strictly after ``cursor``, and
         whether more follow."""
+        index, relisted = self._current_index()
         candidates = [
             s
-            for s in self._current_index()
+            for s in index
             if (game is None or game in s["games"])
             and (status is None or status in s["statuses"])
             and (cursor is None or s["oldest"] <= cursor[0])
@@ -141,8 +146,8 @@ class ArchiveListing:
                 if taken > limit:
                     break
                 line = row[2]
-                if cursor is not None and _key(row) >= cursor:
-                    continue
+                if (cursor is not None and _key(row) >= cursor) or relisted.get(row[1], "") > segment["name"]:
+                    continue  # before the cursor, or a line a newer segment replaced
                 if (game is not None and line["game"] != game) or (status is not None and line["status"] != status):
                     continue
                 taken += 1
@@ -165,11 +170,15 @@ class ArchiveListing:
         line = json.loads(gzip.decompress(data).decode().rsplit("\n", 2)[-2]).get("summary")
         return None if line is None else str(self._lines.keep(game_id, line))
 
-    def _current_index(self) -> list[JSON]:
+    def _current_index(self) -> tuple[list[JSON], dict[str, str]]:
+        """The index, and the newest segment listing each game listed more than once."""
         version = self._redis.get(VERSION)
         if version != self._index[0]:
-            self._index = (version, self._read_index())
-        return self._index[1]
+            index = self._read_index()
+            relisted = {i: s["name"] for s in sorted(index, key=lambda s: s["name"]) for i in s.get("replaces", [])}
+            self._index = (version, index, relisted)
+            self._lines.clear()  # a line read back, changed and archived again
+        return self._index[1], self._index[2]
 
     def _read_index(self) -> list[JSON]:
         raw = _read(self._store.get_listing, INDEX)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import time
 
 import boto3
@@ -15,10 +16,13 @@ import pytest
 from botocore.exceptions import BotoCoreError
 
 from service.adapters import keys
-from service.adapters.archive import Archiver
+from service.adapters.accounts import RedisAccountRecords
+from service.adapters.archive import Archiver, DirectoryArchive
+from service.adapters.archive_listing import ArchiveListing
 from service.adapters.connection import connect, start_embedded
 from service.adapters.lobby import ARCHIVE_DUE, index_key
 from service.app import archive_store, create_app
+from service.services.summaries import score_of
 from tests import s3_server
 from tests.accounts.helpers import auth, bound_game, new_account, roll_out
 from tests.platform.helpers import GameHandle
@@ -140,7 +144,8 @@ def test_a_sweep_archives_idle_finished_and_abandoned_unrated_games_only(url, se
     rated = GameHandle(client, options={"rounds": 2})  # rated games are never expired
     rated.play_first()
     body = {"game": "toy", "seats": ["ann", "bob"], "options": {"rounds": 2}, "ranked": False}
-    abandoned_id = client.post("/api/games", json=body).json["id"]
+    abandoned = client.post("/api/games", json=body).json
+    abandoned_id = abandoned["id"]
     redis = connect(url)
     archiver = _archiver(url, cfg)  # the app's archive
     assert archiver.sweep(3600, 7200, time.time()) == {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
@@ -154,11 +159,16 @@ def test_a_sweep_archives_idle_finished_and_abandoned_unrated_games_only(url, se
     assert client.get(finished.url()).json["status"] == "finished"  # read back: due again
     assert redis.zscore(ARCHIVE_DUE, finished.id) is not None
     assert redis.zscore(index_key("active"), abandoned_id) is not None  # a candidate again
+    move = {"type": "roll", "payload": {}}
+    seat = auth(abandoned["seats"][0]["token"])
+    assert client.post(f"/api/games/{abandoned_id}/actions", json=move, headers=seat).status_code == 201
     again = archiver.sweep(3600, 7200, time.time() + 7201)
     assert (again["finished"], again["abandoned"]) == (1, 1)
     assert redis.zrange(index_key("finished"), 0, -1) == [] and redis.zrange(index_key("active"), 0, -1) == [rated.id]
-    listed = [s["id"] for s in client.get("/api/games").json["games"]]  # each once, archived twice or not
-    assert sorted(listed) == sorted([finished.id, rated.id, abandoned_id])
+    games = _app(url, cfg).test_client().get("/api/games").json["games"]
+    assert sorted(g["id"] for g in games) == sorted([finished.id, rated.id, abandoned_id])  # each once
+    listed = {g["id"]: g for g in games}
+    assert listed[abandoned_id]["seq"] == 2  # its line as archived the second time, after the move
 
 
 def test_redis_holds_nothing_more_after_500_more_games_archived(url, settings):
@@ -276,3 +286,44 @@ def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing
     finally:
         if proc.poll() is None:
             s3_server.stop(proc)
+
+
+def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path):
+    """Passes archive games in any order of creation (an abandoned game late, a game read
+    back and archived again): pages of every filter, walked by cursor, list each game
+    once, newest first, as one sorted list of them would, the newer segment's line kept."""
+    rand = random.Random(7)
+    listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
+    lines: dict[str, dict] = {}
+    for _ in range(6):  # passes
+        batch: dict[str, dict] = {}
+        for _ in range(rand.randint(1, 40)):
+            game_id = rand.choice(list(lines)) if lines and rand.random() < 0.2 else f"g{len(lines) + len(batch):04d}"
+            created = f"2026-11-{rand.randint(1, 9):02d}T00:00:{rand.randint(0, 3):02d}Z"  # ties in score
+            line = {"id": game_id, "game": rand.choice(["toy", "dice"]), "status": rand.choice(["finished", "active"])}
+            batch[game_id] = {**line, "created_at": lines.get(game_id, {}).get("created_at", created)}
+        assert listing.add(list(batch.values()), [i for i in batch if i in lines]) == 1
+        lines |= batch
+    for game in (None, "toy", "dice"):
+        for status in (None, "finished", "active"):
+            expected = sorted(
+                (line for line in lines.values() if game in (None, line["game"]) and status in (None, line["status"])),
+                key=lambda line: (score_of(line), line["id"]),
+                reverse=True,
+            )
+            for limit in (1, 3, 50):
+                walked, cursor, more = [], None, True
+                while more:
+                    page, more = listing.page(game, status, limit, cursor)
+                    walked += [line for _, _, line in page]
+                    cursor = (page[-1][0], page[-1][1]) if page else None
+                assert walked == expected, (game, status, limit)
+
+
+def test_an_account_keeps_its_newest_200_games(url):
+    """What "my games" shows, and no more: an account's key does not grow with its games."""
+    records, redis = RedisAccountRecords(connect(url)), connect(url)
+    for n in range(250):
+        records.add_game("ann", f"g{n}", float(n))
+    assert redis.zcard(keys.account_games("ann")) == 200
+    assert records.games("ann", 200) == [f"g{n}" for n in range(249, 49, -1)]
