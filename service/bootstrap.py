@@ -17,6 +17,7 @@ from events.writer import StreamWriter
 from projections.projector import Projector
 from service.adapters.accounts import RedisAccountRecords
 from service.adapters.archive import Archiver
+from service.adapters.archive_listing import ArchiveListing
 from service.adapters.bot_queue import RedisBotQueue
 from service.adapters.chat import RedisChat
 from service.adapters.connection import UNAVAILABLE
@@ -30,6 +31,7 @@ from service.adapters.tokens import RedisTokens
 from service.adapters.tournaments import RedisTournamentSecrets
 from service.metrics import APPEND_RESULTS
 from service.ports import (
+    ArchivedGames,
     ArchiveStore,
     BotQueue,
     GameLog,
@@ -132,9 +134,15 @@ def build(
     """The services over one Redis (``blocking``: the client of long blocking reads;
     ``min_replica_acks``: replicas that confirm each append, within ``replica_wait_ms``;
     ``now``: the clock every service reads)."""
-    restore = Archiver(redis, archive).restore if archive is not None else None
+    listing = ArchiveListing(redis, archive) if archive is not None else None
+    restore = Archiver(redis, archive, listing).restore if archive is not None else None
     store = RedisEventStore(
-        redis, blocking=blocking, min_replica_acks=min_replica_acks, replica_wait_ms=replica_wait_ms, restore=restore
+        redis,
+        blocking=blocking,
+        min_replica_acks=min_replica_acks,
+        replica_wait_ms=replica_wait_ms,
+        restore=restore,
+        archived_lines=listing.lines if listing is not None else None,
     )
     return build_on(
         store,
@@ -162,6 +170,7 @@ def build(
         computer_caps=computer_caps,
         notice_digest=notice_digest,
         now=now,
+        archived=listing,
     )
 
 
@@ -184,12 +193,13 @@ def build_on(
     computer_caps: Caps = NO_CAPS,
     notice_digest: float = DIGEST_SECONDS,
     now: Now = time.time,
+    archived: ArchivedGames | None = None,
 ) -> Services:
     lagging = LobbyWrites(UNAVAILABLE)
     writer = StreamWriter(store, observe=lambda status: APPEND_RESULTS[status].inc(), now=now)
     log = StoredGameLog(store, Projector(store, snapshot_every=snapshot_every), writer)
     ratings = Ratings(store, writer, log, lagging)
-    lobby = Lobby(lobby_index, store, log, lagging)
+    lobby = Lobby(lobby_index, store, log, lagging, archived)
     clocks = Clocks(log, schedules, lagging, now)
     computer_seats = ComputerSeats(bot_queue, log, lagging, computer_caps)
     games = Games(log, tokens, accounts, lobby, clocks, computer_seats)

@@ -380,12 +380,34 @@ class Pusher(Protocol):
 
 
 class ArchiveStore(Protocol):
-    """Where archived games' logs are kept, one object per game, written whole or not at
-    all: a directory (``service/adapters/archive.py``) or an S3-compatible bucket
+    """Where archived games are kept, each object written whole or not at all: one per
+    game (its log), and the listing's segments and index (``adapters/archive_listing.py``);
+    a directory (``service/adapters/archive.py``) or an S3-compatible bucket
     (``service/adapters/s3_archive.py``), chosen by configuration."""
 
     def put(self, game_id: str, data: bytes) -> None: ...
 
     def get(self, game_id: str) -> bytes | None:
         """The game's archived bytes; None when it was never archived."""
+        ...
+
+    def put_listing(self, name: str, data: bytes) -> None: ...
+
+    def get_listing(self, name: str) -> bytes | None:
+        """A segment or the index of the archived games' lobby lines; None: not written."""
+        ...
+
+
+class ArchivedGames(Protocol):
+    """The lobby lines of archived games, out of Redis (``adapters/archive_listing.py``)."""
+
+    def page(
+        self, game: str | None, status: str | None, limit: int, cursor: tuple[int, str] | None
+    ) -> tuple[list[tuple[int, str, JSON]], bool]:
+        """(score, id, line) of up to ``limit`` archived games newest first, strictly
+        after ``cursor``, and whether more follow."""
+        ...
+
+    def lines(self, ids: list[str]) -> list[str | None]:
+        """Each game's archived lobby line (None: not archived)."""
         ...

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import keys, scripts
 
+GAMES_KEPT = 200  # an account's games kept: "my games" shows 200 (services/my_games.py), a profile 100
 SESSION_SEP = "\x1f"  # never in a name (control characters are refused)
 
 CREATE_LUA = """
@@ -136,7 +137,12 @@ class RedisAccountRecords:
         return int(self._logout_all(keys=[keys.ACCOUNT_SESSIONS, keys.account_sessions(name)]))
 
     def add_game(self, name: str, game_id: str, when: float) -> None:
-        self._redis.zadd(keys.account_games(name), {game_id: when}, nx=True)
+        """Keeps the account's newest ``GAMES_KEPT`` games: what "my games" and a profile
+        show, so an account's key does not grow with every game it ever played."""
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.zadd(keys.account_games(name), {game_id: when}, nx=True)
+        pipe.zremrangebyrank(keys.account_games(name), 0, -GAMES_KEPT - 1)
+        pipe.execute()
 
     def games(self, name: str, limit: int) -> list[str]:
         return list(self._redis.zrevrange(keys.account_games(name), 0, limit - 1))

@@ -1,116 +1,183 @@
 """Finished games out of Redis: a game's log, compressed, in an archive store.
 
 Archiving a game writes its entries (the sealed, hash-chained envelopes an export is
-made of), its seed, action ids and seat tokens as gzip'd JSON lines to the store (a
-directory here, or an S3-compatible bucket: ``s3_archive.py``), then, in one script that
-first checks the log still ends where the archive does and no token was issued
-meanwhile, deletes the keys that held them (entries, action ids, seed, tokens, computer
-seats' tokens, fold snapshots) and rewrites the lobby line compact; the game leaves the
-games index too. What stays in Redis is what the lobby lists it by: its compact line and
-its two lobby sets (and annotations; its rating entries live in the ratings log).
-Reading an archived game, or one of its tokens, puts its log back into Redis first
-(``restore``), so replay, export, verify, fork and annotations work as before; the next
-archiving pass takes it out again.
+made of), its seed, action ids, seat tokens and lobby line as gzip'd JSON lines to the
+store (a directory here, or an S3-compatible bucket: ``s3_archive.py``); the pass then
+files the lobby lines of the games it archived in the archive's listing
+(``archive_listing.py``), and, per game, in one script that first checks the log still
+ends where the archive does and no token was issued meanwhile, deletes the keys that
+held them (entries, action ids, seed, tokens, computer seats' tokens, fold snapshots,
+lobby line); the game leaves the games index, the lobby's sets and ``archive:due``. No
+key or set member of an archived game's stays in Redis (but its annotations, chat and
+rematch offer when it has them; its rating entries live in the ratings log): the lobby
+lists it from the listing, "my games" reads its line from its archive.
+Reading an archived game, or one of its tokens, puts its log and line back into Redis
+first (``restore``) and files it in the lobby again, so replay, export, verify, fork and
+annotations work as before; the next archiving pass takes it out again.
 
 ``sweep`` picks the games: finished ones (from ``archive:due``, which the lobby fills as
 games finish) whose last entry is older than a given age, and abandoned ones (unrated,
-not finished, no entry for a longer age) from the lobby's set of active games.
+not finished, no entry for a longer age) from the lobby's set of active games. One pass
+runs at a time (a lock in Redis): the listing's index is read, extended and written back.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
-
-from redis import exceptions
+from typing import Any, NamedTuple
 
 from service.ports import ArchiveStore
-from service.services.summaries import compact_line, full_line
+from service.services.summaries import COMPACT, STATUSES, full_line
 
 from . import keys, scripts
-from .lobby import ARCHIVE_DUE, index_key
+from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable
+from .lobby import ARCHIVE_DUE, RedisLobby, index_key
+
+log = logging.getLogger(__name__)
 
 DROP_LUA = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 or last[1][1] ~= ARGV[1] then return 0 end
 if redis.call('HLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
-if ARGV[3] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then redis.call('SET', KEYS[3], ARGV[3]) end
-redis.call('DEL', KEYS[1], KEYS[2], unpack(KEYS, 4))
+redis.call('DEL', KEYS[1], KEYS[2], unpack(KEYS, 3))
 return 1
+"""
+DROP_LINE_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
 """
 CHUNK = 500  # games whose last entry one pipeline reads
 
 
-class ArchiveUnavailable(exceptions.ConnectionError):
-    """The archive store did not answer: the read answers 503 like a storage outage."""
-
-
 class DirectoryArchive:
-    """One file per game under ``root`` (``<id>.jsonl.gz``), written whole or not at all."""
+    """One file per game under ``root`` (``<id>.jsonl.gz``) and the listing under
+    ``root/listing``, each written whole or not at all."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self._root = os.fspath(root)
-        os.makedirs(root, exist_ok=True)
-
-    def _path(self, game_id: str) -> str:
-        return os.path.join(self._root, f"{game_id}.jsonl.gz")
+        os.makedirs(os.path.join(self._root, "listing"), exist_ok=True)
 
     def put(self, game_id: str, data: bytes) -> None:
-        fd, tmp = tempfile.mkstemp(dir=self._root, suffix=".part")
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self._path(game_id))
+        _write(self._root, f"{game_id}.jsonl.gz", data)
 
     def get(self, game_id: str) -> bytes | None:
-        try:
-            with open(self._path(game_id), "rb") as found:
-                return found.read()
-        except FileNotFoundError:
-            return None
+        return _read(os.path.join(self._root, f"{game_id}.jsonl.gz"))
+
+    def put_listing(self, name: str, data: bytes) -> None:
+        _write(os.path.join(self._root, "listing"), name, data)
+
+    def get_listing(self, name: str) -> bytes | None:
+        return _read(os.path.join(self._root, "listing", name))
+
+
+def _write(folder: str, name: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, os.path.join(folder, name))
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as found:
+            return found.read()
+    except FileNotFoundError:
+        return None
+
+
+class Written(NamedTuple):
+    """A game's archive object written: what the drop script checks (its last entry's
+    id, its tokens' count), its lobby line, and the line the listing holds for it
+    already (a game read back from the archive)."""
+
+    game_id: str
+    size: int
+    check: list[Any]
+    line: str | None
+    listed: str | None
 
 
 class Archiver:
-    """Moves a game's log between Redis and the archive store."""
+    """Moves games' logs between Redis and the archive store, and their lobby lines
+    into the archive's listing."""
 
-    def __init__(self, redis: Any, archive: ArchiveStore) -> None:
+    def __init__(self, redis: Any, archive: ArchiveStore, listing: ArchiveListing | None = None) -> None:
         self._redis = redis
         self._archive = archive
+        self._listing = listing or ArchiveListing(redis, archive)
         self._drop = scripts.register(redis, DROP_LUA)
+        self._drop_line = scripts.register(redis, DROP_LINE_LUA)
 
     def archive(self, game_id: str) -> int:
-        """Archives the game; the archive's size in bytes (0: nothing to archive, or the
-        log grew or a token was issued while it was written: it stays in Redis)."""
-        entries = self._redis.xrange(keys.events(game_id))
+        """Archives the game; the archive's size in bytes (0: nothing to archive, another
+        pass is running, or the log grew or a token was issued while it was written: it
+        stays in Redis)."""
+        if not self._listing.lock():
+            return 0
+        try:
+            return self._archive_all([game_id], self._snapshots()).get(game_id, 0)
+        finally:
+            self._listing.unlock()
+
+    def _archive_all(self, ids: list[str], snapshots: dict[str, list[str]]) -> dict[str, int]:
+        """Writes each game's archive object, then the listing of their lines, then drops
+        their keys: a game is in Redis or in the listing (both for a moment) at every
+        step. A game read back is listed again only if its line changed meanwhile (the
+        new line replaces the old). The archive's size per game dropped."""
+        written = [found for found in map(self._write, ids) if found is not None]
+        changed = [w for w in written if w.line and w.line != w.listed]
+        self._listing.add([json.loads(w.line) for w in changed if w.line], [w.game_id for w in changed if w.listed])
+        sizes = {}
+        for w in written:
+            drop = [keys.events(w.game_id), keys.tokens(w.game_id), keys.summary(w.game_id), keys.listed(w.game_id)]
+            drop += [keys.idempotency(w.game_id), keys.seed(w.game_id), keys.bots(w.game_id)]
+            if self._drop(keys=drop + snapshots.get(w.game_id, []), args=w.check):
+                self._unfile(w.game_id, w.line)
+                sizes[w.game_id] = w.size
+        return sizes
+
+    def _write(self, game_id: str) -> Written | None:
+        """Puts the game's log, seed, action ids, tokens and lobby line in the store."""
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.xrange(keys.events(game_id))
+        for key in (keys.tokens, keys.idempotency, keys.bots):
+            pipe.hgetall(key(game_id))
+        for key in (keys.summary, keys.seed, keys.listed):
+            pipe.get(key(game_id))
+        entries, tokens, actions, bots, summary, seed, listed = pipe.execute()
         if not entries:
-            return 0
+            return None
         lines = [fields["e"] for _, fields in entries]
-        tokens = self._redis.hgetall(keys.tokens(game_id))
-        trailer = {
-            "seed": self._redis.get(keys.seed(game_id)),
-            "actions": self._redis.hgetall(keys.idempotency(game_id)),
-            "tokens": tokens,
-            "bots": self._redis.hgetall(keys.bots(game_id)),
-        }
-        data = gzip.compress(("\n".join([*lines, json.dumps(trailer)]) + "\n").encode(), compresslevel=9)
+        line = full_line(game_id, summary) if summary else None
+        trailer = {"seed": seed, "actions": actions, "tokens": tokens, "bots": bots, "summary": line}
+        data = _pack(lines, trailer)
         self._archive.put(game_id, data)
-        summary = self._redis.get(keys.summary(game_id))
-        snapshots = list(self._redis.scan_iter(match=f"game:{{{game_id}}}:snapshots:*", count=100))
-        drop = [keys.events(game_id), keys.tokens(game_id), keys.summary(game_id)]
-        drop += [keys.idempotency(game_id), keys.seed(game_id), keys.bots(game_id), *snapshots]
-        if not self._drop(keys=drop, args=[entries[-1][0], len(tokens), compact_line(summary) if summary else ""]):
-            return 0
-        self._redis.zrem(keys.GAMES_INDEX, game_id)  # the lobby lists it from its status sets
-        return len(data)
+        return Written(game_id, len(data), [entries[-1][0], len(tokens)], line, listed)
+
+    def _unfile(self, game_id: str, line: str | None) -> None:
+        """The game leaves the games index, the lobby's sets and the archiver's due set."""
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.zrem(keys.GAMES_INDEX, game_id)
+        pipe.zrem(ARCHIVE_DUE, game_id)
+        game = json.loads(line)["game"] if line else None
+        for status in STATUSES:
+            pipe.zrem(index_key(status), game_id)
+            if game:
+                pipe.zrem(index_key(status, game), game_id)
+        pipe.execute()
 
     def restore(self, game_id: str) -> bool:
-        """Puts an archived game's log and tokens back into Redis (a no-op when they are there)."""
+        """Puts an archived game's log, tokens and lobby line back into Redis (a no-op
+        when they are there) and files it in the lobby again: the next pass archives it
+        again (finished, or still abandoned)."""
         try:
             data = self._archive.get(game_id)
         except Exception as exc:
@@ -127,35 +194,96 @@ class Archiver:
         for key, name in ((keys.idempotency, "actions"), (keys.tokens, "tokens"), (keys.bots, "bots")):
             if trailer.get(name):  # a retry of an old action id answers 200 with its seq, as before
                 pipe.hset(key(game_id), mapping=trailer[name])
+        if trailer.get("summary"):  # an append writes it anew; archives of old versions left it in Redis
+            pipe.set(keys.summary(game_id), trailer["summary"], nx=True)
+            pipe.set(keys.listed(game_id), trailer["summary"])  # the line the listing holds
         try:
             pipe.execute()
         except Exception as exc:  # another reader restored it first: the stream's ids are taken
             if "equal or smaller" not in str(exc):
                 raise
         line = self._redis.get(keys.summary(game_id))
-        if line and json.loads(full_line(game_id, line))["status"] == "finished":
-            self._redis.zadd(ARCHIVE_DUE, {game_id: 0})  # the next pass archives it again
+        if line:
+            RedisLobby(self._redis).record(json.loads(full_line(game_id, line)))
         return True
 
     def sweep(self, finished_after: float, abandoned_after: float, now: float) -> dict[str, int]:
         """Archives the finished games idle for ``finished_after`` seconds and the unrated
-        unfinished ones idle for ``abandoned_after``: counts and bytes written."""
-        done = {"finished": 0, "abandoned": 0, "bytes": 0}
-        self._seed_due()
-        due = self._redis.zrangebyscore(ARCHIVE_DUE, "-inf", now - finished_after)
-        for kind, ids, age in (("finished", due, finished_after), ("abandoned", self._active(), abandoned_after)):
-            for game_id, last in self._last_entries(ids):
-                if last is not None and now - _seconds(json.loads(last)["ts"]) < age:
-                    continue
-                if kind == "abandoned" and (last is None or self._ranked(game_id)):
-                    continue
-                size = self.archive(game_id) if last is not None else 0
-                if kind == "finished" and (size or last is None):
-                    self._redis.zrem(ARCHIVE_DUE, game_id)
-                if size:
-                    done[kind] += 1
-                    done["bytes"] += size
+        unfinished ones idle for ``abandoned_after``: counts and bytes written (none when
+        another pass holds the lock)."""
+        done = {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
+        if not self._listing.lock():
+            log.warning("another archiving pass is running: this one does nothing")
+            return done
+        try:
+            self._seed_due()
+            done["lines_moved"] = self._move_old_lines()
+            snapshots = self._snapshots()
+            due = self._redis.zrangebyscore(ARCHIVE_DUE, "-inf", now - finished_after)
+            for kind, ids, age in (("finished", due, finished_after), ("abandoned", self._active(), abandoned_after)):
+                chosen = []
+                for game_id, last in self._last_entries(ids):
+                    if last is None:
+                        if kind == "finished":
+                            self._redis.zrem(ARCHIVE_DUE, game_id)
+                        continue
+                    if now - _seconds(json.loads(last)["ts"]) < age:
+                        continue
+                    if kind == "abandoned" and self._ranked(game_id):
+                        continue
+                    chosen.append(game_id)
+                for start in range(0, len(chosen), SEGMENT_GAMES):
+                    sizes = self._archive_all(chosen[start : start + SEGMENT_GAMES], snapshots)
+                    done[kind] += len(sizes)
+                    done["bytes"] += sum(sizes.values())
+        finally:
+            self._listing.unlock()
         return done
+
+    def _move_old_lines(self) -> int:
+        """Once per database: the games older versions archived kept their compact lobby
+        line and their lobby sets' entries in Redis. Each one's line goes into its archive
+        object's trailer and the listing, then leaves Redis (unless the game was read
+        back meanwhile: the next pass archives it as any other). How many moved."""
+        if self._redis.exists(LINES_MOVED):
+            return 0
+        moved = 0
+        for status in STATUSES:
+            ids = self._redis.zrange(index_key(status), 0, -1)
+            for start in range(0, len(ids), SEGMENT_GAMES):
+                chunk = ids[start : start + SEGMENT_GAMES]
+                pipe = self._redis.pipeline(transaction=False)
+                for game_id in chunk:
+                    pipe.get(keys.summary(game_id))
+                    pipe.exists(keys.events(game_id))
+                found = pipe.execute()
+                old = {i: raw for i, raw, held in zip(chunk, found[::2], found[1::2]) if raw and not held}
+                lines = {i: self._add_line(i, raw) for i, raw in old.items() if raw.startswith(COMPACT)}
+                self._listing.add(json.loads(line) for line in lines.values() if line)
+                for game_id, line in lines.items():
+                    summary = [keys.summary(game_id), keys.events(game_id)]
+                    if line and self._drop_line(keys=summary, args=[old[game_id]]):
+                        self._unfile(game_id, line)
+                        moved += 1
+        self._redis.set(LINES_MOVED, "1")
+        return moved
+
+    def _add_line(self, game_id: str, compact: str) -> str | None:
+        """Writes the game's full lobby line into its archive object's trailer."""
+        data = self._archive.get(game_id)
+        if data is None:
+            return None
+        *lines, last = gzip.decompress(data).decode().splitlines()
+        trailer = {**json.loads(last), "summary": full_line(game_id, compact)}
+        self._archive.put(game_id, _pack(lines, trailer))
+        return str(trailer["summary"])
+
+    def _snapshots(self) -> dict[str, list[str]]:
+        """Every game's fold snapshot keys, by game: one SCAN per pass, not one per game."""
+        found: dict[str, list[str]] = {}
+        for key in self._redis.scan_iter(match="game:*:snapshots:*", count=1000):
+            found.setdefault(key[key.index("{") + 1 : key.index("}")], []).append(key)
+        return found
 
     def _active(self) -> list[str]:
         return list(self._redis.zrange(index_key("active"), 0, -1))
@@ -185,6 +313,12 @@ class Archiver:
 
 
 DUE_SEEDED = "archive:due:seeded"
+LINES_MOVED = "archive:lines-moved"  # the lines older versions left in Redis are in the listing
+
+
+def _pack(entries: list[str], trailer: dict[str, Any]) -> bytes:
+    """An archive object: the entries, then the trailer, as gzip'd JSON lines."""
+    return gzip.compress(("\n".join([*entries, json.dumps(trailer)]) + "\n").encode(), compresslevel=9)
 
 
 def _seconds(ts: str) -> float:

@@ -115,18 +115,21 @@ class RedisEventStore(EventStore):
         min_replica_acks: int = 0,
         replica_wait_ms: int = 250,
         restore: Callable[[str], bool] | None = None,
+        archived_lines: Callable[[list[str]], list[str | None]] | None = None,
     ) -> None:
         """``blocking``: the client for ``tail``'s XREAD BLOCK, whose answer may take the
         whole block time (its socket timeout is longer than ``redis``'s).
         ``min_replica_acks``: replicas that must hold an append before it is answered
         (``WAIT min_replica_acks replica_wait_ms``); 0 answers at once.
         ``restore``: puts an archived game's log back (service/adapters/archive.py) when
-        a read finds none in Redis."""
+        a read finds none in Redis; ``archived_lines``: archived games' lobby lines
+        (service/adapters/archive_listing.py), for the lines Redis no longer holds."""
         self.redis = redis
         self.blocking = blocking or redis
         self._acks = min_replica_acks
         self._wait_ms = replica_wait_ms
         self._restore = restore
+        self._archived_lines = archived_lines
         self._append = scripts.register(redis, APPEND_LUA)
         self._load = scripts.register(redis, LOAD_LUA)
 
@@ -247,14 +250,19 @@ class RedisEventStore(EventStore):
 
     def summaries(self, streams: list[StreamId]) -> list[str | None]:
         """One pipeline: on a cluster the lines live in each game's slot, on several nodes.
-        An archived game's compact line is read back whole."""
+        An archived game's line comes from the archive (or, compact, from Redis, where
+        older versions left it)."""
         if not streams:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for stream in streams:
             pipe.get(keys.summary(stream.id))
-        found: list[str | None] = pipe.execute()
-        return [raw and full_line(stream.id, raw) for stream, raw in zip(streams, found)]
+        found: list[str | None] = [raw and full_line(s.id, raw) for s, raw in zip(streams, pipe.execute())]
+        missing = [i for i, (s, raw) in enumerate(zip(streams, found)) if raw is None and s.kind == "game"]
+        if missing and self._archived_lines is not None:
+            for i, line in zip(missing, self._archived_lines([streams[i].id for i in missing])):
+                found[i] = line
+        return found
 
     def keep_summary(self, stream: StreamId, summary: str) -> None:
         self.redis.set(keys.summary(stream.id), summary)

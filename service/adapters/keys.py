@@ -27,6 +27,11 @@ def summary(game_id: str) -> str:
     return f"game:{{{game_id}}}:summary"
 
 
+def listed(game_id: str) -> str:
+    """The lobby line the archive's listing holds for a game read back from the archive."""
+    return f"game:{{{game_id}}}:listed"
+
+
 def bots(game_id: str) -> str:
     """Seat -> the computer's own seat token (the bot runner acts with it)."""
     return f"game:{{{game_id}}}:bots"

@@ -1,5 +1,6 @@
 """The archive in an S3-compatible bucket (AWS S3, MinIO, Ceph, ...): one object per
-game, ``<prefix><id>.jsonl.gz``. A PUT replaces an object whole, so a reader sees the
+game, ``<prefix><id>.jsonl.gz``, and the archived games' listing under
+``<prefix>listing/`` (``archive_listing.py``). A PUT replaces an object whole, so a reader sees the
 old archive or the new one, never part of one."""
 
 from __future__ import annotations
@@ -41,11 +42,23 @@ class S3Archive:
         return f"{self._prefix}{game_id}.jsonl.gz"
 
     def put(self, game_id: str, data: bytes) -> None:
-        self._s3.put_object(Bucket=self._bucket, Key=self._key(game_id), Body=data, ContentType="application/gzip")
+        self._put(self._key(game_id), data)
 
     def get(self, game_id: str) -> bytes | None:
+        return self._get(self._key(game_id))
+
+    def put_listing(self, name: str, data: bytes) -> None:
+        self._put(f"{self._prefix}listing/{name}", data)
+
+    def get_listing(self, name: str) -> bytes | None:
+        return self._get(f"{self._prefix}listing/{name}")
+
+    def _put(self, key: str, data: bytes) -> None:
+        self._s3.put_object(Bucket=self._bucket, Key=key, Body=data, ContentType="application/octet-stream")
+
+    def _get(self, key: str) -> bytes | None:
         try:
-            answer = self._s3.get_object(Bucket=self._bucket, Key=self._key(game_id))
+            answer = self._s3.get_object(Bucket=self._bucket, Key=key)
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
                 return None

@@ -11,6 +11,10 @@ that ``prepare`` starts with the app; never inside a request, whose cost would g
 with the number of games (a lobby read once stalled 16.8 s at 1,080 games doing it).
 Meanwhile the lobby lists what the indexes hold.
 
+Archived games are in no Redis index: a page merges the indexes' page with the same
+page of the archive's listing (``ports.ArchivedGames``), so the lobby lists every game
+ever played while Redis holds only the games not archived.
+
 Pages are newest first. ``next`` is an opaque cursor: the creation score and id of the
 last game of the page; the next page starts strictly after it, so games created
 meanwhile never shift a page.
@@ -25,7 +29,7 @@ import threading
 from events.shapes import JSON, Envelope
 from events.store import EventStore, game_stream
 from projections.fold import PlatformState
-from service.ports import GameLog, Lagging
+from service.ports import ArchivedGames, GameLog, Lagging
 from service.ports import Lobby as LobbyIndex
 from service.services.errors import Invalid
 from service.services.summaries import summary_line
@@ -47,8 +51,16 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
 
 
 class Lobby:
-    def __init__(self, index: LobbyIndex, store: EventStore, log: GameLog, lagging: Lagging) -> None:
+    def __init__(
+        self,
+        index: LobbyIndex,
+        store: EventStore,
+        log: GameLog,
+        lagging: Lagging,
+        archived: ArchivedGames | None = None,
+    ) -> None:
         self._index = index
+        self._archived = archived
         self._store = store
         self._log = log
         self._lagging = lagging
@@ -58,7 +70,16 @@ class Lobby:
     ) -> JSON:
         """``{games: [summary], next: cursor | None}``: at most ``limit`` games, newest first."""
         self._lagging.flush()
-        found, more = self._index.page(game, status, limit, decode_cursor(cursor) if cursor else None)
+        after = decode_cursor(cursor) if cursor else None
+        in_redis, more = self._index.page(game, status, limit, after)
+        filed = {game_id: int(score) for game_id, score in in_redis}
+        if self._archived is not None:
+            archived, more_archived = self._archived.page(game, status, limit, after)
+            more = more or more_archived
+            for score, game_id, _ in archived:
+                filed.setdefault(game_id, score)  # read back from the archive: filed in Redis too
+        merged = sorted(filed.items(), key=lambda e: (e[1], e[0]), reverse=True)
+        more, found = more or len(merged) > limit, merged[:limit]
         ids = [game_id for game_id, _ in found]
         games = []
         for game_id, raw in zip(ids, self._store.summaries([game_stream(i) for i in ids])):

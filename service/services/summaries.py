@@ -42,26 +42,13 @@ def score_of(summary: JSON) -> int:
     return (created - EPOCH) // timedelta(microseconds=1)
 
 
-# An archived game's lobby line is kept in Redis in a compact form: the id is its key's,
-# seats whose numbers are their places are names only, and fields holding what a
-# finished game holds by default are left out. ``~`` marks it (a full line is an object).
+# Archives of older versions kept an archived game's lobby line in Redis in a compact
+# form: the id is its key's, seats whose numbers are their places are names only, and
+# fields holding what a finished game holds by default are left out. ``~`` marks it (a
+# full line is an object). Archiving now moves the line out of Redis; these are still read.
 COMPACT = "~"
 _DEFAULTS: JSON = {"to_act": [], "forked_from": None, "tournament": None, "accounts": {}}
 _ORDER = ("id", "game", "title", "seats", "status", "seq", "to_act", "result", "created_at", "ranked", "forked_from")
-
-
-def compact_line(raw: str) -> str:
-    """The compact form of a full lobby line (a compact one is returned as it is)."""
-    if raw.startswith(COMPACT):
-        return raw
-    line = json.loads(raw)
-    del line["id"]
-    if all(s.get("seat") == i and set(s) == {"seat", "name"} for i, s in enumerate(line["seats"])):
-        line["seats"] = [s["name"] for s in line["seats"]]
-    for key, default in _DEFAULTS.items():
-        if line.get(key, default) == default:
-            line.pop(key, None)
-    return COMPACT + json.dumps(line, separators=(",", ":"))
 
 
 def full_line(game_id: str, raw: str) -> str:

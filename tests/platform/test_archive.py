@@ -1,11 +1,14 @@
 """Finished games out of Redis: archived to a directory or to an S3-compatible bucket (a
-real moto server), their log's keys deleted, what stays compact, and replay, export,
-verify, fork and annotations of the game working as before (a fresh app, with no cached
-state, reads the archive)."""
+real moto server), every key and lobby set member naming them deleted (Redis holds the
+same keys after 500 more games archived), and the lobby, "my games", a profile, replay,
+export, verify, fork and annotations of the game working as before (a fresh app, with no
+cached state, reads the archive)."""
 
 from __future__ import annotations
 
 import gzip
+import json
+import random
 import time
 
 import boto3
@@ -13,11 +16,15 @@ import pytest
 from botocore.exceptions import BotoCoreError
 
 from service.adapters import keys
-from service.adapters.archive import Archiver
+from service.adapters.accounts import RedisAccountRecords
+from service.adapters.archive import Archiver, DirectoryArchive
+from service.adapters.archive_listing import ArchiveListing
 from service.adapters.connection import connect, start_embedded
 from service.adapters.lobby import ARCHIVE_DUE, index_key
 from service.app import archive_store, create_app
+from service.services.summaries import score_of
 from tests import s3_server
+from tests.accounts.helpers import auth, bound_game, new_account, roll_out
 from tests.platform.helpers import GameHandle
 
 BUCKET = "games-archive"
@@ -51,98 +58,205 @@ def settings(request, tmp_path, monkeypatch):
     yield cfg, lambda game_id: client.get_object(Bucket=bucket, Key=f"g/{game_id}.jsonl.gz")["Body"].read()
 
 
+@pytest.fixture
+def url(tmp_path):
+    """A Redis of the test's own."""
+    server, url = start_embedded(str(tmp_path / "redis"))
+    try:
+        yield url
+    finally:
+        server.shutdown()
+
+
 def _app(url: str, cfg: dict):
     return create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0, "TESTING": True, **cfg})
 
 
-def test_an_archived_game_leaves_redis_and_reads_as_before(tmp_path, settings):
+def _finished(client, rounds: int = 1) -> GameHandle:
+    g = GameHandle(client, options={"rounds": rounds})
+    while client.get(g.url()).json["status"] != "finished":
+        g.play_first()
+    return g
+
+
+def _archiver(url: str, cfg: dict) -> Archiver:
+    return Archiver(connect(url), archive_store(cfg))
+
+
+def _naming_games(redis) -> int:
+    """Keys, and members of the sorted sets, hashes and sets: what grows with games held."""
+    size = {"zset": redis.zcard, "hash": redis.hlen, "set": redis.scard, "stream": redis.xlen}
+    return sum(size.get(redis.type(key), lambda _: 1)(key) for key in redis.scan_iter(count=1000))
+
+
+def test_an_archived_game_leaves_redis_and_reads_as_before(url, settings):
     cfg, read = settings
-    server, url = start_embedded(str(tmp_path / "redis"))
-    try:
-        client = _app(url, cfg).test_client()
-        g = GameHandle(client, options={"rounds": 2})
-        for _ in range(3):
-            g.play_first()
-        seat = client.get(g.url()).json["to_act"][0]
-        last = g.act(seat, "roll", action_id="last-move")
-        assert last.status_code == 201 and client.get(g.url()).json["status"] == "finished"
-        assert client.post(g.url("/annotations"), json={"seq": 2, "text": "good", "author": "Cam"}).status_code == 201
-        export = g.export()
-        view = client.get(g.url("/view?at=3")).json
-        line = next(s for s in client.get("/api/games").json["games"] if s["id"] == g.id)
-        redis = connect(url)
-        size = Archiver(redis, archive_store(cfg)).archive(g.id)
-        assert 0 < size < len(export.encode())
-        assert not redis.exists(keys.events(g.id), keys.seed(g.id), keys.idempotency(g.id), keys.tokens(g.id))
-        assert not redis.zscore(keys.GAMES_INDEX, g.id) and redis.get(keys.summary(g.id)).startswith("~")
-        assert gzip.decompress(read(g.id))
+    client = _app(url, cfg).test_client()
+    g = GameHandle(client, options={"rounds": 2})
+    for _ in range(3):
+        g.play_first()
+    seat = client.get(g.url()).json["to_act"][0]
+    last = g.act(seat, "roll", action_id="last-move")
+    assert last.status_code == 201 and client.get(g.url()).json["status"] == "finished"
+    assert client.post(g.url("/annotations"), json={"seq": 2, "text": "good", "author": "Cam"}).status_code == 201
+    export = g.export()
+    view = client.get(g.url("/view?at=3")).json
+    line = next(s for s in client.get("/api/games").json["games"] if s["id"] == g.id)
+    redis = connect(url)
+    size = _archiver(url, cfg).archive(g.id)
+    assert 0 < size < len(export.encode())
+    assert not redis.exists(keys.events(g.id), keys.seed(g.id), keys.idempotency(g.id), keys.tokens(g.id))
+    assert not redis.exists(keys.summary(g.id)) and not redis.zscore(keys.GAMES_INDEX, g.id)
+    assert redis.zscore(index_key("finished"), g.id) is None and redis.zscore(ARCHIVE_DUE, g.id) is None
+    assert gzip.decompress(read(g.id))
 
-        fresh = _app(url, cfg).test_client()
-        assert next(s for s in fresh.get("/api/games").json["games"] if s["id"] == g.id) == line
-        assert fresh.get(g.url()).json["status"] == "finished"
-        assert fresh.get(g.url("/view?at=3")).json == view
-        assert fresh.get(g.url("/export")).get_data(as_text=True) == export
-        assert fresh.post("/api/verify", data=export).json["ok"]
-        assert [a["text"] for a in fresh.get(g.url("/annotations")).json["annotations"]] == ["good"]
-        assert fresh.post(g.url("/fork"), json={"at_seq": 3}).status_code == 201
-        retry = fresh.post(g.url("/actions"), json={"type": "roll", "action_id": "last-move"}, headers=g.seat(seat))
-        assert (retry.status_code, retry.json["seq"]) == (200, last.json["seq"])
-    finally:
-        server.shutdown()
+    fresh = _app(url, cfg).test_client()
+    assert next(s for s in fresh.get("/api/games").json["games"] if s["id"] == g.id) == line
+    assert fresh.get(g.url()).json["status"] == "finished"
+    assert fresh.get(g.url("/view?at=3")).json == view
+    assert fresh.get(g.url("/export")).get_data(as_text=True) == export
+    assert fresh.post("/api/verify", data=export).json["ok"]
+    assert [a["text"] for a in fresh.get(g.url("/annotations")).json["annotations"]] == ["good"]
+    assert fresh.post(g.url("/fork"), json={"at_seq": 3}).status_code == 201
+    retry = fresh.post(g.url("/actions"), json={"type": "roll", "action_id": "last-move"}, headers=g.seat(seat))
+    assert (retry.status_code, retry.json["seq"]) == (200, last.json["seq"])
 
 
-def test_a_seat_token_of_an_archived_game_still_speaks_for_its_seat(tmp_path, settings):
+def test_a_seat_token_of_an_archived_game_still_speaks_for_its_seat(url, settings):
     """The tokens leave Redis with the log: the first request that shows one puts them back."""
     cfg, _ = settings
-    server, url = start_embedded(str(tmp_path / "redis"))
-    try:
-        client = _app(url, cfg).test_client()
-        g = GameHandle(client, options={"rounds": 1})
-        while client.get(g.url()).json["status"] != "finished":
-            g.play_first()
-        seat_view = client.get(g.url("/view"), headers=g.seat(0)).json
-        redis = connect(url)
-        assert Archiver(redis, archive_store(cfg)).archive(g.id) > 0
-        fresh = _app(url, cfg).test_client()
-        fresh_view = fresh.get(g.url("/view"), headers=g.seat(0))
-        assert fresh_view.status_code == 200 and fresh_view.json == seat_view
-        assert fresh.get(g.url("/view"), headers={"Authorization": "Bearer not-a-token"}).status_code in (401, 403)
-    finally:
-        server.shutdown()
+    client = _app(url, cfg).test_client()
+    g = _finished(client)
+    seat_view = client.get(g.url("/view"), headers=g.seat(0)).json
+    assert _archiver(url, cfg).archive(g.id) > 0
+    fresh = _app(url, cfg).test_client()
+    fresh_view = fresh.get(g.url("/view"), headers=g.seat(0))
+    assert fresh_view.status_code == 200 and fresh_view.json == seat_view
+    assert fresh.get(g.url("/view"), headers={"Authorization": "Bearer not-a-token"}).status_code in (401, 403)
 
 
-def test_a_sweep_archives_idle_finished_and_abandoned_unrated_games_only(tmp_path, settings):
+def test_a_sweep_archives_idle_finished_and_abandoned_unrated_games_only(url, settings):
     cfg, read = settings
-    server, url = start_embedded(str(tmp_path / "redis"))
-    try:
-        client = _app(url, cfg).test_client()
-        finished = GameHandle(client, options={"rounds": 2})
-        for _ in range(4):
-            finished.play_first()
-        rated = GameHandle(client, options={"rounds": 2})  # rated games are never expired
-        rated.play_first()
-        body = {"game": "toy", "seats": ["ann", "bob"], "options": {"rounds": 2}, "ranked": False}
-        abandoned_id = client.post("/api/games", json=body).json["id"]
-        redis = connect(url)
-        archiver = Archiver(redis, archive_store(cfg))  # the app's archive
-        assert archiver.sweep(3600, 7200, time.time()) == {"finished": 0, "abandoned": 0, "bytes": 0}
-        assert archiver.sweep(3600, 7200, time.time() + 3601)["finished"] == 1
-        assert not redis.exists(keys.events(finished.id)) and redis.exists(keys.events(abandoned_id))
-        assert redis.zscore(ARCHIVE_DUE, finished.id) is None
-        done = archiver.sweep(3600, 7200, time.time() + 7201)
-        assert done["abandoned"] == 1 and done["bytes"] > 0 and read(abandoned_id)
-        assert not redis.exists(keys.events(abandoned_id)) and redis.exists(keys.events(rated.id))
-        assert client.get(f"/api/games/{abandoned_id}").json["status"] == "active"  # read back from the archive
-        assert client.get(finished.url()).json["status"] == "finished"  # read back: due again
-        assert redis.zscore(ARCHIVE_DUE, finished.id) is not None
-        again = archiver.sweep(3600, 7200, time.time() + 7201)
-        assert (again["finished"], again["abandoned"]) == (1, 1)
-        assert redis.zrange(index_key("finished"), 0, -1) == [finished.id]
-    finally:
-        server.shutdown()
+    client = _app(url, cfg).test_client()
+    finished = GameHandle(client, options={"rounds": 2})
+    for _ in range(4):
+        finished.play_first()
+    rated = GameHandle(client, options={"rounds": 2})  # rated games are never expired
+    rated.play_first()
+    body = {"game": "toy", "seats": ["ann", "bob"], "options": {"rounds": 2}, "ranked": False}
+    abandoned = client.post("/api/games", json=body).json
+    abandoned_id = abandoned["id"]
+    redis = connect(url)
+    archiver = _archiver(url, cfg)  # the app's archive
+    assert archiver.sweep(3600, 7200, time.time()) == {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
+    assert archiver.sweep(3600, 7200, time.time() + 3601)["finished"] == 1
+    assert not redis.exists(keys.events(finished.id)) and redis.exists(keys.events(abandoned_id))
+    assert redis.zscore(ARCHIVE_DUE, finished.id) is None
+    done = archiver.sweep(3600, 7200, time.time() + 7201)
+    assert done["abandoned"] == 1 and done["bytes"] > 0 and read(abandoned_id)
+    assert not redis.exists(keys.events(abandoned_id)) and redis.exists(keys.events(rated.id))
+    assert client.get(f"/api/games/{abandoned_id}").json["status"] == "active"  # read back from the archive
+    assert client.get(finished.url()).json["status"] == "finished"  # read back: due again
+    assert redis.zscore(ARCHIVE_DUE, finished.id) is not None
+    assert redis.zscore(index_key("active"), abandoned_id) is not None  # a candidate again
+    move = {"type": "roll", "payload": {}}
+    seat = auth(abandoned["seats"][0]["token"])
+    assert client.post(f"/api/games/{abandoned_id}/actions", json=move, headers=seat).status_code == 201
+    again = archiver.sweep(3600, 7200, time.time() + 7201)
+    assert (again["finished"], again["abandoned"]) == (1, 1)
+    assert redis.zrange(index_key("finished"), 0, -1) == [] and redis.zrange(index_key("active"), 0, -1) == [rated.id]
+    games = _app(url, cfg).test_client().get("/api/games").json["games"]
+    assert sorted(g["id"] for g in games) == sorted([finished.id, rated.id, abandoned_id])  # each once
+    listed = {g["id"]: g for g in games}
+    assert listed[abandoned_id]["seq"] == 2  # its line as archived the second time, after the move
 
 
-def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing(tmp_path, monkeypatch):
+def test_redis_holds_nothing_more_after_500_more_games_archived(url, settings):
+    """What stays in Redis does not grow with the games archived: the same keys and set
+    members after 50 games as after 550, and used_memory within a few kilobytes."""
+    cfg, _ = settings
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    archiver = _archiver(url, cfg)
+    counts, memory = [], []
+    for games in (50, 500):
+        for _ in range(games):
+            _finished(client)
+        done = archiver.sweep(0, 10**9, time.time() + 1)
+        assert done["finished"] == games
+        counts.append(_naming_games(redis))
+        memory.append(redis.info("memory")["used_memory_dataset"])  # used_memory less clients' buffers
+    print(f"keys and members {counts}, used_memory_dataset {memory}")
+    assert counts[1] == counts[0]
+    assert memory[1] - memory[0] < 50_000  # 500 games at 614 B each stayed before: 307 kB
+    assert len(client.get("/api/games?status=finished&limit=100").json["games"]) == 100
+
+
+def test_the_lobby_my_games_and_a_profile_list_archived_games(url, settings):
+    """Archived in two passes and mixed with games still in Redis: the lobby's pages list
+    every game once, newest first, by status and type; an account's "my games" and its
+    profile show its archived game as before."""
+    cfg, _ = settings
+    client = _app(url, cfg).test_client()
+    alice, alice_session = new_account(client, "alice")
+    _, bob_session = new_account(client, "bob")
+    bound = bound_game(client, [alice_session, bob_session], options={"rounds": 1})
+    roll_out(client, bound)
+    mine = next(
+        g for g in client.get("/api/me/games", headers=auth(alice_session)).json["games"] if g["kind"] == "game"
+    )
+    profile = client.get(f"/api/accounts/{alice}").json["games"]
+    first = [_finished(client).id for _ in range(3)]
+    archiver = _archiver(url, cfg)
+    archiver.sweep(0, 10**9, time.time() + 1)
+    second = [_finished(client).id for _ in range(3)]
+    archiver.sweep(0, 10**9, time.time() + 1)
+    kept = [_finished(client).id for _ in range(2)] + [GameHandle(client, options={"rounds": 1}).id]
+    newest_first = [*reversed(kept), *reversed(second), *reversed(first), bound["id"]]
+
+    fresh = _app(url, cfg).test_client()
+    for query, expected in (("", newest_first), ("&status=finished", newest_first[1:]), ("&game=toy", newest_first)):
+        pages, cursor = [], ""
+        while cursor is not None:
+            page = fresh.get(f"/api/games?limit=2{query}" + (f"&cursor={cursor}" if cursor else "")).json
+            pages += [g["id"] for g in page["games"]]
+            cursor = page["next"]
+        assert pages == expected, query
+    assert fresh.get("/api/games?game=other-game").json["games"] == []
+    assert (
+        next(g for g in fresh.get("/api/me/games", headers=auth(alice_session)).json["games"] if g["kind"] == "game")
+        == mine
+    )
+    assert fresh.get(f"/api/accounts/{alice}").json["games"] == profile
+    assert not connect(url).exists(keys.summary(bound["id"]))  # listed from the archive, not read back
+
+
+def test_a_pass_moves_the_lines_older_versions_left_in_redis_into_the_listing(url, settings):
+    """A game archived by an older version: its compact line and lobby sets' entries in
+    Redis, no line in its archive object. The first pass moves the line out (once)."""
+    cfg, read = settings
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    g, kept = _finished(client), _finished(client)
+    line = next(s for s in client.get("/api/games").json["games"] if s["id"] == g.id)
+    archiver = _archiver(url, cfg)
+    assert archiver.archive(g.id) > 0
+    *entries, trailer = gzip.decompress(read(g.id)).decode().splitlines()
+    old_trailer = {k: v for k, v in json.loads(trailer).items() if k != "summary"}
+    archive_store(cfg).put(g.id, gzip.compress(("\n".join([*entries, json.dumps(old_trailer)]) + "\n").encode()))
+    redis.set(keys.summary(g.id), "~" + json.dumps({k: v for k, v in line.items() if k != "id"}))
+    for key in (index_key("finished"), index_key("finished", "toy")):
+        redis.zadd(key, {g.id: 1})
+    redis.delete("archive:lines-moved", "archive:listing")
+
+    assert archiver.sweep(10**6, 10**9, time.time())["lines_moved"] == 1
+    assert not redis.exists(keys.summary(g.id)) and redis.zrange(index_key("finished"), 0, -1) == [kept.id]
+    assert json.loads(gzip.decompress(read(g.id)).decode().splitlines()[-1])["summary"] == json.dumps(line)
+    fresh = _app(url, cfg).test_client()
+    assert [s for s in fresh.get("/api/games").json["games"] if s["id"] == g.id] == [line]
+    assert archiver.sweep(10**6, 10**9, time.time())["lines_moved"] == 0
+    assert redis.exists(keys.summary(kept.id))
+
+
+def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing(url, tmp_path, monkeypatch):
     """The S3 server killed: reading a game archived there answers 503 storage_unavailable
     + Retry-After (as a storage outage does), and a pass that cannot write leaves its
     games in Redis, readable."""
@@ -151,17 +265,13 @@ def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing
     for name, value in s3_server.ACCESS.items():
         monkeypatch.setenv(name, value)
     proc, s3_url = s3_server.start(tmp_path)
-    server, url = start_embedded(str(tmp_path / "redis"))
     try:
         boto3.client("s3", endpoint_url=s3_url).create_bucket(Bucket=BUCKET)
         cfg = {"DATA_DIR": str(tmp_path / "data"), "ARCHIVE_S3_BUCKET": BUCKET, "ARCHIVE_S3_ENDPOINT": s3_url}
         client = _app(url, cfg).test_client()
-        archived, kept = GameHandle(client, options={"rounds": 1}), GameHandle(client, options={"rounds": 1})
-        for g in (archived, kept):
-            while client.get(g.url()).json["status"] != "finished":
-                g.play_first()
+        archived, kept = _finished(client), _finished(client)
         redis = connect(url)
-        assert Archiver(redis, archive_store(cfg)).archive(archived.id) > 0
+        assert _archiver(url, cfg).archive(archived.id) > 0
         s3_server.stop(proc)
 
         fresh = _app(url, cfg).test_client()
@@ -169,10 +279,51 @@ def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing
         assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
         assert answer.json["error"]["code"] == "storage_unavailable"
         with pytest.raises(BotoCoreError):  # nothing written, nothing deleted
-            Archiver(redis, archive_store(cfg)).sweep(0, 10**9, time.time() + 1)
-        assert redis.exists(keys.events(kept.id), keys.tokens(kept.id)) == 2
+            _archiver(url, cfg).sweep(0, 10**9, time.time() + 1)
+        assert redis.exists(keys.events(kept.id), keys.tokens(kept.id), keys.summary(kept.id)) == 3
         assert fresh.get(kept.url()).json["status"] == "finished"
+        assert fresh.get("/api/games").status_code == 503  # the archived games' listing is not there
     finally:
         if proc.poll() is None:
             s3_server.stop(proc)
-        server.shutdown()
+
+
+def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path):
+    """Passes archive games in any order of creation (an abandoned game late, a game read
+    back and archived again): pages of every filter, walked by cursor, list each game
+    once, newest first, as one sorted list of them would, the newer segment's line kept."""
+    rand = random.Random(7)
+    listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
+    lines: dict[str, dict] = {}
+    for _ in range(6):  # passes
+        batch: dict[str, dict] = {}
+        for _ in range(rand.randint(1, 40)):
+            game_id = rand.choice(list(lines)) if lines and rand.random() < 0.2 else f"g{len(lines) + len(batch):04d}"
+            created = f"2026-11-{rand.randint(1, 9):02d}T00:00:{rand.randint(0, 3):02d}Z"  # ties in score
+            line = {"id": game_id, "game": rand.choice(["toy", "dice"]), "status": rand.choice(["finished", "active"])}
+            batch[game_id] = {**line, "created_at": lines.get(game_id, {}).get("created_at", created)}
+        assert listing.add(list(batch.values()), [i for i in batch if i in lines]) == 1
+        lines |= batch
+    for game in (None, "toy", "dice"):
+        for status in (None, "finished", "active"):
+            expected = sorted(
+                (line for line in lines.values() if game in (None, line["game"]) and status in (None, line["status"])),
+                key=lambda line: (score_of(line), line["id"]),
+                reverse=True,
+            )
+            for limit in (1, 3, 50):
+                walked, cursor, more = [], None, True
+                while more:
+                    page, more = listing.page(game, status, limit, cursor)
+                    walked += [line for _, _, line in page]
+                    cursor = (page[-1][0], page[-1][1]) if page else None
+                assert walked == expected, (game, status, limit)
+
+
+def test_an_account_keeps_its_newest_200_games(url):
+    """What "my games" shows, and no more: an account's key does not grow with its games."""
+    records, redis = RedisAccountRecords(connect(url)), connect(url)
+    for n in range(250):
+        records.add_game("ann", f"g{n}", float(n))
+    assert redis.zcard(keys.account_games("ann")) == 200
+    assert records.games("ann", 200) == [f"g{n}" for n in range(249, 49, -1)]

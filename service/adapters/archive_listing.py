@@ -1,0 +1,198 @@
+"""The lobby lines of archived games, kept in the archive store, not in Redis.
+
+Each archiving pass writes the lines of the games it took out of Redis as segments
+(``listing/<n>.jsonl.gz``: full lobby lines, newest first, at most ``SEGMENT_GAMES``
+each) and rewrites the small index ``listing/index.json`` (per segment: its name, how
+many games, the newest and oldest creation score, the game types and statuses it holds).
+Redis keeps two keys whatever the number of games archived: ``archive:listing`` (the
+index's version, so every process reloads it when a pass wrote) and the pass's lock.
+
+A lobby page of archived games reads the index (cached while its version holds), then
+segments newest first (immutable: cached by name), skipping those of other types or
+statuses or wholly after the cursor, and stops once no further segment can hold a game
+newer than the page's last. A game read back and archived again is listed again only
+when its line changed meanwhile (``Archiver`` compares it with the line the read put
+back); the new segment's index entry then names it under ``replaces``, and no page shows
+its older lines again. A game's line by id (``lines``: "my games", a
+profile) is the trailer of the game's own archive object, cached.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+from redis import exceptions
+
+from events.shapes import JSON
+from service.ports import ArchiveStore
+from service.services.summaries import score_of
+
+VERSION = "archive:listing"  # bumped after each index write: the index's cached copies are stale
+LOCK = "archive:pass"  # one archiving pass at a time: the index is read, extended and written back
+LOCK_SECONDS = 3600
+INDEX = "index.json"
+SEGMENT_GAMES = 5000  # lines per segment: a page decodes whole segments
+SEGMENTS_CACHED = 16
+LINES_CACHED = 20000
+
+Row = tuple[int, str, JSON]  # (creation score, id, lobby line)
+
+
+class ArchiveUnavailable(exceptions.ConnectionError):
+    """The archive store did not answer: the read answers 503 like a storage outage."""
+
+
+def _read(read: Any, name: str) -> bytes | None:
+    try:
+        found: bytes | None = read(name)
+    except Exception as exc:
+        raise ArchiveUnavailable(f"the archive store did not answer: {exc}") from exc
+    return found
+
+
+class _Lru(OrderedDict[str, Any]):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self._size = size
+
+    def get_fresh(self, key: str) -> Any:
+        found = self.get(key)
+        if found is not None:
+            self.move_to_end(key)
+        return found
+
+    def keep(self, key: str, value: Any) -> Any:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self._size:
+            self.popitem(last=False)
+        return value
+
+
+class ArchiveListing:
+    def __init__(self, redis: Any, store: ArchiveStore) -> None:
+        self._redis = redis
+        self._store = store
+        self._index: tuple[str | None, list[JSON], dict[str, str]] = ("", [], {})
+        self._segments = _Lru(SEGMENTS_CACHED)
+        self._lines = _Lru(LINES_CACHED)
+
+    # Writing: the archiving pass, under the lock.
+
+    def lock(self) -> bool:
+        return bool(self._redis.set(LOCK, "1", nx=True, ex=LOCK_SECONDS))
+
+    def unlock(self) -> None:
+        self._redis.delete(LOCK)
+
+    def add(self, lines: Iterable[JSON], replaced: Iterable[str] = ()) -> int:
+        """Files the lines of games leaving Redis (the caller holds the lock): written to
+        the store before their Redis keys go, so a game is always listed somewhere.
+        ``replaced``: games among them listed before, whose older lines no page shows
+        again. Returns how many segments were written."""
+        rows = sorted(((score_of(line), line["id"], line) for line in lines), key=_key, reverse=True)
+        if not rows:
+            return 0
+        index, replaced = self._read_index(), set(replaced)
+        number = max((int(s["name"].split(".")[0]) for s in index), default=0)
+        for start in range(0, len(rows), SEGMENT_GAMES):
+            chunk = rows[start : start + SEGMENT_GAMES]
+            number += 1
+            name = f"{number:08d}.jsonl.gz"
+            body = "".join(json.dumps(line, separators=(",", ":")) + "\n" for _, _, line in chunk)
+            self._store.put_listing(name, gzip.compress(body.encode(), compresslevel=9))
+            index.append(
+                {
+                    "name": name,
+                    "count": len(chunk),
+                    "newest": chunk[0][0],
+                    "oldest": chunk[-1][0],
+                    "games": sorted({line["game"] for _, _, line in chunk}),
+                    "statuses": sorted({line["status"] for _, _, line in chunk}),
+                }
+                | ({"replaces": sorted({i for _, i, _ in chunk} & replaced)} if replaced else {})
+            )
+        self._store.put_listing(INDEX, json.dumps({"segments": index}).encode())
+        self._redis.incr(VERSION)
+        return (len(rows) + SEGMENT_GAMES - 1) // SEGMENT_GAMES
+
+    # Reading: the lobby and the lines of given games.
+
+    def page(
+        self, game: str | None, status: str | None, limit: int, cursor: tuple[int, str] | None
+    ) -> tuple[list[Row], bool]:
+        """Up to ``limit`` archived games newest first, strictly after ``cursor``, and
+        whether more follow."""
+        index, relisted = self._current_index()
+        candidates = [
+            s
+            for s in index
+            if (game is None or game in s["games"])
+            and (status is None or status in s["statuses"])
+            and (cursor is None or s["oldest"] <= cursor[0])
+        ]
+        candidates.sort(key=lambda s: (s["newest"], s["name"]), reverse=True)
+        best: dict[str, tuple[str, Row]] = {}  # id -> (segment, row): the newer segment's line
+        for segment in candidates:
+            ranked = sorted((row for _, row in best.values()), key=_key, reverse=True)
+            if len(ranked) > limit and segment["newest"] < ranked[limit][0]:
+                break
+            taken = 0
+            for row in self._segment(segment["name"]):
+                if taken > limit:
+                    break
+                line = row[2]
+                if (cursor is not None and _key(row) >= cursor) or relisted.get(row[1], "") > segment["name"]:
+                    continue  # before the cursor, or a line a newer segment replaced
+                if (game is not None and line["game"] != game) or (status is not None and line["status"] != status):
+                    continue
+                taken += 1
+                if row[1] not in best or best[row[1]][0] < segment["name"]:
+                    best[row[1]] = (segment["name"], row)
+        ranked = sorted((row for _, row in best.values()), key=_key, reverse=True)
+        for _, game_id, line in ranked[:limit]:
+            self._lines.keep(game_id, json.dumps(line))
+        return ranked[:limit], len(ranked) > limit
+
+    def lines(self, ids: list[str]) -> list[str | None]:
+        """Each archived game's lobby line (None: not archived, or archived before its
+        archive object held its line, when Redis still holds it)."""
+        return [self._lines.get_fresh(game_id) or self._line_of(game_id) for game_id in ids]
+
+    def _line_of(self, game_id: str) -> str | None:
+        data = _read(self._store.get, game_id)
+        if data is None:
+            return None
+        line = json.loads(gzip.decompress(data).decode().rsplit("\n", 2)[-2]).get("summary")
+        return None if line is None else str(self._lines.keep(game_id, line))
+
+    def _current_index(self) -> tuple[list[JSON], dict[str, str]]:
+        """The index, and the newest segment listing each game listed more than once."""
+        version = self._redis.get(VERSION)
+        if version != self._index[0]:
+            index = self._read_index()
+            relisted = {i: s["name"] for s in sorted(index, key=lambda s: s["name"]) for i in s.get("replaces", [])}
+            self._index = (version, index, relisted)
+            self._lines.clear()  # a line read back, changed and archived again
+        return self._index[1], self._index[2]
+
+    def _read_index(self) -> list[JSON]:
+        raw = _read(self._store.get_listing, INDEX)
+        segments: list[JSON] = json.loads(raw)["segments"] if raw else []
+        return segments
+
+    def _segment(self, name: str) -> list[Row]:
+        found: list[Row] | None = self._segments.get_fresh(name)
+        if found is None:
+            raw = _read(self._store.get_listing, name)
+            lines = [json.loads(text) for text in gzip.decompress(raw).decode().splitlines()] if raw else []
+            found = self._segments.keep(name, [(score_of(line), line["id"], line) for line in lines])
+        return found
+
+
+def _key(row: Row) -> tuple[int, str]:
+    return row[0], row[1]
