@@ -19,11 +19,13 @@ thread (gthread) while open: sockets share the live streams' per-worker slots
 
 A page that follows the game over its socket (``"follow": <the seq it drew>`` in the
 token frame) is pushed what it draws: after the hello (which then carries the viewer's
-whole position and the meta), one ``{"push": {entries, meta, position}}`` frame per
-batch of new entries, the entries redacted for the viewer and the position (view,
-``to_act``, status, clocks, legal actions) computed once per (viewer, seq) per worker
-by the game's live tail (service/http/live.py), the one tail that also feeds the
-spectators' streams. A referee token may follow (its move frames are refused as over
+whole position and the meta), one ``{"push": {entries, meta_patch, position_patch}}``
+frame per batch of new entries: the entries redacted for the viewer and what changed in
+the meta and the viewer's position (view, ``to_act``, status, clocks, legal actions)
+since what the socket last sent, as patches, so the frame does not grow with the game.
+The position and its patch are computed once per (viewer, seq) per worker by the
+game's live tail (service/http/live.py), the one tail that also feeds the spectators'
+streams. A referee token may follow (its move frames are refused as over
 HTTP); a socket that does not follow is answered only, as before.
 
 Frames are counted against ``RATE_LIMIT_DEFAULT`` per seat (the socket's verified

@@ -56,7 +56,9 @@ def test_json_types_are_told_apart():
 
 
 def test_a_patch_longer_than_the_document_is_not_offered():
-    assert json_patch.smaller({"a": 1, "b": 2}, {"a": 3, "b": 4}) is None
+    every_value_changed = {"a": [str(i) for i in range(100)]}, {"a": [str(-i) for i in range(1, 101)]}
+    assert json_patch.smaller(*every_value_changed) is None
+    assert json_patch.smaller({"a": 1, "b": 2}, {"a": 3, "b": 4}) is not None, "a small patch is not weighed"
     assert json_patch.smaller({"moves": list(range(100))}, {"moves": list(range(101))}) is not None
 
 
