@@ -8,8 +8,10 @@ from typing import Any
 
 
 def request_log_on(env: Mapping[str, str]) -> bool:
-    """The app's JSON line per request: ``REQUEST_LOG`` (0/1) when set, else on unless
-    ``ACCESS_LOG`` is empty (the benchmark configuration turns both off with it)."""
+    """The app's JSON line per request, the one log line of a request as shipped
+    (gunicorn's access log is off unless ``ACCESS_LOG`` names a file): ``REQUEST_LOG``
+    (0/1) when set, else on unless ``ACCESS_LOG`` is set empty (the benchmark
+    configuration turns both off with it)."""
     given = env.get("REQUEST_LOG")
     if given is not None:
         return given.strip().lower() not in ("", "0", "off", "false", "no")
@@ -48,7 +50,7 @@ def from_env() -> dict[str, Any]:
         "VERIFY_SECONDS": float(os.environ.get("VERIFY_SECONDS", 10)),
         "SOCKET_IDLE_SECONDS": float(os.environ.get("SOCKET_IDLE_SECONDS", 300)),
         # one structured line per request; REQUEST_LOG=0/1 decides it alone, else ACCESS_LOG=
-        # (empty: gunicorn's access log off) turns it off too
+        # (set empty: the benchmark configuration) turns it off too
         "REQUEST_LOG": request_log_on(os.environ),
         "SSE_MAX_PER_CLIENT": int(os.environ.get("SSE_MAX_PER_CLIENT", 32)),
         "SSE_MAX_PER_GAME": int(os.environ.get("SSE_MAX_PER_GAME", 2000)),
