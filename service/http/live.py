@@ -172,13 +172,16 @@ class Tail:
             patch = patch_of(before.meta, meta, before.state["seq"], state["seq"])
         self.latest = Shown(state, meta, patch)
         drawn = self.position_for(SPECTATOR, state)
-        shown: JSON = {"meta": meta, "position": drawn.position}
+        # patches from what the stream's last frames carried; whole when they carried none
+        shown: JSON = {}
         if framed is not None and patch is not None and patch.since == framed:
-            shown = {"meta_patch": patch.sent(), **shown}
-            del shown["meta"]
+            shown["meta_patch"] = patch.sent()
+        else:
+            shown["meta"] = meta
         if framed is not None and drawn.patch is not None and drawn.patch.since == framed:
-            shown = {"position_patch": drawn.patch.sent(), **shown}
-            del shown["position"]
+            shown["position_patch"] = drawn.patch.sent()
+        else:
+            shown["position"] = drawn.position
         frames = render(self.games, self.game_id, state, entries, shown)
         self.framed = state["seq"] if frames[-1][0] == state["seq"] else None
         if not consecutive:
@@ -239,10 +242,10 @@ class Tail:
     def remember(self, viewer: Caller, position: JSON) -> None:
         """A position computed elsewhere (a move's answer, without its receipt, ``seq``
         its ``at`` as in every position): its pushes reuse it."""
-        known = self._positions.get(viewer)
-        if known is None or known.seq < position["at"]:
-            with self._computing:
-                self._positions[viewer] = self._drawn(self._positions.get(viewer), position)
+        with self._computing:
+            known = self._positions.get(viewer)
+            if known is None or known.seq < position["at"]:
+                self._positions[viewer] = self._drawn(known, position)
 
     @staticmethod
     def _drawn(before: Drawn | None, position: JSON) -> Drawn:
