@@ -20,7 +20,8 @@ and those that are not a stream's reconnection), Redis commands and stream reads
 move by command (XREAD: the tails; XREVRANGE: the append script's own head check),
 server CPU per move (workers and Redis apart, from /proc), the delivery latency from
 the mover's answer to each viewer's message for that entry (p50/p99) with the messages
-delivered over those expected, and the load average. Then the floor, in the same run:
+delivered over those expected, and the load average; the frames' bytes at the 5th move
+and the last, for a spectator's SSE message and the seats' socket pushes. Then the floor, in the same run:
 the same viewers on a bare server (bench/write_floor.py) that only writes a frame of
 the size delivered to every stream per move, at the same pace; its CPU per move, the
 server's against it, and its own latency.
@@ -269,9 +270,10 @@ def follower(base: str, game_id: str, token: str) -> Client:
     return ws
 
 
-def play(ws: Client, seconds: float, rate: float) -> dict[int, float]:
+def play(ws: Client, seconds: float, rate: float, sizes: dict[int, int]) -> dict[int, float]:
     """Seat 0's notes (always legal, never end the game) at ``rate`` a second over its
-    socket: when each answer came, by seq. Pushes on the same socket are skipped."""
+    socket: when each answer came, by seq. The pushes on the same socket are measured
+    (``sizes``: bytes by the seq of their last entry)."""
     answered: dict[int, float] = {}
     start = time.perf_counter()
     n = 0
@@ -281,21 +283,54 @@ def play(ws: Client, seconds: float, rate: float) -> dict[int, float]:
             time.sleep(wait)
         ws.send(json.dumps({"type": "note", "payload": {"text": "a"}, "action_id": f"b{n}"}))
         while True:
-            frame = json.loads(ws.receive(timeout=30))
+            text = ws.receive(timeout=30)
+            frame = json.loads(text)
             if "status" in frame:
                 break
+            sizes[frame["push"]["entries"][-1]["seq"]] = len(text)
         assert frame["status"] == 201, frame
         answered[frame["body"]["seq"]] = time.perf_counter()
         n += 1
     return answered
 
 
-def drain(ws: Client, stop: threading.Event) -> None:
+def drain(ws: Client, stop: threading.Event, sizes: dict[int, int]) -> None:
+    """The other seat's pushes: bytes by the seq of their last entry."""
     while not stop.is_set():
         try:
-            ws.receive(timeout=0.5)
+            text = ws.receive(timeout=0.5)
         except Exception:
             return
+        if text:
+            push = json.loads(text).get("push")
+            if push and push["entries"]:
+                sizes[push["entries"][-1]["seq"]] = len(text)
+
+
+def probe(base: str, game_id: str, stop: threading.Event, sizes: dict[int, int]) -> None:
+    """One more spectator's stream, measured: each SSE message's bytes by its seq."""
+    seq = requests.get(f"{base}/games/{game_id}", timeout=10).json()["seq"]
+    with requests.get(f"{base}/games/{game_id}/stream?after={seq}", stream=True, timeout=30) as stream:
+        message, data = 0, False
+        for line in stream.iter_lines():
+            message += len(line) + 1
+            if line.startswith(b"id: "):
+                seq = int(line[4:])
+            data = data or line.startswith(b"data: ")
+            if not line:  # a message ends: an entry's, or a keep-alive or retry
+                if data:
+                    sizes[seq] = message
+                message, data = 0, False
+            if stop.is_set():
+                return
+
+
+def sizes_text(sizes: dict[int, int], moves: dict[int, float]) -> str:
+    """Frame bytes at the run's 5th move and its last (and the largest)."""
+    seqs = [s for s in sorted(moves) if s in sizes]
+    if len(seqs) < 5:
+        return "n/a"
+    return f"{sizes[seqs[4]]} B at move 5, {sizes[seqs[-1]]} B at move {len(seqs)} (largest {max(sizes[s] for s in seqs)} B)"
 
 
 def percentiles(arrivals: dict[int, list[float]], sent: dict[int, float]) -> tuple[float, float, int]:
@@ -317,13 +352,17 @@ def run(base: str, port: int, master: psutil.Process, store, viewers: int, secon
     gid, tokens = game["id"], [s["token"] for s in game["seats"]]
     mover, other = follower(base, gid, tokens[0]), follower(base, gid, tokens[1])
     stop = threading.Event()
-    threading.Thread(target=drain, args=(other, stop), daemon=True).start()
+    sse_sizes: dict[int, int] = {}
+    mover_sizes: dict[int, int] = {}
+    other_sizes: dict[int, int] = {}
+    threading.Thread(target=drain, args=(other, stop, other_sizes), daemon=True).start()
+    threading.Thread(target=probe, args=(base, gid, stop, sse_sizes), daemon=True).start()
     watching = Crowd(base, port, gid, viewers)
     watching.start()
     time.sleep(2)  # the streams are open and their tails running
     (requests0, push0), (cmds0, reads0), (web0, redis0) = requests_served(base), commands(store), cpu_seconds(master)
     received0, load0 = watching.received, load_average()
-    answered = play(mover, seconds, rate)
+    answered = play(mover, seconds, rate, mover_sizes)
     time.sleep(2)  # the last entries reach every viewer
     (requests1, push1), (cmds1, reads1), (web1, redis1) = requests_served(base), commands(store), cpu_seconds(master)
     received, load1 = watching.received - received0, load_average()
@@ -344,6 +383,11 @@ def run(base: str, port: int, master: psutil.Process, store, viewers: int, secon
         + f")  CPU/move workers {1000 * cpu:6.1f} ms, Redis {1000 * (redis1 - redis0) / moves:5.1f} ms  "
         f"latency p50 {1000 * p50:6.1f} ms p99 {1000 * p99:6.1f} ms  "
         f"delivered {delivered}/{moves * viewers}  refused streams {watching.refused}  load {load0} -> {load1}",
+        flush=True,
+    )
+    print(
+        f"N={viewers:>5}  frame bytes: spectator's SSE message {sizes_text(sse_sizes, answered)}; "
+        f"other seat's push {sizes_text(other_sizes, answered)}; mover's push {sizes_text(mover_sizes, answered)}",
         flush=True,
     )
     return Measured(moves, cpu, max(64, received // max(1, delivered)))

@@ -9,7 +9,7 @@ ratios. Figures, not tests: it asserts nothing.
         [--servers ours,ours-ws,bgio-memory,bgio-flatfile]  (also ours-gthread, ours-ws-gthread)
 
 Servers: ours = gunicorn as `make run` ships it (deploy/gunicorn.conf.py: gevent, 2
-workers, access log and request log line, rate limits, the bot runner) with its embedded
+workers, the app's request log line (gunicorn's access log off), rate limits, the bot runner) with its embedded
 Redis (AOF, appendfsync always: every move on disk before its answer), the driver's
 loopback address named a trusted venue network (its lanes are a room behind one
 address); ``--config benchmark`` turns off the access log, the request log line, rate
@@ -225,8 +225,7 @@ def main() -> None:
         "--config",
         choices=["shipped", "benchmark"],
         default="shipped",
-        help="ours as `make run` ships it (access log, request log line, rate limits, appendfsync always), "
-        "or without those",
+        help="ours as `make run` ships it (request log line, rate limits, appendfsync always), or without those",
     )
     parser.add_argument(
         "--before",

@@ -49,8 +49,6 @@ def serve(port: int, data_dir: str) -> subprocess.Popen:
             "gunicorn",
             "-c",
             "deploy/gunicorn.conf.py",
-            "--access-logfile",
-            "/dev/null",
             "bench.toy_app:app",
         ],
         cwd=ROOT,

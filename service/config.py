@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
+
+
+def request_log_on(env: Mapping[str, str]) -> bool:
+    """The app's JSON line per request, the one log line of a request as shipped
+    (gunicorn's access log is off unless ``ACCESS_LOG`` names a file): ``REQUEST_LOG``
+    (0/1) when set, else on unless ``ACCESS_LOG`` is set empty (the benchmark
+    configuration turns both off with it)."""
+    given = env.get("REQUEST_LOG")
+    if given is not None:
+        return given.strip().lower() not in ("", "0", "off", "false", "no")
+    return env.get("ACCESS_LOG", "-") != ""
 
 
 def from_env() -> dict[str, Any]:
@@ -37,8 +49,9 @@ def from_env() -> dict[str, Any]:
         "VERIFY_MAX_EVENTS": int(os.environ.get("VERIFY_MAX_EVENTS", 20000)),
         "VERIFY_SECONDS": float(os.environ.get("VERIFY_SECONDS", 10)),
         "SOCKET_IDLE_SECONDS": float(os.environ.get("SOCKET_IDLE_SECONDS", 300)),
-        # one structured line per request, like gunicorn's access log: ACCESS_LOG= turns both off
-        "REQUEST_LOG": os.environ.get("ACCESS_LOG", "-") != "",
+        # one structured line per request; REQUEST_LOG=0/1 decides it alone, else ACCESS_LOG=
+        # (set empty: the benchmark configuration) turns it off too
+        "REQUEST_LOG": request_log_on(os.environ),
         "SSE_MAX_PER_CLIENT": int(os.environ.get("SSE_MAX_PER_CLIENT", 32)),
         "SSE_MAX_PER_GAME": int(os.environ.get("SSE_MAX_PER_GAME", 2000)),
         "CLOCK_SWEEP_SECONDS": float(os.environ.get("CLOCK_SWEEP_SECONDS", 1.0)),

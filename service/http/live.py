@@ -9,11 +9,14 @@ watcher that is behind the ring (a reconnect with an old Last-Event-ID) reads it
 from the log once, then follows the ring. The tail stops when its last watcher leaves.
 
 A frame carries what a page draws, so no page reads anything per entry: the redacted
-entry, ``to_act``, status and head, and on the last entry of a batch the game's meta
-and the spectator's position (view document, computed once per batch per worker,
-whatever the number of spectators). Seats and the referee follow over their socket
-(service/http/sockets.py): ``Tail.position_for`` computes a viewer's position once per
-(viewer, seq) per worker and every socket of that viewer gets the same one.
+entry, ``to_act``, status and head, and on the last entry of a batch what changed in the
+game's meta and in the spectator's position (view document) since the previous batch,
+as patches (service/http/json_patch.py) computed once per batch per worker, whatever the
+number of spectators: a frame's size does not grow with the game. A page holding
+something else (it loaded between two batches) reads the game again; a stream that
+catches up from the log sends both whole. Seats and the referee follow over their
+socket (service/http/sockets.py): ``Tail.position_for`` computes a viewer's position and
+its patch once per (viewer, seq) per worker and every socket of that viewer gets them.
 
 ``StreamSlots`` caps streams per worker, per client and per game, so one client
 cannot take every slot from everyone else.
@@ -29,11 +32,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from events.shapes import JSON, Envelope
 from projections.fold import PlatformState, awaited
 from projections.views import redacted_envelope
 from service.adapters.connection import UNAVAILABLE
+from service.http import json_patch
 from service.metrics import LIVE_STREAMS, LIVE_TAILS, POSITIONS_COMPUTED
 from service.ports import GameLog
 from service.services.callers import SPECTATOR, Caller
@@ -53,11 +58,58 @@ Frame = tuple[int, bytes, Envelope]
 viewer sockets redact the entry again for their viewer."""
 
 
+class Patch(NamedTuple):
+    """What turns a document held at seq ``since`` into the one at ``seq``."""
+
+    since: int
+    seq: int
+    ops: list[json_patch.Op]
+
+    def sent(self) -> JSON:
+        return {"from": self.since, "to": self.seq, "ops": self.ops}
+
+
+class Shown(NamedTuple):
+    """The latest state a tail published, its meta, and the meta's patch from the
+    previous one (None: none published before, or not consecutive)."""
+
+    state: PlatformState
+    meta: JSON
+    patch: Patch | None
+
+
+class Drawn(NamedTuple):
+    """A viewer's position at ``seq`` and its patch from the viewer's previous one."""
+
+    seq: int
+    position: JSON
+    patch: Patch | None
+
+
+def patch_of(old: JSON, new: JSON, since: int, seq: int) -> Patch | None:
+    ops = json_patch.smaller(old, new)
+    return None if ops is None else Patch(since, seq, ops)
+
+
+def position_patch(old: JSON, new: JSON, since: int) -> Patch | None:
+    """The patch between two positions of one viewer. The legal actions go whole when
+    they change: a page may hold them from a read of its own, not the position's."""
+    ops = json_patch.smaller(
+        {k: v for k, v in old.items() if k != "actions"}, {k: v for k, v in new.items() if k != "actions"}
+    )
+    if ops is None:
+        return None
+    if "actions" in new and not json_patch.same(old.get("actions"), new["actions"]):
+        ops.append({"op": "add", "path": "/actions", "value": new["actions"]})
+    return Patch(since, new["at"], ops)
+
+
 def render(
-    games: Games, game_id: str, p: PlatformState, envelopes: list[Envelope], meta: JSON | None = None
+    games: Games, game_id: str, p: PlatformState, envelopes: list[Envelope], shown: JSON | None = None
 ) -> list[Frame]:
     """SSE frames as a spectator sees them, with the game's state after them; the last
-    one also carries the meta and the spectator's position after the batch."""
+    one also carries the meta and the spectator's position after the batch: ``shown``
+    (the tail's, or their patches), else both whole."""
     to_act = awaited(p)
     frames = []
     for i, envelope in enumerate(envelopes):
@@ -69,9 +121,10 @@ def render(
             "latest": p["seq"],
         }
         if i == len(envelopes) - 1 and envelope["seq"] == p["seq"]:
-            data["meta"] = meta if meta is not None else games.meta(game_id, p)
-            data["position"] = games.position(p, SPECTATOR)
-            POSITIONS_COMPUTED.inc()
+            if shown is None:
+                shown = {"meta": games.meta(game_id, p), "position": games.position(p, SPECTATOR)}
+                POSITIONS_COMPUTED.inc()
+            data.update(shown)
         text = f"id: {envelope['seq']}\nevent: appended\ndata: {json.dumps(data)}\n\n"
         frames.append((envelope["seq"], text.encode(), envelope))
     return frames
@@ -81,11 +134,11 @@ class Tail:
     def __init__(self, log: GameLog, games: Games, game_id: str, seq: int) -> None:
         self.log, self.games, self.game_id, self.seq = log, games, game_id, seq
         self.frames: list[Frame] = []  # consecutive seqs, the last RING..2*RING
-        self.state: PlatformState | None = None  # the state after the last frame, and its meta
-        self.meta: JSON | None = None
+        self.latest: Shown | None = None  # the state after the last frame, and its meta
+        self.framed: int | None = None  # the seq whose meta and position the last frames carried
         self.arrived = threading.Event()  # replaced at each publish: waking every watcher is one set()
         self.watchers = 0
-        self._positions: dict[Caller, tuple[int, JSON]] = {}  # per viewer: its position at the latest seq
+        self._positions: dict[Caller, Drawn] = {}  # per viewer: its position at the latest seq
         self._computing = threading.Lock()
 
     def run(self, still_watched: Callable[[Tail], bool]) -> None:
@@ -96,9 +149,7 @@ class Tail:
                 try:
                     entries = self.log.tail(self.game_id, self.seq, block_ms=BLOCK_MS)
                     if entries:
-                        state = self.log.followed(self.game_id, entries)
-                        meta = self.games.meta(self.game_id, state)
-                        self._publish(render(self.games, self.game_id, state, entries, meta), state, meta)
+                        self._publish(entries, self.log.followed(self.game_id, entries))
                         published = True
                 except UNAVAILABLE as exc:  # watchers keep their keep-alives; the tail retries
                     log.warning("live tail of %s: storage unavailable: %s", self.game_id, exc)
@@ -112,12 +163,31 @@ class Tail:
         finally:
             LIVE_TAILS.dec()
 
-    def _publish(self, frames: list[Frame], state: PlatformState, meta: JSON) -> None:
-        if self.frames and frames[0][0] != self.frames[-1][0] + 1:
-            self.frames = []  # the log moved under us (refolded); keep the ring consecutive
+    def _publish(self, entries: list[Envelope], state: PlatformState) -> None:
+        consecutive = bool(self.frames) and entries[0]["seq"] == self.frames[-1][0] + 1
+        before, framed = self.latest, self.framed if consecutive else None
+        meta = self.games.meta(self.game_id, state)
+        patch = None
+        if before is not None and before.state["seq"] < state["seq"]:
+            patch = patch_of(before.meta, meta, before.state["seq"], state["seq"])
+        self.latest = Shown(state, meta, patch)
+        drawn = self.position_for(SPECTATOR, state)
+        # patches from what the stream's last frames carried; whole when they carried none
+        shown: JSON = {}
+        if framed is not None and patch is not None and patch.since == framed:
+            shown["meta_patch"] = patch.sent()
+        else:
+            shown["meta"] = meta
+        if framed is not None and drawn.patch is not None and drawn.patch.since == framed:
+            shown["position_patch"] = drawn.patch.sent()
+        else:
+            shown["position"] = drawn.position
+        frames = render(self.games, self.game_id, state, entries, shown)
+        self.framed = state["seq"] if frames[-1][0] == state["seq"] else None
+        if not consecutive:
+            self.frames = []  # the log moved under us (refolded), or nothing yet; keep the ring consecutive
         kept = self.frames[-RING:] if len(self.frames) >= 2 * RING else self.frames
         self.frames = kept + frames
-        self.state, self.meta = state, meta
         self.seq = frames[-1][0]
         self._wake()
 
@@ -143,35 +213,47 @@ class Tail:
             return None
         return frames[seq + 1 - frames[0][0] :]
 
-    def shown(self) -> tuple[PlatformState, JSON]:
-        """The latest state and its meta (read once if nothing was published yet)."""
-        state, meta = self.state, self.meta
-        if state is None or meta is None:
+    def shown(self) -> Shown:
+        """The latest state, its meta and the meta's patch (read once if nothing was
+        published yet)."""
+        latest = self.latest
+        if latest is None:
             state = self.log.state(self.game_id)
-            meta = self.games.meta(self.game_id, state)
-            if self.state is None:
-                self.state, self.meta = state, meta
-        return state, meta
+            latest = Shown(state, self.games.meta(self.game_id, state), None)
+            if self.latest is None:
+                self.latest = latest
+        return latest
 
-    def position_for(self, viewer: Caller, state: PlatformState) -> JSON:
-        """``viewer``'s position at ``state``: computed once per (viewer, seq) in this
-        worker, then shared by every socket of that viewer."""
+    def position_for(self, viewer: Caller, state: PlatformState) -> Drawn:
+        """``viewer``'s position at ``state`` and its patch from the viewer's previous
+        one: computed once per (viewer, seq) in this worker, then shared by every
+        socket of that viewer."""
         known = self._positions.get(viewer)
-        if known is not None and known[0] == state["seq"]:
-            return known[1]
+        if known is not None and known.seq == state["seq"]:
+            return known
         with self._computing:
             known = self._positions.get(viewer)
-            if known is None or known[0] != state["seq"]:
-                known = (state["seq"], self.games.position(state, viewer))
+            if known is None or known.seq != state["seq"]:
+                known = self._drawn(known, self.games.position(state, viewer))
                 self._positions[viewer] = known
                 POSITIONS_COMPUTED.inc()
-            return known[1]
+            return known
 
     def remember(self, viewer: Caller, position: JSON) -> None:
-        """A position computed elsewhere (a move's answer): its pushes reuse it."""
-        known = self._positions.get(viewer)
-        if known is None or known[0] < position["at"]:
-            self._positions[viewer] = (position["at"], position)
+        """A position computed elsewhere (a move's answer, without its receipt, ``seq``
+        its ``at`` as in every position): its pushes reuse it."""
+        with self._computing:
+            known = self._positions.get(viewer)
+            if known is None or known.seq < position["at"]:
+                self._positions[viewer] = self._drawn(known, position)
+
+    @staticmethod
+    def _drawn(before: Drawn | None, position: JSON) -> Drawn:
+        seq = position["at"]
+        patch = None
+        if before is not None and before.seq < seq:
+            patch = position_patch(before.position, position, before.seq)
+        return Drawn(seq, position, patch)
 
 
 class LiveTails:

@@ -3,14 +3,18 @@
 The id is the caller's ``X-Request-Id`` when it is a short token of safe characters
 (so a proxy's id carries through), else a fresh one; it is echoed in the answer, set
 on every log record emitted while the request runs, and counted in the metrics by
-route (the URL rule, never the path: paths carry game ids). The line is an access log:
-``ACCESS_LOG=`` (empty), which turns gunicorn's off, turns it off too (the benchmark
-configuration; formatting it cost ~4% of a toy move's CPU); the metrics still count.
+route (the URL rule, never the path: paths carry game ids). The line is the access log:
+route, path, client address, status, ms, request id and worker pid, so gunicorn's own
+access log, which said the same, is off as shipped (deploy/gunicorn.conf.py). The line
+costs 27 µs in one process, at most 0.2 ms of a 2 ms HTTP move under gunicorn
+(docs/BENCHMARKS.md); ``REQUEST_LOG=0`` or ``ACCESS_LOG=`` (empty, the benchmark
+configuration) turns it off; the metrics still count.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
 import time
@@ -72,8 +76,11 @@ def install(app: Flask) -> None:
                 extra={
                     "method": request.method,
                     "route": route,
+                    "path": request.path,
+                    "client": request.remote_addr,
                     "status": response.status_code,
                     "ms": round(elapsed * 1000, 2),
+                    "worker": os.getpid(),
                 },
             )
         return response

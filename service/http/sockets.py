@@ -19,11 +19,13 @@ thread (gthread) while open: sockets share the live streams' per-worker slots
 
 A page that follows the game over its socket (``"follow": <the seq it drew>`` in the
 token frame) is pushed what it draws: after the hello (which then carries the viewer's
-whole position and the meta), one ``{"push": {entries, meta, position}}`` frame per
-batch of new entries, the entries redacted for the viewer and the position (view,
-``to_act``, status, clocks, legal actions) computed once per (viewer, seq) per worker
-by the game's live tail (service/http/live.py), the one tail that also feeds the
-spectators' streams. A referee token may follow (its move frames are refused as over
+whole position and the meta), one ``{"push": {entries, meta_patch, position_patch}}``
+frame per batch of new entries: the entries redacted for the viewer and what changed in
+the meta and the viewer's position (view, ``to_act``, status, clocks, legal actions)
+since what the socket last sent, as patches, so the frame does not grow with the game.
+The position and its patch are computed once per (viewer, seq) per worker by the
+game's live tail (service/http/live.py), the one tail that also feeds the spectators'
+streams. A referee token may follow (its move frames are refused as over
 HTTP); a socket that does not follow is answered only, as before.
 
 Frames are counted against ``RATE_LIMIT_DEFAULT`` per seat (the socket's verified
@@ -61,7 +63,7 @@ from service.http import errors as http_errors
 from service.http import games as api
 from service.http import limits as rate_limits
 from service.http.blueprints import schema_instance
-from service.http.live import BLOCK_MS, Tail
+from service.http.live import BLOCK_MS, Drawn, Shown, Tail
 from service.http.schemas import ActionSchema
 from service.metrics import SOCKET_FRAMES
 from service.services.callers import Caller, bearer_token, require_current
@@ -180,38 +182,48 @@ def followed(value: object) -> int | None:
 
 class Pusher:
     """The pushes of one following socket: a thread (a greenlet under gevent) that waits
-    on the game's tail and sends each batch of entries with the viewer's position. Its
-    sends and the answers share one lock: frames never interleave."""
+    on the game's tail and sends each batch of entries with what changed in the meta and
+    the viewer's position since what this socket's page holds (patches when the page
+    holds their base, else whole). Its sends and the answers share one lock: frames never
+    interleave, and what the page holds is known at each send."""
 
     def __init__(self, ws: Server, tail: Tail, who: Caller, game_id: str, send_lock: threading.Lock) -> None:
         self.ws, self.tail, self.who, self.game_id, self.lock = ws, tail, who, game_id, send_lock
         self.log, self.games = services().log, services().games  # the thread has no app context
         self.stopped = threading.Event()
+        self.after = 0  # the last entry sent
+        self.meta_at = self.drawn = -1  # the seqs of the meta and the position the page holds
 
     def hello(self, after: int) -> JSON:
         """The hello's body: the whole position, the meta, and the entries after ``after``."""
-        state, meta = self.tail.shown()
+        state, meta, _ = self.tail.shown()
         require_current(state, self.who)
         # up to the state shown: later entries come with the tail's next batch, and its position
         entries = self.log.read(self.game_id, after=after, upto=state["seq"]) if after < state["seq"] else []
         self.after = max([after, *(e["seq"] for e in entries)])
+        self.meta_at = self.drawn = state["seq"]
         return {
             "game": self.game_id,
             "viewer": self.who.describe(),
             "entries": self.redacted(state, entries),
             "meta": meta,
-            "position": self.tail.position_for(self.who, state),
+            "position": self.tail.position_for(self.who, state).position,
         }
 
     def redacted(self, state: PlatformState, entries: list[Envelope]) -> list[Envelope]:
         viewer = self.who.viewer(self.games.sees_all(state, self.who)) if entries else None
         return [redacted_envelope(state["game"], e, viewer) for e in entries]
 
+    def answered(self, at: int) -> None:
+        """The page was sent its position at ``at`` in a move's answer (under the lock)."""
+        self.drawn = max(self.drawn, at)
+
     def run(self) -> None:
         try:
             while not self.stopped.is_set():
                 frames = self.tail.after(self.after, timeout=BLOCK_MS / 1000)
-                state, meta = self.tail.shown()
+                shown = self.tail.shown()
+                state = shown.state
                 if frames is None:  # behind the ring: read the gap once, up to the state shown
                     entries = self.log.read(self.game_id, after=self.after, upto=state["seq"])
                 else:
@@ -219,12 +231,11 @@ class Pusher:
                 if not entries or self.stopped.is_set():
                     continue
                 require_current(state, self.who)  # a claim revokes the token: its socket is told and closed
-                push = {"entries": self.redacted(state, entries), "meta": meta}
-                if state["seq"] >= entries[-1]["seq"]:
-                    push["position"] = self.tail.position_for(self.who, state)
-                self.after = entries[-1]["seq"]
+                drawn = self.tail.position_for(self.who, state) if state["seq"] >= entries[-1]["seq"] else None
                 with self.lock:
+                    push = {"entries": self.redacted(state, entries), **self.changed(shown, drawn)}
                     self.ws.send(json.dumps({"push": push}, separators=(",", ":")))
+                self.after = entries[-1]["seq"]
         except ConnectionClosed:
             return
         except Refusal as exc:
@@ -233,11 +244,31 @@ class Pusher:
         except Exception:
             log.exception("pushing to a socket of %s failed", self.game_id)
 
+    def changed(self, shown: Shown, drawn: Drawn | None) -> JSON:
+        """The meta and the position past what the page holds: as patches from what it
+        holds, whole when it holds something else, left out when it holds them already."""
+        out: JSON = {}
+        seq = shown.state["seq"]
+        if seq > self.meta_at:
+            patch = shown.patch
+            out.update({"meta_patch": patch.sent()} if patch and patch.since == self.meta_at else {"meta": shown.meta})
+            self.meta_at = seq
+        if drawn is not None and drawn.seq > self.drawn:
+            patch = drawn.patch
+            out.update(
+                {"position_patch": patch.sent()}
+                if patch and patch.since == self.drawn
+                else {"position": drawn.position}
+            )
+            self.drawn = drawn.seq
+        return out
+
 
 def one_frame(
     game_id: str, who: Caller, text: object, limits: FrameLimits, client: str, tail: Tail | None = None
-) -> str:
-    """The answer to one frame: what ``POST .../actions`` would have answered."""
+) -> tuple[str, int | None]:
+    """The answer to one frame, what ``POST .../actions`` would have answered, and the
+    seq of the position it carries (None: a refusal)."""
     try:
         wait = limits.allow(client)
         if wait is not None:
@@ -253,21 +284,25 @@ def one_frame(
         status, answered = api.play(game_id, who, body)
         SOCKET_FRAMES.labels(str(status)).inc()
         if tail is not None:  # the push of this entry then reuses the answer's position
-            tail.remember(who, {k: v for k, v in answered.items() if k != "receipt"})
-        return answer(status, answered)
+            tail.remember(who, {**{k: v for k, v in answered.items() if k != "receipt"}, "seq": answered["at"]})
+        return answer(status, answered), answered["at"]
     except Refusal as exc:
         SOCKET_FRAMES.labels(str(http_errors.status_of(exc))).inc()
-        return error(exc)
+        return error(exc), None
     except UNAVAILABLE as exc:
         SOCKET_FRAMES.labels("503").inc()
         log.warning("storage unavailable on a socket of %s: %s", game_id, exc)
-        return error(Unavailable("storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1}))
+        return error(
+            Unavailable("storage_unavailable", "storage is unreachable; retry shortly", {"retry_after": 1})
+        ), None
     except REFUSED as exc:
         if not is_full(exc):
             raise
         SOCKET_FRAMES.labels("503").inc()
         log.warning("storage full on a socket of %s: %s", game_id, exc)
-        return error(Unavailable("storage_full", "storage is full; nothing was written, retry later", retry_after=5))
+        return error(
+            Unavailable("storage_full", "storage is full; nothing was written, retry later", retry_after=5)
+        ), None
 
 
 @sock.route("/api/games/<game_id>/socket")
@@ -284,7 +319,7 @@ def game_socket(ws: Server, game_id: str) -> None:
             with force_locale(i18n.LANGUAGES[language]):
                 if follow is None:
                     ws.send(answer(200, {"game": game_id, "viewer": who.describe()}))
-                    serve(ws, game_id, who, idle, limits, client, threading.Lock(), None)
+                    serve(ws, game_id, who, idle, limits, client, threading.Lock(), None, None)
                     return
                 with edge().live_tails.watch(game_id) as tail:
                     lock = threading.Lock()
@@ -292,7 +327,7 @@ def game_socket(ws: Server, game_id: str) -> None:
                     ws.send(answer(200, pusher.hello(follow)))
                     threading.Thread(target=pusher.run, name=f"push-{game_id}", daemon=True).start()
                     try:
-                        serve(ws, game_id, who, idle, limits, client, lock, tail)
+                        serve(ws, game_id, who, idle, limits, client, lock, tail, pusher)
                     finally:
                         pusher.stopped.set()
     except ConnectionClosed:
@@ -320,6 +355,7 @@ def serve(
     client: str,
     lock: threading.Lock,
     tail: Tail | None,
+    pusher: Pusher | None,
 ) -> None:
     """Answer the socket's frames in order until it closes or idles."""
     while True:
@@ -327,9 +363,11 @@ def serve(
         if text is None:  # idle past SOCKET_IDLE_SECONDS
             ws.close(reason=1000, message="idle")
             return
-        answered = one_frame(game_id, who, text, limits, client, tail)
+        answered, at = one_frame(game_id, who, text, limits, client, tail)
         with lock:
             ws.send(answered)
+            if pusher is not None and at is not None:
+                pusher.answered(at)
 
 
 def refuse(ws: Server, exc: Refusal, close_code: int) -> None:

@@ -146,3 +146,39 @@ def test_a_reopened_socket_fills_the_gap_with_no_request(live_server, page):
     wait_drawn(page, seq)
     page.wait_for_function("() => document.querySelectorAll('.action-btn:not([disabled])').length > 0")
     assert len(opened) == 2 and seen == [], seen
+
+
+def test_a_long_game_and_a_rewind_are_drawn_from_patches_with_no_request(live_server, page, new_page):
+    """A push carries what changed (the meta's moves one at a time, the seat's growing
+    list of notes), and the pages keep the whole: after 60 entries and a referee's rewind
+    the seat's table, a spectator's and the referee console mark every move taken back,
+    all from the push."""
+    created = live_server.create("toy", ["Ada", "Brunel"], options={"rounds": 4})
+    gid = created["id"]
+    tokens = [s["token"] for s in created["seats"]]
+    spectator, referee = new_page(), new_page()
+    open_table(page, live_server, gid, tokens[0])
+    open_table(spectator, live_server, gid, None)
+    referee.goto(f"{live_server.url}/games/{gid}/referee#token={created['referee_token']}")
+    page.wait_for_selector("#live.live-live")
+    spectator.wait_for_selector("#live.live-live")
+    referee.wait_for_selector("#referee-log li[data-seq='1']")
+    seen = {"seat": api_requests(page), "spectator": api_requests(spectator), "referee": api_requests(referee)}
+    for _ in range(60):
+        seq = live_server.ok(
+            "POST", f"/games/{gid}/actions", tokens[0], json={"type": "note", "payload": {"text": "a"}}
+        )["seq"]
+    wait_drawn(page, seq)
+    wait_drawn(spectator, seq)
+    referee.wait_for_selector(f"#referee-log li[data-seq='{seq}']")
+    live_server.ok(
+        "POST", f"/games/{gid}/referee/rewind", created["referee_token"], json={"to_seq": 21, "reason": "test"}
+    )
+    for p in (page, spectator):
+        wait_drawn(p, seq + 1)
+        p.wait_for_selector(f'#log li[data-seq="{seq}"].reverted')
+        assert p.locator("#log li.reverted").count() == seq - 21
+    referee.wait_for_selector(f"#referee-log li[data-seq='{seq + 1}']")
+    referee.wait_for_selector(f"#referee-log li[data-seq='{seq}'].reverted")
+    assert referee.locator("#referee-log li.reverted").count() == seq - 21
+    assert seen == {"seat": [], "spectator": [], "referee": []}, "no request: every patch applied"

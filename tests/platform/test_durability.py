@@ -3,6 +3,7 @@ event, and gunicorn workers share one embedded server (they see each other's wri
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -71,5 +72,6 @@ def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
         for _ in range(40):
             r = requests.get(base + "/games?limit=100", timeout=10, headers={"Connection": "close"})
             assert set(ids) <= {m["id"] for m in r.json()["games"]}
-    workers = {line.split()[0] for line in output if '"GET /api/games"' in line}
+    logged = [json.loads(line) for line in output if line.startswith("{")]
+    workers = {e["worker"] for e in logged if e.get("route") == "/api/games" and e.get("method") == "GET"}
     assert len(workers) == 2, f"both workers answered: {workers}"

@@ -71,7 +71,11 @@ def test_health_readiness_metrics_and_request_ids_under_gunicorn(redis_url):
     logged = [json.loads(line) for line in output if line.startswith("{")]
     traced = [entry for entry in logged if entry.get("request_id") == "trace-42"]
     assert traced and traced[0]["route"] == "/api/games/<game_id>" and traced[0]["status"] == 200
-    assert any("rid=trace-42" in line for line in output), "the access log names it too"
+    assert traced[0]["path"] == f"/api/games/{game['id']}" and traced[0]["client"] == "127.0.0.1"
+    assert isinstance(traced[0]["worker"], int)
+    assert len(traced) == 1 and not any("trace-42" in line for line in output if not line.startswith("{")), (
+        "one line per request as shipped: gunicorn's access log, which said the same, is off"
+    )
 
 
 def test_the_clock_sweeper_reports_its_sweeps(redis_url):

@@ -180,12 +180,12 @@ def test_a_live_tail_reads_each_entry_once(client, redis_url, redis_client):
     with tails.watch(g.id) as tail:
         seq = tail.seq
         deadline = time.monotonic() + 30
-        while tail.state is None and time.monotonic() < deadline:  # the tail is blocked in XREAD
+        while tail.latest is None and time.monotonic() < deadline:  # the tail is blocked in XREAD
             g.act(0, "note", {"text": "warm"})
             tail.after(seq, timeout=5)
             seq = tail.seq
         sent = commands_during(redis_client, lambda: (g.act(0, "roll"), tail.after(seq, timeout=30)))
-        assert tail.seq == seq + 1 and tail.state is not None and tail.state["seq"] == seq + 1
+        assert tail.seq == seq + 1 and tail.latest is not None and tail.latest.state["seq"] == seq + 1
     assert set(sent) <= {"EVALSHA", "XREAD"} and sent.count("XREAD") <= 1, sent
 
 

@@ -114,7 +114,7 @@ def test_a_full_disk_under_the_embedded_redis_stops_writes_not_the_service(small
 
             who = services().games.caller(g.id, g.tokens[0])
             frame = {"type": "note", "payload": {"text": "b"}, "action_id": "disk-1"}
-            answered = json.loads(sockets.one_frame(g.id, who, json.dumps(frame), edge().socket_limits, "c"))
+            answered = json.loads(sockets.one_frame(g.id, who, json.dumps(frame), edge().socket_limits, "c")[0])
             assert answered["status"] == 503 and answered["body"]["error"]["code"] == "storage_full", answered
         ready = client.get("/readyz")
         assert ready.status_code == 503 and ready.json["status"] == "storage_full", ready.json

@@ -2,17 +2,21 @@
 // once on load, then kept by what the server pushes, with no request per entry.
 //
 // A seat or the referee follows over its socket (move_socket.js: the hello carries the
-// whole position, each push the new entries redacted for the viewer and its position
-// with its legal actions); a spectator follows the SSE stream (each entry redacted for
-// spectators, the last of a batch with the meta and the spectator's position). A move's
-// answer carries the mover's position too. The feed asks the server again only after a
-// gap it cannot fill from what came (an entry missing between two it has).
+// whole position, each push the new entries redacted for the viewer and what changed in
+// the meta and its position, legal actions included); a spectator follows the SSE
+// stream (each entry redacted for spectators, the last of a batch with what changed in
+// the meta and the spectator's position). What changed comes as a patch from the seq
+// the page holds (json_patch.js), so a frame does not grow with the game; the meta
+// keeps the whole list of moves. A move's answer carries the mover's position too. The
+// feed asks the server again only after a gap it cannot fill from what came (an entry
+// missing between two it has, or a patch from a seq it does not hold).
 import { LANG } from "./i18n.js";
 import { Api } from "./api.js";
+import { patched } from "./json_patch.js";
 import { followOverSocket, unfollow } from "./move_socket.js";
 import { follow, serial } from "./shell.js";
 
-const STREAM_EXTRAS = ["to_act", "status", "head", "latest", "meta", "position"];
+const STREAM_EXTRAS = ["to_act", "status", "head", "latest", "meta", "position", "meta_patch", "position_patch"];
 
 export class GameFeed {
   /** `token`: the seat's or referee's (null for a spectator); `onChange(feed)` is
@@ -86,10 +90,11 @@ export class GameFeed {
   fromStream(data) {
     const entry = { ...data };
     for (const k of STREAM_EXTRAS) delete entry[k];
-    if (!this.token) { this.apply({ entries: [entry], meta: data.meta, position: data.position }); return; }
+    const { meta, position, meta_patch, position_patch } = data;
+    if (!this.token) { this.apply({ entries: [entry], meta, position, meta_patch, position_patch }); return; }
     // a seat or referee on the stream (no WebSocket): the position there is a
     // spectator's, so its own is read again once the batch is in
-    this.apply({ entries: [entry], meta: data.meta });
+    this.apply({ entries: [entry], meta, meta_patch });
     if (data.seq !== data.latest) return;
     if (this.moving) this.owed = Math.max(this.owed, data.latest);  // the answer may cover it
     else if (data.latest > (this.view.at ?? this.view.seq)) this.refill();
@@ -117,14 +122,33 @@ export class GameFeed {
     }
   }
 
-  /** A hello or a push: entries (in order), maybe the meta and the viewer's position. */
-  apply({ entries = [], meta = null, position = null }) {
+  /** A hello or a push: entries (in order), maybe the meta and the viewer's position,
+   * whole or as patches. */
+  apply({ entries = [], meta = null, position = null, meta_patch = null, position_patch = null }) {
     const gap = entries.length && entries[0].seq > this.lastSeq + 1;
     if (gap) { this.refill(); return; }
     this.append(entries);
     if (meta && (!this.meta || meta.seq >= this.meta.seq)) this.meta = meta;
     if (position) this.setPosition(position);
+    if (!this.patch(meta_patch, position_patch)) { this.refill(); return; }
     this.onChange(this);
+  }
+
+  /** Apply the patches to the meta and position held at their `from`; one that came
+   * before (a move's answer already brought the position) is let go. False when the
+   * feed holds an older document than the patch needs, or another: then it reads. */
+  patch(metaPatch, positionPatch) {
+    try {
+      if (metaPatch && this.meta && this.meta.seq === metaPatch.from) this.meta = patched(this.meta, metaPatch.ops);
+      else if (metaPatch && (!this.meta || this.meta.seq < metaPatch.to)) return false;
+      const drawn = this.view ? (this.view.at ?? this.view.seq) : -1;
+      if (positionPatch && drawn === positionPatch.from) {
+        this.setPosition(patched({ ...this.view, actions: this.actions }, positionPatch.ops));
+      } else if (positionPatch && drawn < positionPatch.to) return false;
+    } catch (e) {
+      return false;
+    }
+    return true;
   }
 
   append(entries) {
