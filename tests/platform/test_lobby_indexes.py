@@ -66,12 +66,16 @@ def test_the_first_lobby_read_over_10000_old_games_is_as_fast_as_the_tenth(tmp_p
         store_old_games(url, GAMES)
         raw = redis.Redis.from_url(url)
         assert not raw.exists(BUILT)
+        began = time.perf_counter()
         client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0, "DATA_DIR": str(tmp_path)}).test_client()
         times = [timed_get(client, "/api/games?limit=20") for _ in range(10)]
-        assert times[0] < max(3 * times[9], 0.25), times
         deadline = time.monotonic() + 60
         while not raw.exists(BUILT) and time.monotonic() < deadline:  # filed aside, not in a request
-            time.sleep(0.1)
+            time.sleep(0.01)
+        filed_in = time.perf_counter() - began
+        # A read that filed the games itself would take as long as the filing (1-2 s here
+        # when quiet); a loaded machine slows both alike, so the filing's time is the scale.
+        assert times[0] < max(3 * times[9], 0.25, filed_in / 4), (times, filed_in)
         assert raw.zcard(index_key("active")) == GAMES
         page = client.get("/api/games?limit=3").json["games"]
         assert [g["id"] for g in page] == ["old009999", "old009998", "old009997"]
