@@ -134,7 +134,9 @@ class Archiver:
         new line replaces the old). The archive's size per game dropped."""
         written = [found for found in map(self._write, ids) if found is not None]
         changed = [w for w in written if w.line and w.line != w.listed]
+        self._mark_listed({w.game_id: w.listed or PENDING for w in changed})
         self._listing.add([json.loads(w.line) for w in changed if w.line], [w.game_id for w in changed if w.listed])
+        self._mark_listed({w.game_id: w.line for w in changed if w.line})
         sizes = {}
         for w in written:
             drop = [keys.events(w.game_id), keys.tokens(w.game_id), keys.summary(w.game_id), keys.listed(w.game_id)]
@@ -143,6 +145,15 @@ class Archiver:
                 self._unfile(w.game_id, w.line)
                 sizes[w.game_id] = w.size
         return sizes
+
+    def _mark_listed(self, lines: dict[str, str]) -> None:
+        """Remembers each game's line in the listing until its drop deletes the mark: a
+        game whose drop is refused (its log grew) or whose pass died before dropping it
+        is listed again with its older line replaced, whatever its new status."""
+        pipe = self._redis.pipeline(transaction=False)
+        for game_id, line in lines.items():
+            pipe.set(keys.listed(game_id), line)
+        pipe.execute()
 
     def _write(self, game_id: str) -> Written | None:
         """Puts the game's log, seed, action ids, tokens and lobby line in the store."""
@@ -313,6 +324,7 @@ class Archiver:
 
 
 DUE_SEEDED = "archive:due:seeded"
+PENDING = "-"  # a game's mark while its line is being listed: no line equals it, so it is listed again
 LINES_MOVED = "archive:lines-moved"  # the lines older versions left in Redis are in the listing
 
 

@@ -9,8 +9,9 @@ index's version, so every process reloads it when a pass wrote) and the pass's l
 
 A lobby page of archived games reads the index (cached while its version holds), then
 segments newest first (immutable: cached by name), skipping those of other types or
-statuses or wholly after the cursor, and stops once no further segment can hold a game
-newer than the page's last. A game read back and archived again is listed again only
+wholly after the cursor, and stops once no further segment can hold a game newer than
+the page's last. It keeps each game's newest line before filtering by status, so a line
+a later pass wrote (the game finished meanwhile) hides the older one in every page. A game read back and archived again is listed again only
 when its line changed meanwhile (``Archiver`` compares it with the line the read put
 back); the new segment's index entry then names it under ``replaces``, and no page shows
 its older lines again. A game's line by id (``lines``: "my games", a
@@ -128,32 +129,31 @@ class ArchiveListing:
         """Up to ``limit`` archived games newest first, strictly after ``cursor``, and
         whether more follow."""
         index, relisted = self._current_index()
-        candidates = [
-            s
-            for s in index
-            if (game is None or game in s["games"])
-            and (status is None or status in s["statuses"])
-            and (cursor is None or s["oldest"] <= cursor[0])
+        candidates = [  # not by status: a newer line of another status hides a game's older one
+            s for s in index if (game is None or game in s["games"]) and (cursor is None or s["oldest"] <= cursor[0])
         ]
         candidates.sort(key=lambda s: (s["newest"], s["name"]), reverse=True)
-        best: dict[str, tuple[str, Row]] = {}  # id -> (segment, row): the newer segment's line
+
+        def shown(line: JSON) -> bool:
+            return (game is None or line["game"] == game) and (status is None or line["status"] == status)
+
+        best: dict[str, tuple[str, Row]] = {}  # id -> (segment, row): the newest segment's line, any status
         for segment in candidates:
-            ranked = sorted((row for _, row in best.values()), key=_key, reverse=True)
+            # A game's lines all have its creation score: a segment newer than none of the
+            # first ``limit`` + 1 cannot replace one of them.
+            ranked = sorted((row for _, row in best.values() if shown(row[2])), key=_key, reverse=True)
             if len(ranked) > limit and segment["newest"] < ranked[limit][0]:
                 break
             taken = 0
             for row in self._segment(segment["name"]):
-                if taken > limit:
-                    break
-                line = row[2]
+                if taken > limit and status is None:
+                    break  # with a status, a later segment's line may hide one taken here
                 if (cursor is not None and _key(row) >= cursor) or relisted.get(row[1], "") > segment["name"]:
                     continue  # before the cursor, or a line a newer segment replaced
-                if (game is not None and line["game"] != game) or (status is not None and line["status"] != status):
-                    continue
-                taken += 1
                 if row[1] not in best or best[row[1]][0] < segment["name"]:
                     best[row[1]] = (segment["name"], row)
-        ranked = sorted((row for _, row in best.values()), key=_key, reverse=True)
+                    taken += shown(row[2])
+        ranked = sorted((row for _, row in best.values() if shown(row[2])), key=_key, reverse=True)
         for _, game_id, line in ranked[:limit]:
             self._lines.keep(game_id, json.dumps(line))
         return ranked[:limit], len(ranked) > limit

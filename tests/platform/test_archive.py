@@ -327,3 +327,83 @@ def test_an_account_keeps_its_newest_200_games(url):
         records.add_game("ann", f"g{n}", float(n))
     assert redis.zcard(keys.account_games("ann")) == 200
     assert records.games("ann", 200) == [f"g{n}" for n in range(249, 49, -1)]
+
+
+def _unranked(client) -> GameHandle:
+    """A game the sweep takes for abandoned once idle: unrated, not finished."""
+    body = {"game": "toy", "seats": ["ann", "bob"], "options": {"rounds": 1}, "ranked": False}
+    created = client.post("/api/games", json=body).json
+    g = GameHandle.__new__(GameHandle)
+    g.client, g.id, g.tokens = client, created["id"], [s["token"] for s in created["seats"]]
+    return g
+
+
+class _FinishingListing(ArchiveListing):
+    """A listing whose games finish (real moves) right after the pass lists them, before
+    its drops; ``die``: the pass dies there, as one killed between listing and drops."""
+
+    def __init__(self, redis, store, finish, die: bool) -> None:
+        super().__init__(redis, store)
+        self._finish, self._die = finish, die
+
+    def add(self, lines, replaced=()):
+        written = super().add(lines, replaced)
+        finish, self._finish = (self._finish, None) if written else (None, self._finish)
+        if finish:
+            finish()
+            if self._die:
+                raise SystemExit("killed")
+        return written
+
+
+@pytest.mark.parametrize("die", [False, True], ids=["drop-refused", "pass-killed"])
+def test_a_game_finished_during_a_pass_is_listed_once_under_its_last_status(url, settings, die):
+    """Listed as abandoned ("active") by a pass, finished before its drop: the next pass
+    lists it as finished, and no page (of any status) shows its older line again."""
+    cfg, _ = settings
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    games = [_unranked(client) for _ in range(3)]
+
+    def finish() -> None:
+        for g in games[:2]:
+            while client.get(g.url()).json["status"] != "finished":
+                g.play_first()
+
+    store = archive_store(cfg)
+    archiver = Archiver(redis, store, _FinishingListing(redis, store, finish, die))
+    try:
+        archiver.sweep(0, 0, time.time() + 1)
+    except SystemExit:
+        pass
+    assert all(redis.exists(keys.events(g.id)) for g in games[:2])  # the drops were refused
+    archiver.sweep(0, 0, time.time() + 1)
+    assert not any(redis.exists(keys.events(g.id)) for g in games)
+    fresh = _app(url, cfg).test_client()
+    for status, expected in (("active", [games[2].id]), ("finished", [games[1].id, games[0].id])):
+        for limit in (1, 50):
+            walked, cursor = [], ""
+            while cursor is not None:
+                page = fresh.get(f"/api/games?limit={limit}&status={status}" + (f"&cursor={cursor}" if cursor else ""))
+                walked += [(g["id"], g["status"]) for g in page.json["games"]]
+                cursor = page.json["next"]
+            assert walked == [(i, status) for i in expected], (status, limit)
+    every = [g["id"] for g in fresh.get("/api/games").json["games"]]
+    assert every == [g.id for g in reversed(games)]
+    listing = ArchiveListing(redis, store)
+    assert [line["status"] for _, _, line in listing.page(None, "active", 50, None)[0]] == ["active"]
+    assert json.loads(listing.lines([games[0].id])[0])["status"] == "finished"  # the cached line is the newest
+
+
+def test_the_listing_shows_a_games_newest_line_whatever_the_filter(url, tmp_path):
+    """A game listed twice without ``replaces`` (as passes before this fix did): its
+    newer line hides the older one in every status's pages."""
+    listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
+    line = {"id": "g1", "game": "toy", "created_at": "2026-11-01T00:00:00Z"}
+    listing.add([{**line, "status": "active"}, {**line, "id": "g0", "status": "active"}])
+    listing.add([{**line, "status": "finished"}])
+    assert [(i, r["status"]) for _, i, r in listing.page(None, "active", 1, None)[0]] == [("g0", "active")]
+    assert [(i, r["status"]) for _, i, r in listing.page(None, "finished", 50, None)[0]] == [("g1", "finished")]
+    assert [(i, r["status"]) for _, i, r in listing.page(None, None, 50, None)[0]] == [
+        ("g1", "finished"),
+        ("g0", "active"),
+    ]
