@@ -7,7 +7,8 @@ files the lobby lines of the games it archived in the archive's listing
 (``archive_listing.py``), and, per game, in one script that first checks the log still
 ends where the archive does and no token was issued meanwhile, deletes the keys that
 held them (entries, action ids, seed, tokens, computer seats' tokens, fold snapshots,
-lobby line); the game leaves the games index, the lobby's sets and ``archive:due``. No
+lobby line); the game leaves the games index, the lobby's sets, ``archive:due``, a
+clock's deadline and the computer seats' queue and cap. No
 key or set member of an archived game's stays in Redis (but its annotations, chat and
 rematch offer when it has them; its rating entries live in the ratings log): the lobby
 lists it from the listing, "my games" reads its line from its archive.
@@ -37,7 +38,9 @@ from service.services.summaries import COMPACT, STATUSES, full_line
 
 from . import keys, scripts
 from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable
+from .bot_queue import RedisBotQueue
 from .lobby import ARCHIVE_DUE, RedisLobby, index_key
+from .schedules import RedisSchedules
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +118,8 @@ class Archiver:
         self._listing = listing or ArchiveListing(redis, archive)
         self._drop = scripts.register(redis, DROP_LUA)
         self._drop_line = scripts.register(redis, DROP_LINE_LUA)
+        self._bots = RedisBotQueue(redis)
+        self._schedules = RedisSchedules(redis)
 
     def archive(self, game_id: str) -> int:
         """Archives the game; the archive's size in bytes (0: nothing to archive, another
@@ -174,7 +179,12 @@ class Archiver:
         return Written(game_id, len(data), [entries[-1][0], len(tokens)], line, listed)
 
     def _unfile(self, game_id: str, line: str | None) -> None:
-        """The game leaves the games index, the lobby's sets and the archiver's due set."""
+        """The game leaves the games index, the lobby's sets, the archiver's due set, and
+        the schedules (a clock's deadline, the computer seats' queue and cap): a worker
+        would otherwise read it back to end or play it."""
+        self._bots.forget(game_id)
+        self._schedules.clock_due(game_id, None)
+        self._schedules.held(game_id, False)
         pipe = self._redis.pipeline(transaction=False)
         pipe.zrem(keys.GAMES_INDEX, game_id)
         pipe.zrem(ARCHIVE_DUE, game_id)

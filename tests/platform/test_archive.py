@@ -407,3 +407,41 @@ def test_the_listing_shows_a_games_newest_line_whatever_the_filter(url, tmp_path
         ("g1", "finished"),
         ("g0", "active"),
     ]
+
+
+def test_an_archived_game_leaves_the_clocks_and_computer_seats_schedules(url, settings):
+    """Abandoned games with a computer seat and a clock (one whose person is to move, one
+    whose computer is): archived, no schedule names them, and the clock sweeper, past
+    their deadlines, leaves them in the archive."""
+    from service import wiring
+    from service.adapters import bot_queue
+
+    cfg, _ = settings
+    app = _app(url, cfg)
+    client, redis = app.test_client(), connect(url)
+    clock = {"base": 60, "increment": 0, "first_move": 60}
+    body = {"game": "caylus", "seats": ["ann", "bob"], "bots": [{"seat": 1, "strength": 1}], "ranked": False}
+    scheduled: dict[str, list[str]] = {}
+    every = [keys.DEADLINES, bot_queue.QUEUE, bot_queue.OWNER_OF_QUEUED, bot_queue.OWNERS, bot_queue.TAKEN]
+    while len({tuple(found) for found in scheduled.values()}) < 2:  # who moves first is dealt
+        created = client.post("/api/games", json=body | {"clock": clock})
+        assert created.status_code == 201, created.json
+        owner = redis.hget(bot_queue.OWNERS, created.json["id"])
+        every = [*every[:5], bot_queue.in_play(owner)]
+        scheduled[created.json["id"]] = [k for k in every if _names(redis, k, created.json["id"])]
+    ids = list(scheduled)
+    assert sorted({tuple(found) for found in scheduled.values()}) == [
+        (keys.DEADLINES, bot_queue.OWNERS, bot_queue.in_play(owner)),  # its person's clock runs
+        (bot_queue.QUEUE, bot_queue.OWNER_OF_QUEUED, bot_queue.OWNERS, bot_queue.in_play(owner)),  # its computer's turn
+    ]
+
+    assert _archiver(url, cfg).sweep(10**9, 0, time.time() + 1)["abandoned"] == len(ids)
+    assert {i: [k for k in every if _names(redis, k, i)] for i in ids} == {i: [] for i in ids}
+    assert not redis.exists(bot_queue.QUEUED, bot_queue.FINISH)  # its creator has nothing queued
+    assert wiring.of(app).clocks.expire(now=time.time() + 10**6) == []
+    assert not redis.exists(*[keys.events(i) for i in ids])  # not read back
+
+
+def _names(redis, key: str, game_id: str) -> bool:
+    kind = redis.type(key)
+    return bool(redis.zscore(key, game_id) if kind == "zset" else kind == "hash" and redis.hexists(key, game_id))
