@@ -19,7 +19,8 @@ annotations work as before; the next archiving pass takes it out again.
 ``sweep`` picks the games: finished ones (from ``archive:due``, which the lobby fills as
 games finish) whose last entry is older than a given age, and abandoned ones (unrated,
 not finished, no entry for a longer age) from the lobby's set of active games. One pass
-runs at a time (a lock in Redis): the listing's index is read, extended and written back.
+runs at a time (a lock in Redis, under the pass's own token, renewed as the pass goes and
+expiring a minute after a pass died): the listing's index is read, extended and written back.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from service.ports import ArchiveStore
 from service.services.summaries import COMPACT, STATUSES, full_line
 
 from . import keys, scripts
-from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable
+from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable, PassRunning
 from .bot_queue import RedisBotQueue
 from .lobby import ARCHIVE_DUE, RedisLobby, index_key
 from .schedules import RedisSchedules
@@ -137,13 +138,20 @@ class Archiver:
         their keys: a game is in Redis or in the listing (both for a moment) at every
         step. A game read back is listed again only if its line changed meanwhile (the
         new line replaces the old). The archive's size per game dropped."""
-        written = [found for found in map(self._write, ids) if found is not None]
+        written = []
+        for game_id in ids:
+            self._listing.hold()
+            found = self._write(game_id)
+            if found is not None:
+                written.append(found)
+        self._listing.hold()
         changed = [w for w in written if w.line and w.line != w.listed]
         self._mark_listed({w.game_id: w.listed or PENDING for w in changed})
         self._listing.add([json.loads(w.line) for w in changed if w.line], [w.game_id for w in changed if w.listed])
         self._mark_listed({w.game_id: w.line for w in changed if w.line})
         sizes = {}
         for w in written:
+            self._listing.hold()
             drop = [keys.events(w.game_id), keys.tokens(w.game_id), keys.summary(w.game_id), keys.listed(w.game_id)]
             drop += [keys.idempotency(w.game_id), keys.seed(w.game_id), keys.bots(w.game_id)]
             if self._drop(keys=drop + snapshots.get(w.game_id, []), args=w.check):
@@ -234,8 +242,7 @@ class Archiver:
         another pass holds the lock)."""
         done = {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
         if not self._listing.lock():
-            log.warning("another archiving pass is running: this one does nothing")
-            return done
+            raise PassRunning("another archiving pass holds the lock: this one did nothing")
         try:
             self._seed_due()
             done["lines_moved"] = self._move_old_lines()
@@ -273,6 +280,7 @@ class Archiver:
             ids = self._redis.zrange(index_key(status), 0, -1)
             for start in range(0, len(ids), SEGMENT_GAMES):
                 chunk = ids[start : start + SEGMENT_GAMES]
+                self._listing.hold()
                 pipe = self._redis.pipeline(transaction=False)
                 for game_id in chunk:
                     pipe.get(keys.summary(game_id))
@@ -314,6 +322,7 @@ class Archiver:
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
             pipe = self._redis.pipeline(transaction=False)
+            self._listing.hold()
             for game_id in chunk:
                 pipe.xrevrange(keys.events(game_id), "+", "-", count=1)
             for game_id, last in zip(chunk, pipe.execute()):

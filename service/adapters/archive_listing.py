@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -32,9 +34,20 @@ from events.shapes import JSON
 from service.ports import ArchiveStore
 from service.services.summaries import score_of
 
+from . import scripts
+
 VERSION = "archive:listing"  # bumped after each index write: the index's cached copies are stale
 LOCK = "archive:pass"  # one archiving pass at a time: the index is read, extended and written back
-LOCK_SECONDS = 3600
+LOCK_SECONDS = 60  # a pass killed frees the lock this soon; a live one renews it as it goes
+RENEW_SECONDS = 10
+RENEW_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('EXPIRE', KEYS[1], ARGV[2])
+"""
+UNLOCK_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+"""
 INDEX = "index.json"
 SEGMENT_GAMES = 5000  # lines per segment: a page decodes whole segments
 SEGMENTS_CACHED = 16
@@ -45,6 +58,10 @@ Row = tuple[int, str, JSON]  # (creation score, id, lobby line)
 
 class ArchiveUnavailable(exceptions.ConnectionError):
     """The archive store did not answer: the read answers 503 like a storage outage."""
+
+
+class PassRunning(Exception):
+    """Another archiving pass holds the lock (or took it over from this one)."""
 
 
 def _read(read: Any, name: str) -> bytes | None:
@@ -81,14 +98,35 @@ class ArchiveListing:
         self._index: tuple[str | None, list[JSON], dict[str, str]] = ("", [], {})
         self._segments = _Lru(SEGMENTS_CACHED)
         self._lines = _Lru(LINES_CACHED)
+        self._token = ""
+        self._renewed = 0.0
+        self._renew = scripts.register(redis, RENEW_LUA)
+        self._unlock = scripts.register(redis, UNLOCK_LUA)
 
     # Writing: the archiving pass, under the lock.
 
     def lock(self) -> bool:
-        return bool(self._redis.set(LOCK, "1", nx=True, ex=LOCK_SECONDS))
+        """Takes the pass's lock under a token of this pass's own, for ``LOCK_SECONDS``
+        (``hold`` renews it): a pass killed blocks the next one a minute, not an hour."""
+        token = secrets.token_hex(16)
+        if not self._redis.set(LOCK, token, nx=True, ex=LOCK_SECONDS):
+            return False
+        self._token, self._renewed = token, time.monotonic()
+        return True
+
+    def hold(self) -> None:
+        """Renews the lock if it is ``RENEW_SECONDS`` old, while it is still this pass's
+        (compare and expire); raises ``PassRunning`` when it is not: the pass must stop
+        before it writes the index or drops a game."""
+        if time.monotonic() - self._renewed < RENEW_SECONDS:
+            return
+        if not self._renew(keys=[LOCK], args=[self._token, LOCK_SECONDS]):
+            raise PassRunning("this pass's lock expired and another pass may hold it")
+        self._renewed = time.monotonic()
 
     def unlock(self) -> None:
-        self._redis.delete(LOCK)
+        """Frees the lock if it is still this pass's (compare and delete)."""
+        self._unlock(keys=[LOCK], args=[self._token])
 
     def add(self, lines: Iterable[JSON], replaced: Iterable[str] = ()) -> int:
         """Files the lines of games leaving Redis (the caller holds the lock): written to

@@ -2,7 +2,8 @@
 pass over the server's Redis (``REDIS_URL``, else the embedded server's socket in
 ``DATA_DIR``) into the archive store: ``ARCHIVE_S3_BUCKET`` when set, else ``ARCHIVE_DIR``
 (docs/DEPLOY.md, "Archive"). Run it from cron or a
-systemd timer; it prints what it moved as JSON."""
+systemd timer; it prints what it moved as JSON, or exits 75 (EX_TEMPFAIL) when another
+pass holds the lock."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import os
 import sys
 import time
 
+EX_TEMPFAIL = 75  # sysexits.h: another pass is running, try again later (cron tells it from "nothing to do")
+
 
 def main(finished_after: float, abandoned_after: float) -> int:
     from service.adapters.archive import Archiver
+    from service.adapters.archive_listing import LOCK, LOCK_SECONDS, PassRunning
     from service.adapters.connection import SOCKET_NAME, UNAVAILABLE, connect
     from service.app import archive_store
     from service.config import from_env
@@ -26,5 +30,8 @@ def main(finished_after: float, abandoned_after: float) -> int:
     except UNAVAILABLE as exc:
         print(f"the server's Redis does not answer at {url}: {exc}", file=sys.stderr)
         return 2
+    except PassRunning as exc:
+        print(f"{exc} ({LOCK}; a pass that died frees it within {LOCK_SECONDS} s): try later", file=sys.stderr)
+        return EX_TEMPFAIL
     print(json.dumps(done, indent=2))
     return 0

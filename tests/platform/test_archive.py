@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
+import subprocess
+import sys
 import time
 
 import boto3
@@ -445,3 +448,53 @@ def test_an_archived_game_leaves_the_clocks_and_computer_seats_schedules(url, se
 def _names(redis, key: str, game_id: str) -> bool:
     kind = redis.type(key)
     return bool(redis.zscore(key, game_id) if kind == "zset" else kind == "hash" and redis.hexists(key, game_id))
+
+
+def _archive_cli(url: str, cfg: dict, *extra: str):
+    """``python -m service archive`` over the test's Redis and store, as cron runs it."""
+    env = {**os.environ, "REDIS_URL": url, **{k: str(v) for k, v in cfg.items()}}
+    return subprocess.run(
+        [sys.executable, "-m", "service", "archive", "--finished-days", "0", *extra],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_pass_lock_is_its_own_short_and_renewed_and_a_blocked_pass_exits_75(url, tmp_path):
+    """A pass killed -9 leaves its lock for a minute, not an hour; the pass started
+    meanwhile exits 75 (EX_TEMPFAIL) saying so, not 0 as if nothing were due; a pass frees
+    only its own lock, and renews it while it holds it."""
+    from service.adapters import archive_listing
+    from service.adapters.archive_listing import LOCK, PassRunning
+
+    cfg = {"DATA_DIR": str(tmp_path / "data")}
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    g = _finished(client)
+    dead = ArchiveListing(redis, archive_store(cfg))
+    assert dead.lock()  # a pass killed -9 after it took the lock
+    assert 0 < redis.ttl(LOCK) <= 60
+    blocked = _archive_cli(url, cfg)
+    assert blocked.returncode == 75, blocked.stderr
+    assert "another archiving pass" in blocked.stderr and "Traceback" not in blocked.stderr
+    assert redis.exists(keys.events(g.id))
+
+    redis.delete(LOCK)  # its lock expired
+    mine = ArchiveListing(redis, archive_store(cfg))
+    assert mine.lock() and not dead.lock()
+    dead.unlock()  # the dead pass's late unlock frees nothing of another's
+    assert redis.get(LOCK) == mine._token
+    redis.expire(LOCK, 5)
+    mine._renewed -= archive_listing.RENEW_SECONDS
+    mine.hold()
+    assert redis.ttl(LOCK) > 5  # renewed
+    dead._renewed -= archive_listing.RENEW_SECONDS
+    with pytest.raises(PassRunning):
+        dead.hold()  # a pass whose lock another took stops
+    mine.unlock()
+    assert not redis.exists(LOCK)
+
+    done = _archive_cli(url, cfg)
+    assert done.returncode == 0 and json.loads(done.stdout)["finished"] == 1, done.stderr
+    assert not redis.exists(keys.events(g.id), LOCK)
