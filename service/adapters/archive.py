@@ -25,6 +25,7 @@ expiring a minute after a pass died): the listing's index is read, extended and 
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import logging
@@ -81,12 +82,19 @@ class DirectoryArchive:
 
 
 def _write(folder: str, name: str, data: bytes) -> None:
+    """Whole or not at all; a write that fails (a full disk) leaves no ``.part`` file
+    taking the space that is short."""
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, os.path.join(folder, name))
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, os.path.join(folder, name))
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def _read(path: str) -> bytes | None:

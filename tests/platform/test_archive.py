@@ -10,6 +10,7 @@ import gzip
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -450,15 +451,23 @@ def _names(redis, key: str, game_id: str) -> bool:
     return bool(redis.zscore(key, game_id) if kind == "zset" else kind == "hash" and redis.hexists(key, game_id))
 
 
-def _archive_cli(url: str, cfg: dict, *extra: str):
-    """``python -m service archive`` over the test's Redis and store, as cron runs it."""
+def _archive_cli(url: str, cfg: dict, *extra: str, max_file_bytes: int | None = None):
+    """``python -m service archive`` over the test's Redis and store, as cron runs it;
+    ``max_file_bytes``: no file it writes may grow past that (RLIMIT_FSIZE: each write
+    past it fails as on a full disk)."""
     env = {**os.environ, "REDIS_URL": url, **{k: str(v) for k, v in cfg.items()}}
+
+    def limit() -> None:
+        if max_file_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
     return subprocess.run(
         [sys.executable, "-m", "service", "archive", "--finished-days", "0", *extra],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
+        preexec_fn=limit,
     )
 
 
@@ -498,3 +507,21 @@ def test_the_pass_lock_is_its_own_short_and_renewed_and_a_blocked_pass_exits_75(
     done = _archive_cli(url, cfg)
     assert done.returncode == 0 and json.loads(done.stdout)["finished"] == 1, done.stderr
     assert not redis.exists(keys.events(g.id), LOCK)
+
+
+def test_a_pass_that_cannot_write_its_files_says_so_in_one_line_and_leaves_no_part_files(url, tmp_path):
+    """The disk fills (each file the pass writes fails past 100 bytes): the pass exits 74
+    (EX_IOERR) with one line on stderr, no traceback, no ``*.part`` file left taking the
+    space that is short, and the games still whole in Redis."""
+    cfg = {"DATA_DIR": str(tmp_path / "data")}
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    games = [_finished(client) for _ in range(2)]
+    failed = _archive_cli(url, cfg, max_file_bytes=100)
+    assert failed.returncode == 74, failed.stderr
+    assert failed.stderr.count("\n") == 1 and "the archive store failed" in failed.stderr, failed.stderr
+    assert [p.name for p in (tmp_path / "data" / "archive").rglob("*") if p.is_file()] == []
+    for g in games:
+        assert redis.exists(keys.events(g.id), keys.tokens(g.id), keys.summary(g.id)) == 3
+        assert client.get(g.url()).json["status"] == "finished"
+    done = _archive_cli(url, cfg)
+    assert done.returncode == 0 and json.loads(done.stdout)["finished"] == 2, done.stderr
