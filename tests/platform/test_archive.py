@@ -525,3 +525,42 @@ def test_a_pass_that_cannot_write_its_files_says_so_in_one_line_and_leaves_no_pa
         assert client.get(g.url()).json["status"] == "finished"
     done = _archive_cli(url, cfg)
     assert done.returncode == 0 and json.loads(done.stdout)["finished"] == 2, done.stderr
+
+
+def test_a_bucket_that_fails_is_tried_twice_in_all(tmp_path):
+    """A server answering 503 to everything: a read of it makes two requests, as
+    docs/DEPLOY.md says (two tries of at most 10 s each for one that hangs), not three."""
+    import http.server
+    import threading
+
+    from botocore.exceptions import ClientError
+
+    from service.adapters.s3_archive import S3Archive
+
+    seen = []
+
+    class Failing(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.path)
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Failing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        store = S3Archive(
+            BUCKET,
+            endpoint_url=f"http://127.0.0.1:{server.server_address[1]}",
+            region="us-east-1",
+            access_key="k",
+            secret_key="s",
+        )
+        with pytest.raises(ClientError):
+            store.get("g1")
+    finally:
+        server.shutdown()
+    assert len(seen) == 2
