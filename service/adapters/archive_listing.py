@@ -21,6 +21,7 @@ profile) is the trailer of the game's own archive object, cached.
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import secrets
 import time
@@ -176,7 +177,9 @@ class ArchiveListing:
             return (game is None or line["game"] == game) and (status is None or line["status"] == status)
 
         best: dict[str, tuple[str, Row]] = {}  # id -> (segment, row): the newest segment's line, any status
-        for segment in candidates:
+        names_after = [s["name"] for s in candidates[1:]] + [""]
+        newest_after = list(itertools.accumulate(reversed(names_after), max))[::-1]  # the newest segment read later
+        for segment, later in zip(candidates, newest_after):
             # A game's lines all have its creation score: a segment newer than none of the
             # first ``limit`` + 1 cannot replace one of them.
             ranked = sorted((row for _, row in best.values() if shown(row[2])), key=_key, reverse=True)
@@ -184,8 +187,8 @@ class ArchiveListing:
                 break
             taken = 0
             for row in self._segment(segment["name"]):
-                if taken > limit and status is None:
-                    break  # with a status, a later segment's line may hide one taken here
+                if taken > limit and (status is None or later < segment["name"]):
+                    break  # else a segment read later, newer, may hide (by status) a line taken here
                 if (cursor is not None and _key(row) >= cursor) or relisted.get(row[1], "") > segment["name"]:
                     continue  # before the cursor, or a line a newer segment replaced
                 if row[1] not in best or best[row[1]][0] < segment["name"]:

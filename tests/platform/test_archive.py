@@ -292,10 +292,12 @@ def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing
             s3_server.stop(proc)
 
 
-def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path):
+@pytest.mark.parametrize("replaces", [True, False], ids=["replaces", "no-replaces"])
+def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path, replaces):
     """Passes archive games in any order of creation (an abandoned game late, a game read
     back and archived again): pages of every filter, walked by cursor, list each game
-    once, newest first, as one sorted list of them would, the newer segment's line kept."""
+    once, newest first, as one sorted list of them would, the newer segment's line kept
+    (also when the index does not say it replaces one: as passes before issue 30 left it)."""
     rand = random.Random(7)
     listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
     lines: dict[str, dict] = {}
@@ -306,7 +308,7 @@ def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path
             created = f"2026-11-{rand.randint(1, 9):02d}T00:00:{rand.randint(0, 3):02d}Z"  # ties in score
             line = {"id": game_id, "game": rand.choice(["toy", "dice"]), "status": rand.choice(["finished", "active"])}
             batch[game_id] = {**line, "created_at": lines.get(game_id, {}).get("created_at", created)}
-        assert listing.add(list(batch.values()), [i for i in batch if i in lines]) == 1
+        assert listing.add(list(batch.values()), [i for i in batch if i in lines and replaces]) == 1
         lines |= batch
     for game in (None, "toy", "dice"):
         for status in (None, "finished", "active"):
@@ -564,3 +566,22 @@ def test_a_bucket_that_fails_is_tried_twice_in_all(tmp_path):
     finally:
         server.shutdown()
     assert len(seen) == 2
+
+
+def test_a_page_reads_on_past_its_limit_when_a_later_read_segment_may_hide_a_line(url, tmp_path):
+    """The older segment holds a game's old line among newer games; the newer segment
+    (read after it: its newest game is older) hides that line: the page must not stop
+    after ``limit`` lines of the older segment, one of which is hidden."""
+    listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
+
+    def line(game_id: str, day: int, status: str) -> dict:
+        return {"id": game_id, "game": "toy", "status": status, "created_at": f"2026-11-0{day}T00:00:00Z"}
+
+    listing.add([line("top", 9, "active"), line("x", 5, "active"), line("low", 1, "active")])
+    listing.add([line("x", 5, "finished")])
+    walked, cursor, more = [], None, True
+    while more:
+        page, more = listing.page(None, "active", 1, cursor)
+        walked += [game_id for _, game_id, _ in page]
+        cursor = (page[-1][0], page[-1][1]) if page else None
+    assert walked == ["top", "low"]
