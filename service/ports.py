@@ -176,6 +176,9 @@ class BotQueue(Protocol):
 
     def release(self, owner: str, game_id: str) -> None: ...
 
+    def forget(self, game_id: str) -> None:
+        """Out of the queue and of its creator's games in play (archived)."""
+
 
 class Notes(Protocol):
     """Annotations: their own stream beside a game's log (they move no seq)."""

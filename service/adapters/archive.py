@@ -7,7 +7,8 @@ files the lobby lines of the games it archived in the archive's listing
 (``archive_listing.py``), and, per game, in one script that first checks the log still
 ends where the archive does and no token was issued meanwhile, deletes the keys that
 held them (entries, action ids, seed, tokens, computer seats' tokens, fold snapshots,
-lobby line); the game leaves the games index, the lobby's sets and ``archive:due``. No
+lobby line); the game leaves the games index, the lobby's sets, ``archive:due``, a
+clock's deadline and the computer seats' queue and cap. No
 key or set member of an archived game's stays in Redis (but its annotations, chat and
 rematch offer when it has them; its rating entries live in the ratings log): the lobby
 lists it from the listing, "my games" reads its line from its archive.
@@ -18,11 +19,13 @@ annotations work as before; the next archiving pass takes it out again.
 ``sweep`` picks the games: finished ones (from ``archive:due``, which the lobby fills as
 games finish) whose last entry is older than a given age, and abandoned ones (unrated,
 not finished, no entry for a longer age) from the lobby's set of active games. One pass
-runs at a time (a lock in Redis): the listing's index is read, extended and written back.
+runs at a time (a lock in Redis, under the pass's own token, renewed as the pass goes and
+expiring a minute after a pass died): the listing's index is read, extended and written back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import logging
@@ -36,8 +39,10 @@ from service.ports import ArchiveStore
 from service.services.summaries import COMPACT, STATUSES, full_line
 
 from . import keys, scripts
-from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable
+from .archive_listing import SEGMENT_GAMES, ArchiveListing, ArchiveUnavailable, PassRunning
+from .bot_queue import RedisBotQueue
 from .lobby import ARCHIVE_DUE, RedisLobby, index_key
+from .schedules import RedisSchedules
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +82,19 @@ class DirectoryArchive:
 
 
 def _write(folder: str, name: str, data: bytes) -> None:
+    """Whole or not at all; a write that fails (a full disk) leaves no ``.part`` file
+    taking the space that is short."""
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, os.path.join(folder, name))
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, os.path.join(folder, name))
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def _read(path: str) -> bytes | None:
@@ -115,6 +127,8 @@ class Archiver:
         self._listing = listing or ArchiveListing(redis, archive)
         self._drop = scripts.register(redis, DROP_LUA)
         self._drop_line = scripts.register(redis, DROP_LINE_LUA)
+        self._bots = RedisBotQueue(redis)
+        self._schedules = RedisSchedules(redis)
 
     def archive(self, game_id: str) -> int:
         """Archives the game; the archive's size in bytes (0: nothing to archive, another
@@ -132,17 +146,35 @@ class Archiver:
         their keys: a game is in Redis or in the listing (both for a moment) at every
         step. A game read back is listed again only if its line changed meanwhile (the
         new line replaces the old). The archive's size per game dropped."""
-        written = [found for found in map(self._write, ids) if found is not None]
+        written = []
+        for game_id in ids:
+            self._listing.hold()
+            found = self._write(game_id)
+            if found is not None:
+                written.append(found)
+        self._listing.hold()
         changed = [w for w in written if w.line and w.line != w.listed]
+        self._mark_listed({w.game_id: w.listed or PENDING for w in changed})
         self._listing.add([json.loads(w.line) for w in changed if w.line], [w.game_id for w in changed if w.listed])
+        self._mark_listed({w.game_id: w.line for w in changed if w.line})
         sizes = {}
         for w in written:
+            self._listing.hold()
             drop = [keys.events(w.game_id), keys.tokens(w.game_id), keys.summary(w.game_id), keys.listed(w.game_id)]
             drop += [keys.idempotency(w.game_id), keys.seed(w.game_id), keys.bots(w.game_id)]
             if self._drop(keys=drop + snapshots.get(w.game_id, []), args=w.check):
                 self._unfile(w.game_id, w.line)
                 sizes[w.game_id] = w.size
         return sizes
+
+    def _mark_listed(self, lines: dict[str, str]) -> None:
+        """Remembers each game's line in the listing until its drop deletes the mark: a
+        game whose drop is refused (its log grew) or whose pass died before dropping it
+        is listed again with its older line replaced, whatever its new status."""
+        pipe = self._redis.pipeline(transaction=False)
+        for game_id, line in lines.items():
+            pipe.set(keys.listed(game_id), line)
+        pipe.execute()
 
     def _write(self, game_id: str) -> Written | None:
         """Puts the game's log, seed, action ids, tokens and lobby line in the store."""
@@ -163,7 +195,12 @@ class Archiver:
         return Written(game_id, len(data), [entries[-1][0], len(tokens)], line, listed)
 
     def _unfile(self, game_id: str, line: str | None) -> None:
-        """The game leaves the games index, the lobby's sets and the archiver's due set."""
+        """The game leaves the games index, the lobby's sets, the archiver's due set, and
+        the schedules (a clock's deadline, the computer seats' queue and cap): a worker
+        would otherwise read it back to end or play it."""
+        self._bots.forget(game_id)
+        self._schedules.clock_due(game_id, None)
+        self._schedules.held(game_id, False)
         pipe = self._redis.pipeline(transaction=False)
         pipe.zrem(keys.GAMES_INDEX, game_id)
         pipe.zrem(ARCHIVE_DUE, game_id)
@@ -213,8 +250,7 @@ class Archiver:
         another pass holds the lock)."""
         done = {"finished": 0, "abandoned": 0, "bytes": 0, "lines_moved": 0}
         if not self._listing.lock():
-            log.warning("another archiving pass is running: this one does nothing")
-            return done
+            raise PassRunning("another archiving pass holds the lock: this one did nothing")
         try:
             self._seed_due()
             done["lines_moved"] = self._move_old_lines()
@@ -252,6 +288,7 @@ class Archiver:
             ids = self._redis.zrange(index_key(status), 0, -1)
             for start in range(0, len(ids), SEGMENT_GAMES):
                 chunk = ids[start : start + SEGMENT_GAMES]
+                self._listing.hold()
                 pipe = self._redis.pipeline(transaction=False)
                 for game_id in chunk:
                     pipe.get(keys.summary(game_id))
@@ -293,6 +330,7 @@ class Archiver:
         for start in range(0, len(ids), CHUNK):
             chunk = ids[start : start + CHUNK]
             pipe = self._redis.pipeline(transaction=False)
+            self._listing.hold()
             for game_id in chunk:
                 pipe.xrevrange(keys.events(game_id), "+", "-", count=1)
             for game_id, last in zip(chunk, pipe.execute()):
@@ -313,6 +351,7 @@ class Archiver:
 
 
 DUE_SEEDED = "archive:due:seeded"
+PENDING = "-"  # a game's mark while its line is being listed: no line equals it, so it is listed again
 LINES_MOVED = "archive:lines-moved"  # the lines older versions left in Redis are in the listing
 
 

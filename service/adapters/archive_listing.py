@@ -9,8 +9,9 @@ index's version, so every process reloads it when a pass wrote) and the pass's l
 
 A lobby page of archived games reads the index (cached while its version holds), then
 segments newest first (immutable: cached by name), skipping those of other types or
-statuses or wholly after the cursor, and stops once no further segment can hold a game
-newer than the page's last. A game read back and archived again is listed again only
+wholly after the cursor, and stops once no further segment can hold a game newer than
+the page's last. It keeps each game's newest line before filtering by status, so a line
+a later pass wrote (the game finished meanwhile) hides the older one in every page. A game read back and archived again is listed again only
 when its line changed meanwhile (``Archiver`` compares it with the line the read put
 back); the new segment's index entry then names it under ``replaces``, and no page shows
 its older lines again. A game's line by id (``lines``: "my games", a
@@ -20,7 +21,10 @@ profile) is the trailer of the game's own archive object, cached.
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
+import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -31,9 +35,20 @@ from events.shapes import JSON
 from service.ports import ArchiveStore
 from service.services.summaries import score_of
 
+from . import scripts
+
 VERSION = "archive:listing"  # bumped after each index write: the index's cached copies are stale
 LOCK = "archive:pass"  # one archiving pass at a time: the index is read, extended and written back
-LOCK_SECONDS = 3600
+LOCK_SECONDS = 60  # a pass killed frees the lock this soon; a live one renews it as it goes
+RENEW_SECONDS = 10
+RENEW_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('EXPIRE', KEYS[1], ARGV[2])
+"""
+UNLOCK_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+"""
 INDEX = "index.json"
 SEGMENT_GAMES = 5000  # lines per segment: a page decodes whole segments
 SEGMENTS_CACHED = 16
@@ -44,6 +59,10 @@ Row = tuple[int, str, JSON]  # (creation score, id, lobby line)
 
 class ArchiveUnavailable(exceptions.ConnectionError):
     """The archive store did not answer: the read answers 503 like a storage outage."""
+
+
+class PassRunning(Exception):
+    """Another archiving pass holds the lock (or took it over from this one)."""
 
 
 def _read(read: Any, name: str) -> bytes | None:
@@ -80,14 +99,35 @@ class ArchiveListing:
         self._index: tuple[str | None, list[JSON], dict[str, str]] = ("", [], {})
         self._segments = _Lru(SEGMENTS_CACHED)
         self._lines = _Lru(LINES_CACHED)
+        self._token = ""
+        self._renewed = 0.0
+        self._renew = scripts.register(redis, RENEW_LUA)
+        self._unlock = scripts.register(redis, UNLOCK_LUA)
 
     # Writing: the archiving pass, under the lock.
 
     def lock(self) -> bool:
-        return bool(self._redis.set(LOCK, "1", nx=True, ex=LOCK_SECONDS))
+        """Takes the pass's lock under a token of this pass's own, for ``LOCK_SECONDS``
+        (``hold`` renews it): a pass killed blocks the next one a minute, not an hour."""
+        token = secrets.token_hex(16)
+        if not self._redis.set(LOCK, token, nx=True, ex=LOCK_SECONDS):
+            return False
+        self._token, self._renewed = token, time.monotonic()
+        return True
+
+    def hold(self) -> None:
+        """Renews the lock if it is ``RENEW_SECONDS`` old, while it is still this pass's
+        (compare and expire); raises ``PassRunning`` when it is not: the pass must stop
+        before it writes the index or drops a game."""
+        if time.monotonic() - self._renewed < RENEW_SECONDS:
+            return
+        if not self._renew(keys=[LOCK], args=[self._token, LOCK_SECONDS]):
+            raise PassRunning("this pass's lock expired and another pass may hold it")
+        self._renewed = time.monotonic()
 
     def unlock(self) -> None:
-        self._redis.delete(LOCK)
+        """Frees the lock if it is still this pass's (compare and delete)."""
+        self._unlock(keys=[LOCK], args=[self._token])
 
     def add(self, lines: Iterable[JSON], replaced: Iterable[str] = ()) -> int:
         """Files the lines of games leaving Redis (the caller holds the lock): written to
@@ -128,32 +168,33 @@ class ArchiveListing:
         """Up to ``limit`` archived games newest first, strictly after ``cursor``, and
         whether more follow."""
         index, relisted = self._current_index()
-        candidates = [
-            s
-            for s in index
-            if (game is None or game in s["games"])
-            and (status is None or status in s["statuses"])
-            and (cursor is None or s["oldest"] <= cursor[0])
+        candidates = [  # not by status: a newer line of another status hides a game's older one
+            s for s in index if (game is None or game in s["games"]) and (cursor is None or s["oldest"] <= cursor[0])
         ]
         candidates.sort(key=lambda s: (s["newest"], s["name"]), reverse=True)
-        best: dict[str, tuple[str, Row]] = {}  # id -> (segment, row): the newer segment's line
-        for segment in candidates:
-            ranked = sorted((row for _, row in best.values()), key=_key, reverse=True)
+
+        def shown(line: JSON) -> bool:
+            return (game is None or line["game"] == game) and (status is None or line["status"] == status)
+
+        best: dict[str, tuple[str, Row]] = {}  # id -> (segment, row): the newest segment's line, any status
+        names_after = [s["name"] for s in candidates[1:]] + [""]
+        newest_after = list(itertools.accumulate(reversed(names_after), max))[::-1]  # the newest segment read later
+        for segment, later in zip(candidates, newest_after):
+            # A game's lines all have its creation score: a segment newer than none of the
+            # first ``limit`` + 1 cannot replace one of them.
+            ranked = sorted((row for _, row in best.values() if shown(row[2])), key=_key, reverse=True)
             if len(ranked) > limit and segment["newest"] < ranked[limit][0]:
                 break
             taken = 0
             for row in self._segment(segment["name"]):
-                if taken > limit:
-                    break
-                line = row[2]
+                if taken > limit and (status is None or later < segment["name"]):
+                    break  # else a segment read later, newer, may hide (by status) a line taken here
                 if (cursor is not None and _key(row) >= cursor) or relisted.get(row[1], "") > segment["name"]:
                     continue  # before the cursor, or a line a newer segment replaced
-                if (game is not None and line["game"] != game) or (status is not None and line["status"] != status):
-                    continue
-                taken += 1
                 if row[1] not in best or best[row[1]][0] < segment["name"]:
                     best[row[1]] = (segment["name"], row)
-        ranked = sorted((row for _, row in best.values()), key=_key, reverse=True)
+                    taken += shown(row[2])
+        ranked = sorted((row for _, row in best.values() if shown(row[2])), key=_key, reverse=True)
         for _, game_id, line in ranked[:limit]:
             self._lines.keep(game_id, json.dumps(line))
         return ranked[:limit], len(ranked) > limit

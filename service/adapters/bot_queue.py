@@ -65,6 +65,18 @@ end
 return game
 """
 
+FORGET_LUA = """
+redis.call('HDEL', KEYS[5], ARGV[1])
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+local owner = redis.call('HGET', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+if owner and redis.call('HINCRBY', KEYS[4], owner, -1) <= 0 then
+  redis.call('HDEL', KEYS[4], owner)
+  redis.call('HDEL', KEYS[2], owner)
+end
+return 1
+"""
+
 CLAIM_LUA = """
 local seats, strength = tonumber(ARGV[2]), tonumber(ARGV[3])
 local held = redis.call('HGETALL', KEYS[1])
@@ -86,6 +98,7 @@ class RedisBotQueue:
         self._enqueue = scripts.register(redis, ENQUEUE_LUA)
         self._take = scripts.register(redis, TAKE_LUA)
         self._claim = scripts.register(redis, CLAIM_LUA)
+        self._forget = scripts.register(redis, FORGET_LUA)
 
     def due(self, game_id: str, owner: str, cost: float) -> None:
         """Queue ``game_id`` for a computer move (once: a queued game keeps its place)."""
@@ -129,3 +142,11 @@ class RedisBotQueue:
     def release(self, owner: str, game_id: str) -> None:
         self._redis.hdel(in_play(owner), game_id)
         self._redis.hdel(OWNERS, game_id)
+
+    def forget(self, game_id: str) -> None:
+        """The game leaves the queue (its creator's turn with it) and its creator's
+        games in play: it left Redis (archived)."""
+        self._forget(keys=[QUEUE, FINISH, OWNER_OF_QUEUED, QUEUED, TAKEN], args=[game_id])
+        owner = self.owner(game_id)
+        if owner is not None:
+            self.release(owner, game_id)

@@ -26,7 +26,9 @@ class S3Archive:
     ) -> None:
         """Credentials left unset are boto3's own (its environment variables, its files,
         an instance role); ``endpoint_url`` names a server other than AWS. A store that
-        hangs holds a read of an archived game for at most two tries of 10 s."""
+        hangs holds a read of an archived game for at most two tries of 10 s: two attempts
+        in all (botocore's ``total_max_attempts``; its ``max_attempts`` counts the retries
+        only, and made three)."""
         self._bucket = bucket
         self._prefix = prefix
         self._s3 = client or boto3.client(
@@ -35,7 +37,7 @@ class S3Archive:
             region_name=region or None,
             aws_access_key_id=access_key or None,
             aws_secret_access_key=secret_key or None,
-            config=Config(retries={"max_attempts": 2, "mode": "standard"}, connect_timeout=2, read_timeout=10),
+            config=Config(retries={"total_max_attempts": 2, "mode": "standard"}, connect_timeout=2, read_timeout=10),
         )
 
     def _key(self, game_id: str) -> str:

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
+import resource
+import subprocess
+import sys
 import time
 
 import boto3
@@ -288,10 +292,12 @@ def test_an_unreachable_bucket_answers_503_and_an_archiving_pass_deletes_nothing
             s3_server.stop(proc)
 
 
-def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path):
+@pytest.mark.parametrize("replaces", [True, False], ids=["replaces", "no-replaces"])
+def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path, replaces):
     """Passes archive games in any order of creation (an abandoned game late, a game read
     back and archived again): pages of every filter, walked by cursor, list each game
-    once, newest first, as one sorted list of them would, the newer segment's line kept."""
+    once, newest first, as one sorted list of them would, the newer segment's line kept
+    (also when the index does not say it replaces one: as passes before issue 30 left it)."""
     rand = random.Random(7)
     listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
     lines: dict[str, dict] = {}
@@ -302,7 +308,7 @@ def test_the_listing_pages_overlapping_segments_as_one_sorted_list(url, tmp_path
             created = f"2026-11-{rand.randint(1, 9):02d}T00:00:{rand.randint(0, 3):02d}Z"  # ties in score
             line = {"id": game_id, "game": rand.choice(["toy", "dice"]), "status": rand.choice(["finished", "active"])}
             batch[game_id] = {**line, "created_at": lines.get(game_id, {}).get("created_at", created)}
-        assert listing.add(list(batch.values()), [i for i in batch if i in lines]) == 1
+        assert listing.add(list(batch.values()), [i for i in batch if i in lines and replaces]) == 1
         lines |= batch
     for game in (None, "toy", "dice"):
         for status in (None, "finished", "active"):
@@ -327,3 +333,255 @@ def test_an_account_keeps_its_newest_200_games(url):
         records.add_game("ann", f"g{n}", float(n))
     assert redis.zcard(keys.account_games("ann")) == 200
     assert records.games("ann", 200) == [f"g{n}" for n in range(249, 49, -1)]
+
+
+def _unranked(client) -> GameHandle:
+    """A game the sweep takes for abandoned once idle: unrated, not finished."""
+    body = {"game": "toy", "seats": ["ann", "bob"], "options": {"rounds": 1}, "ranked": False}
+    created = client.post("/api/games", json=body).json
+    g = GameHandle.__new__(GameHandle)
+    g.client, g.id, g.tokens = client, created["id"], [s["token"] for s in created["seats"]]
+    return g
+
+
+class _FinishingListing(ArchiveListing):
+    """A listing whose games finish (real moves) right after the pass lists them, before
+    its drops; ``die``: the pass dies there, as one killed between listing and drops."""
+
+    def __init__(self, redis, store, finish, die: bool) -> None:
+        super().__init__(redis, store)
+        self._finish, self._die = finish, die
+
+    def add(self, lines, replaced=()):
+        written = super().add(lines, replaced)
+        finish, self._finish = (self._finish, None) if written else (None, self._finish)
+        if finish:
+            finish()
+            if self._die:
+                raise SystemExit("killed")
+        return written
+
+
+@pytest.mark.parametrize("die", [False, True], ids=["drop-refused", "pass-killed"])
+def test_a_game_finished_during_a_pass_is_listed_once_under_its_last_status(url, settings, die):
+    """Listed as abandoned ("active") by a pass, finished before its drop: the next pass
+    lists it as finished, and no page (of any status) shows its older line again."""
+    cfg, _ = settings
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    games = [_unranked(client) for _ in range(3)]
+
+    def finish() -> None:
+        for g in games[:2]:
+            while client.get(g.url()).json["status"] != "finished":
+                g.play_first()
+
+    store = archive_store(cfg)
+    archiver = Archiver(redis, store, _FinishingListing(redis, store, finish, die))
+    try:
+        archiver.sweep(0, 0, time.time() + 1)
+    except SystemExit:
+        pass
+    assert all(redis.exists(keys.events(g.id)) for g in games[:2])  # the drops were refused
+    archiver.sweep(0, 0, time.time() + 1)
+    assert not any(redis.exists(keys.events(g.id)) for g in games)
+    fresh = _app(url, cfg).test_client()
+    for status, expected in (("active", [games[2].id]), ("finished", [games[1].id, games[0].id])):
+        for limit in (1, 50):
+            walked, cursor = [], ""
+            while cursor is not None:
+                page = fresh.get(f"/api/games?limit={limit}&status={status}" + (f"&cursor={cursor}" if cursor else ""))
+                walked += [(g["id"], g["status"]) for g in page.json["games"]]
+                cursor = page.json["next"]
+            assert walked == [(i, status) for i in expected], (status, limit)
+    every = [g["id"] for g in fresh.get("/api/games").json["games"]]
+    assert every == [g.id for g in reversed(games)]
+    listing = ArchiveListing(redis, store)
+    assert [line["status"] for _, _, line in listing.page(None, "active", 50, None)[0]] == ["active"]
+    assert json.loads(listing.lines([games[0].id])[0])["status"] == "finished"  # the cached line is the newest
+
+
+def test_the_listing_shows_a_games_newest_line_whatever_the_filter(url, tmp_path):
+    """A game listed twice without ``replaces`` (as passes before this fix did): its
+    newer line hides the older one in every status's pages."""
+    listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
+    line = {"id": "g1", "game": "toy", "created_at": "2026-11-01T00:00:00Z"}
+    listing.add([{**line, "status": "active"}, {**line, "id": "g0", "status": "active"}])
+    listing.add([{**line, "status": "finished"}])
+    assert [(i, r["status"]) for _, i, r in listing.page(None, "active", 1, None)[0]] == [("g0", "active")]
+    assert [(i, r["status"]) for _, i, r in listing.page(None, "finished", 50, None)[0]] == [("g1", "finished")]
+    assert [(i, r["status"]) for _, i, r in listing.page(None, None, 50, None)[0]] == [
+        ("g1", "finished"),
+        ("g0", "active"),
+    ]
+
+
+def test_an_archived_game_leaves_the_clocks_and_computer_seats_schedules(url, settings):
+    """Abandoned games with a computer seat and a clock (one whose person is to move, one
+    whose computer is): archived, no schedule names them, and the clock sweeper, past
+    their deadlines, leaves them in the archive."""
+    from service import wiring
+    from service.adapters import bot_queue
+
+    cfg, _ = settings
+    app = _app(url, cfg)
+    client, redis = app.test_client(), connect(url)
+    clock = {"base": 60, "increment": 0, "first_move": 60}
+    body = {"game": "caylus", "seats": ["ann", "bob"], "bots": [{"seat": 1, "strength": 1}], "ranked": False}
+    scheduled: dict[str, list[str]] = {}
+    every = [keys.DEADLINES, bot_queue.QUEUE, bot_queue.OWNER_OF_QUEUED, bot_queue.OWNERS, bot_queue.TAKEN]
+    while len({tuple(found) for found in scheduled.values()}) < 2:  # who moves first is dealt
+        created = client.post("/api/games", json=body | {"clock": clock})
+        assert created.status_code == 201, created.json
+        owner = redis.hget(bot_queue.OWNERS, created.json["id"])
+        every = [*every[:5], bot_queue.in_play(owner)]
+        scheduled[created.json["id"]] = [k for k in every if _names(redis, k, created.json["id"])]
+    ids = list(scheduled)
+    assert sorted({tuple(found) for found in scheduled.values()}) == [
+        (keys.DEADLINES, bot_queue.OWNERS, bot_queue.in_play(owner)),  # its person's clock runs
+        (bot_queue.QUEUE, bot_queue.OWNER_OF_QUEUED, bot_queue.OWNERS, bot_queue.in_play(owner)),  # its computer's turn
+    ]
+
+    assert _archiver(url, cfg).sweep(10**9, 0, time.time() + 1)["abandoned"] == len(ids)
+    assert {i: [k for k in every if _names(redis, k, i)] for i in ids} == {i: [] for i in ids}
+    assert not redis.exists(bot_queue.QUEUED, bot_queue.FINISH)  # its creator has nothing queued
+    assert wiring.of(app).clocks.expire(now=time.time() + 10**6) == []
+    assert not redis.exists(*[keys.events(i) for i in ids])  # not read back
+
+
+def _names(redis, key: str, game_id: str) -> bool:
+    kind = redis.type(key)
+    return bool(redis.zscore(key, game_id) if kind == "zset" else kind == "hash" and redis.hexists(key, game_id))
+
+
+def _archive_cli(url: str, cfg: dict, *extra: str, max_file_bytes: int | None = None):
+    """``python -m service archive`` over the test's Redis and store, as cron runs it;
+    ``max_file_bytes``: no file it writes may grow past that (RLIMIT_FSIZE: each write
+    past it fails as on a full disk)."""
+    env = {**os.environ, "REDIS_URL": url, **{k: str(v) for k, v in cfg.items()}}
+
+    def limit() -> None:
+        if max_file_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
+    return subprocess.run(
+        [sys.executable, "-m", "service", "archive", "--finished-days", "0", *extra],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+    )
+
+
+def test_the_pass_lock_is_its_own_short_and_renewed_and_a_blocked_pass_exits_75(url, tmp_path):
+    """A pass killed -9 leaves its lock for a minute, not an hour; the pass started
+    meanwhile exits 75 (EX_TEMPFAIL) saying so, not 0 as if nothing were due; a pass frees
+    only its own lock, and renews it while it holds it."""
+    from service.adapters import archive_listing
+    from service.adapters.archive_listing import LOCK, PassRunning
+
+    cfg = {"DATA_DIR": str(tmp_path / "data")}
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    g = _finished(client)
+    dead = ArchiveListing(redis, archive_store(cfg))
+    assert dead.lock()  # a pass killed -9 after it took the lock
+    assert 0 < redis.ttl(LOCK) <= 60
+    blocked = _archive_cli(url, cfg)
+    assert blocked.returncode == 75, blocked.stderr
+    assert "another archiving pass" in blocked.stderr and "Traceback" not in blocked.stderr
+    assert redis.exists(keys.events(g.id))
+
+    redis.delete(LOCK)  # its lock expired
+    mine = ArchiveListing(redis, archive_store(cfg))
+    assert mine.lock() and not dead.lock()
+    dead.unlock()  # the dead pass's late unlock frees nothing of another's
+    assert redis.get(LOCK) == mine._token
+    redis.expire(LOCK, 5)
+    mine._renewed -= archive_listing.RENEW_SECONDS
+    mine.hold()
+    assert redis.ttl(LOCK) > 5  # renewed
+    dead._renewed -= archive_listing.RENEW_SECONDS
+    with pytest.raises(PassRunning):
+        dead.hold()  # a pass whose lock another took stops
+    mine.unlock()
+    assert not redis.exists(LOCK)
+
+    done = _archive_cli(url, cfg)
+    assert done.returncode == 0 and json.loads(done.stdout)["finished"] == 1, done.stderr
+    assert not redis.exists(keys.events(g.id), LOCK)
+
+
+def test_a_pass_that_cannot_write_its_files_says_so_in_one_line_and_leaves_no_part_files(url, tmp_path):
+    """The disk fills (each file the pass writes fails past 100 bytes): the pass exits 74
+    (EX_IOERR) with one line on stderr, no traceback, no ``*.part`` file left taking the
+    space that is short, and the games still whole in Redis."""
+    cfg = {"DATA_DIR": str(tmp_path / "data")}
+    client, redis = _app(url, cfg).test_client(), connect(url)
+    games = [_finished(client) for _ in range(2)]
+    failed = _archive_cli(url, cfg, max_file_bytes=100)
+    assert failed.returncode == 74, failed.stderr
+    assert failed.stderr.count("\n") == 1 and "the archive store failed" in failed.stderr, failed.stderr
+    assert [p.name for p in (tmp_path / "data" / "archive").rglob("*") if p.is_file()] == []
+    for g in games:
+        assert redis.exists(keys.events(g.id), keys.tokens(g.id), keys.summary(g.id)) == 3
+        assert client.get(g.url()).json["status"] == "finished"
+    done = _archive_cli(url, cfg)
+    assert done.returncode == 0 and json.loads(done.stdout)["finished"] == 2, done.stderr
+
+
+def test_a_bucket_that_fails_is_tried_twice_in_all(tmp_path):
+    """A server answering 503 to everything: a read of it makes two requests, as
+    docs/DEPLOY.md says (two tries of at most 10 s each for one that hangs), not three."""
+    import http.server
+    import threading
+
+    from botocore.exceptions import ClientError
+
+    from service.adapters.s3_archive import S3Archive
+
+    seen = []
+
+    class Failing(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.path)
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Failing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        store = S3Archive(
+            BUCKET,
+            endpoint_url=f"http://127.0.0.1:{server.server_address[1]}",
+            region="us-east-1",
+            access_key="k",
+            secret_key="s",
+        )
+        with pytest.raises(ClientError):
+            store.get("g1")
+    finally:
+        server.shutdown()
+    assert len(seen) == 2
+
+
+def test_a_page_reads_on_past_its_limit_when_a_later_read_segment_may_hide_a_line(url, tmp_path):
+    """The older segment holds a game's old line among newer games; the newer segment
+    (read after it: its newest game is older) hides that line: the page must not stop
+    after ``limit`` lines of the older segment, one of which is hidden."""
+    listing = ArchiveListing(connect(url), DirectoryArchive(tmp_path / "archive"))
+
+    def line(game_id: str, day: int, status: str) -> dict:
+        return {"id": game_id, "game": "toy", "status": status, "created_at": f"2026-11-0{day}T00:00:00Z"}
+
+    listing.add([line("top", 9, "active"), line("x", 5, "active"), line("low", 1, "active")])
+    listing.add([line("x", 5, "finished")])
+    walked, cursor, more = [], None, True
+    while more:
+        page, more = listing.page(None, "active", 1, cursor)
+        walked += [game_id for _, game_id, _ in page]
+        cursor = (page[-1][0], page[-1][1]) if page else None
+    assert walked == ["top", "low"]
