@@ -28,6 +28,19 @@ def at(state: dict, *steps: dict) -> dict:
     return dict(state, queue=[dict(s) for s in steps], phase=state["phase"] if state["phase"] != "setup" else "action")
 
 
+def launch_plot(state: dict, action: str, victim: int = 1) -> dict:
+    """Seat 0 opens its plot turn and launches its face-up plot in Gallia (space 0) at ``victim``."""
+    return act(
+        at(state, {"op": "plot_turn", "seat": 0}),
+        0,
+        "launch_plot",
+        province="gallia",
+        space=0,
+        action=action,
+        victim=victim,
+    )
+
+
 TAKE = {"vote": "place_vote", "draw": "draw_card", "pantheon": "place_pantheon_piece"}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from projections.games.age_of_rome import GAME
 from projections.games.age_of_rome.effects import gain_glory, lose_glory
 
-from .helpers import act, at, board
+from .helpers import act, at, board, launch_plot
 
 PLACE = {"op": "place", "seat": 0}
 
@@ -107,15 +107,7 @@ def test_defect_offers_removing_the_legion_or_replacing_it():
     state["areas"]["thrace"] = [0, 1, 0, 0]
     state["areas"]["epirus"] = [0, 1, 0, 0]
     state["players"][1]["legions"] -= 2
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="defect",
-        victim=1,
-    )
+    state = launch_plot(state, "defect")
     assert offered(state, "defect") == [
         {"area": "epirus", "mode": "remove"},
         {"area": "epirus", "mode": "replace"},

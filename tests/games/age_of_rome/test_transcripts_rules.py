@@ -14,7 +14,7 @@ from projections.games.age_of_rome.effects import (
 )
 from projections.games.age_of_rome.scoring import area_awards, final_result, senate_points
 
-from .helpers import act, at, board, take_building_actions
+from .helpers import act, at, board, launch_plot, take_building_actions
 
 # tests of a building's action, under rules version 2 (it happens at once) and 3 (it is
 # offered, and taken here)
@@ -150,15 +150,7 @@ def test_sabotage_takes_an_own_piece_from_the_unfinished_tier():
     state = board(4, "marcus_antonius", "caius_octavius", "fulvia", "aemilius_lepidus")
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1]["pantheon"]["foundation"]["own"] = 2
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="sabotage",
-        victim=1,
-    )
+    state = launch_plot(state, "sabotage")
     assert state["players"][1]["pantheon"]["foundation"] == {"own": 1, "metal": None}
 
 
@@ -167,15 +159,7 @@ def test_defect_replaces_a_target_legion_with_ones_own():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["areas"]["thrace"] = [0, 2, 0, 0]
     state["players"][1]["legions"] -= 2
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="defect",
-        victim=1,
-    )
+    state = launch_plot(state, "defect")
     state = act(state, 0, "defect", area="thrace", mode="replace")
     assert state["areas"]["thrace"] == [1, 1, 0, 0] and state["players"][1]["legions"] == 4
     assert state["players"][0]["legions"] == 7
@@ -186,9 +170,7 @@ def test_lure_moves_up_to_two_target_legions():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["areas"]["thrace"] = [0, 2, 0, 0]
     state["players"][1]["legions"] -= 2
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}), 0, "launch_plot", province="gallia", space=0, action="lure", victim=1
-    )
+    state = launch_plot(state, "lure")
     state = act(state, 0, "lure_move", **{"from": "thrace", "to": "epirus"})
     state = act(state, 0, "lure_move", **{"from": "thrace", "to": "macedonia"})
     assert [state["areas"][a][1] for a in ("epirus", "macedonia", "thrace")] == [1, 1, 0]
@@ -200,15 +182,7 @@ def test_revote_removes_a_target_vote_and_places_ones_own_on_top():
     state["senate"] = [0, 1, 0]
     state["players"][1]["votes"] -= 1
     state["players"][0]["votes"] -= 2
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="revote",
-        victim=1,
-    )
+    state = launch_plot(state, "revote")
     state = act(state, 0, "pick_vote", position=1)
     assert state["senate"] == [0, 0, 0] and state["players"][0]["glory"] == 1 + 2  # a placement: majority
 
@@ -218,15 +192,7 @@ def test_sell_off_can_hit_an_anchor_which_leaves_the_game():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1]["hand"] = ["A2"]
     state["unused_anchors"] = ["A1", "A3"]
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="sell_off",
-        victim=1,
-    )
+    state = launch_plot(state, "sell_off")
     assert state["queue"][0]["trigger"] == "on_targeted_by_plot"  # she holds a card: she may react
     state = act(state, 1, "pass")
     assert (
@@ -241,15 +207,7 @@ def test_tariff_takes_a_random_card_into_the_launchers_hand():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1]["hand"] = ["T01"]
     state["commerce_deck"].remove("T01")
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="tariff",
-        victim=1,
-    )
+    state = launch_plot(state, "tariff")
     state = act(state, 1, "pass")
     assert state["players"][0]["hand"] == ["T01"] and state["players"][1]["hand"] == []
 
@@ -260,15 +218,7 @@ def test_hidden_blade_cancels_the_plot_action_but_not_the_marker():
     state["provinces"]["gallia"]["plots"][0] = {"owner": 0, "up": True}
     state["players"][1].update(glory=3, hand=["W08"])
     state["commerce_deck"].remove("W08")
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="disrupt",
-        victim=1,
-    )
+    state = launch_plot(state, "disrupt")
     assert GAME.to_act(state) == {1}
     state = act(state, 1, "play_card", card="W08")
     assert state["players"][1]["glory"] == 3 and state["players"][1]["vendetta"] == 3
@@ -280,15 +230,7 @@ def test_silver_mirror_draws_after_the_plot_resolves():
     state["players"][1].update(glory=3, hand=["J06"])
     state["commerce_deck"].remove("J06")
     top = state["commerce_deck"][0]
-    state = act(
-        at(state, {"op": "plot_turn", "seat": 0}),
-        0,
-        "launch_plot",
-        province="gallia",
-        space=0,
-        action="disrupt",
-        victim=1,
-    )
+    state = launch_plot(state, "disrupt")
     state = act(state, 1, "play_card", card="J06")
     assert state["players"][1]["glory"] == 2 and state["players"][1]["hand"] == [top]
 
