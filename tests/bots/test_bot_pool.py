@@ -20,6 +20,12 @@ from tests.platform.helpers import auth
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def drain(queue) -> None:
+    """Takes every move waiting in the computer seats' queue, so a test starts and ends empty."""
+    while queue.take() is not None:
+        pass
+
+
 def create(client, address, bots, game="caylus", seats=("ann", "bob"), **extra):
     return client.post(
         "/api/games",
@@ -33,8 +39,7 @@ def test_a_creator_with_many_strong_computers_does_not_starve_another(client, se
     another: the second creator's move is among the first two the pool takes (its cost, a
     strength-1 budget, is a sixth of theirs, so it comes first)."""
     queue = services.bot_queue
-    while queue.take() is not None:  # what other tests left queued
-        pass
+    drain(queue)  # what other tests left queued
     strong = [{"seat": 0, "strength": 3}, {"seat": 1, "strength": 3}]
     flood = [create(client, "10.9.0.1", strong).json["id"] for _ in range(8)]
     victim = create(client, "10.9.0.2", [{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}])
@@ -51,8 +56,7 @@ def test_the_fair_queue_serves_creators_by_their_think_time(services):
     """Start-time fair queuing by cost: a creator of strength-3 moves (12 s each) and one of
     strength-1 moves (2 s) both kept busy; the cheap one gets about six moves per dear one."""
     queue = services.bot_queue
-    while queue.take() is not None:
-        pass
+    drain(queue)
     for i in range(4):
         queue.due(f"dear{i}", "address:a", 12.0)
     for i in range(24):
@@ -237,8 +241,7 @@ def test_a_long_think_yields_to_a_short_one_taken_after_it(client, services):
     from projections.bots.search import Budget
 
     queue = services.bot_queue
-    while queue.take() is not None:
-        pass
+    drain(queue)
     strong = create(client, "10.5.0.1", [{"seat": 0, "strength": 3}, {"seat": 1, "strength": 3}]).json["id"]
     weak = create(client, "10.5.0.1", [{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}]).json[
         "id"
@@ -255,16 +258,14 @@ def test_a_long_think_yields_to_a_short_one_taken_after_it(client, services):
     while client.get(f"/api/games/{strong}").json["seq"] == 1:
         assert runner.run_once()
     assert time.monotonic() - started >= 3.0  # its budget, spent in slices
-    while queue.take() is not None:
-        pass
+    drain(queue)
 
 
 def test_a_move_taken_by_a_worker_that_died_is_played_by_another(client, services):
     """A worker takes a move from the queue and is killed before it plays it: another
     worker finds the move taken long ago and never finished, and plays it."""
     queue = services.bot_queue
-    while queue.take() is not None:
-        pass
+    drain(queue)
     gid = create(client, "10.4.0.1", [{"seat": 0, "strength": 1}, {"seat": 1, "strength": 1}]).json["id"]
     assert queue.take() == gid  # the worker that dies
     services.bot_runner(QUICK, stale_seconds=5).run_until_idle(limit=5)
@@ -273,5 +274,4 @@ def test_a_move_taken_by_a_worker_that_died_is_played_by_another(client, service
     survivor = services.bot_runner(QUICK, stale_seconds=0.5)
     survivor.run_until_idle(limit=20)
     assert client.get(f"/api/games/{gid}").json["seq"] > 1
-    while queue.take() is not None:
-        pass
+    drain(queue)
