@@ -151,15 +151,13 @@ def deliver(page, world: World, notice: dict) -> dict:
         {"origin": world.server.url, "registrationId": found[0]["registrationId"], "data": json.dumps(notice)},
     )
     cdp.detach()
-    shown = page.wait_for_function(
-        """async (title) => {
+    # an async predicate cannot go to wait_for_function: its promise is truthy at once
+    script = """async (title) => {
         const r = await navigator.serviceWorker.getRegistration();
         const n = (await r.getNotifications()).find((n) => n.title === title);
         return n ? { title: n.title, body: n.body, url: n.data && n.data.url } : false;
-      }""",
-        arg=notice["title"],
-    )
-    return shown.json_value()
+      }"""
+    return wait_for(lambda: page.evaluate(script, notice["title"]), timeout=15, what="the shown notification", page=page)
 
 
 def told(world: World, name: str, text: str, game_id: str, mails_before: int, pushes_before: int) -> dict:
