@@ -157,7 +157,9 @@ def deliver(page, world: World, notice: dict) -> dict:
         const n = (await r.getNotifications()).find((n) => n.title === title);
         return n ? { title: n.title, body: n.body, url: n.data && n.data.url } : false;
       }"""
-    return wait_for(lambda: page.evaluate(script, notice["title"]), timeout=15, what="the shown notification", page=page)
+    return wait_for(
+        lambda: page.evaluate(script, notice["title"]), timeout=15, what="the shown notification", page=page
+    )
 
 
 def told(world: World, name: str, text: str, game_id: str, mails_before: int, pushes_before: int) -> dict:
