@@ -19,7 +19,7 @@ from service.http import limits
 from service.http import responses as R
 from service.http.blueprints import Blueprint
 from service.http.limits import client_address
-from service.http.live import event_stream
+from service.http.live import LiveBody, event_stream
 from service.http.openapi import OBJECT, TEXT, VERIFY_BODY
 from service.http.schemas import (
     REFEREE_SCHEMAS,
@@ -189,13 +189,12 @@ def game_stream(game_id: str) -> Response:
     slot = ExitStack()
     slot.enter_context(edge().stream_slots.hold(limits.stream_client(), game_id))
     body = event_stream(services().log, services().games, tails, game_id, after, current_app.config["SSE_SECONDS"])
-    response = Response(
-        stream_with_context(body),
+    return Response(
+        LiveBody(body, slot.close),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        direct_passthrough=True,
     )
-    response.call_on_close(slot.close)
-    return response
 
 
 @bp.route("/games/<game_id>/undo", methods=["POST"])

@@ -30,7 +30,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -298,7 +298,7 @@ class LiveTails:
 
 def event_stream(
     log: GameLog, games: Games, tails: LiveTails, game_id: str, after: int | None, seconds: float
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """The SSE body of one watcher for about ``seconds`` (then the browser reconnects).
 
     Each stream lasts a random three quarters to whole of ``seconds``, so a crowd that came at
@@ -327,6 +327,24 @@ def event_stream(
             yield frames[0][1] if len(frames) == 1 else b"".join(text for _, text, _ in frames)
             after = frames[-1][0]
     yield b"retry: %d\n\n" % RESUME_MS
+
+
+class LiveBody:
+    """A stream's WSGI body, passed straight to the server: iterating it is iterating the
+    stream itself (no wrapper per frame: at a thousand viewers each layer costs), and
+    closing it ends the stream and runs ``on_close`` (the slot's release)."""
+
+    def __init__(self, stream: Generator[bytes, None, None], on_close: Callable[[], object]) -> None:
+        self._stream, self._on_close = stream, on_close
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._stream
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        finally:
+            self._on_close()
 
 
 class StreamSlots:
