@@ -59,6 +59,11 @@ POSITIONS_COMPUTED = Counter(
     "Positions computed for the live push: the spectators' once per batch, a seat's or the referee's once per seq (per worker)",
     namespace=NAMESPACE,
 )
+LIVE_RELEASED = Counter(
+    "live_released",
+    "Live streams the tail stopped writing to itself because their client fell behind or left",
+    namespace=NAMESPACE,
+)
 LAGGING_WRITES = Gauge(
     "lobby_writes_pending",
     "Lobby writes waiting for their Redis node",

@@ -19,7 +19,7 @@ from service.http import limits
 from service.http import responses as R
 from service.http.blueprints import Blueprint
 from service.http.limits import client_address
-from service.http.live import LiveBody, event_stream
+from service.http.live import LiveBody, direct_socket, event_stream
 from service.http.openapi import OBJECT, TEXT, VERIFY_BODY
 from service.http.schemas import (
     REFEREE_SCHEMAS,
@@ -188,7 +188,8 @@ def game_stream(game_id: str) -> Response:
     after = parse_seq(last, "Last-Event-ID") if last else None
     slot = ExitStack()
     slot.enter_context(edge().stream_slots.hold(limits.stream_client(), game_id))
-    body = event_stream(services().log, services().games, tails, game_id, after, current_app.config["SSE_SECONDS"])
+    seconds, direct = current_app.config["SSE_SECONDS"], direct_socket(request.environ)
+    body = event_stream(services().log, services().games, tails, game_id, after, seconds, direct)
     return Response(
         LiveBody(body, slot.close),
         mimetype="text/event-stream",

@@ -18,6 +18,14 @@ catches up from the log sends both whole. Seats and the referee follow over thei
 socket (service/http/sockets.py): ``Tail.position_for`` computes a viewer's position and
 its patch once per (viewer, seq) per worker and every socket of that viewer gets them.
 
+Under gunicorn's gevent worker a stream at the tail's head is written by the tail
+itself (``Tail.attach``): each batch is framed as one HTTP chunk once, then sent to every
+such stream without blocking, as a bare server would, instead of waking a watcher per
+stream (half a worker's CPU per move at a thousand viewers went to those wake-ups and
+the server's per-write framing). A client that cannot take a whole chunk at once, or is
+gone, is let go: its own watcher sends the rest and follows the ring, as every stream
+does on other servers, and comes back to the tail when it is caught up.
+
 ``StreamSlots`` caps streams per worker, per client and per game, so one client
 cannot take every slot from everyone else.
 """
@@ -28,18 +36,19 @@ import json
 import logging
 import math
 import random
+import socket
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 
 from events.shapes import JSON, Envelope
 from projections.fold import PlatformState, awaited
 from projections.views import redacted_envelope
 from service.adapters.connection import UNAVAILABLE
 from service.http import json_patch
-from service.metrics import LIVE_STREAMS, LIVE_TAILS, POSITIONS_COMPUTED
+from service.metrics import LIVE_RELEASED, LIVE_STREAMS, LIVE_TAILS, POSITIONS_COMPUTED
 from service.ports import GameLog
 from service.services.callers import SPECTATOR, Caller
 from service.services.errors import RateLimited, Unavailable
@@ -130,6 +139,53 @@ def render(
     return frames
 
 
+KEEP_ALIVE = b": keep-alive\n\n"
+SEND_BUFFER = 64 * 1024  # a direct stream's socket send buffer (the kernel doubles it)
+
+
+def chunked(data: bytes) -> bytes:
+    """``data`` as one chunk of HTTP/1.1 chunked encoding, as the server frames a body."""
+    return b"%X\r\n%s\r\n" % (len(data), data)
+
+
+KEEP_ALIVE_CHUNK = chunked(KEEP_ALIVE)
+
+
+class DirectSocket(Protocol):
+    """A gevent socket: ``send`` with a timeout of 0 never waits."""
+
+    def send(self, data: bytes, flags: int, timeout: float) -> int: ...
+
+    def sendall(self, data: bytes) -> None: ...
+
+
+def direct_socket(environ: Mapping[str, Any]) -> DirectSocket | None:
+    """The client's socket, when the tail may write a stream's frames to it itself: under
+    gunicorn's gevent worker answering an HTTP/1.1 GET, whose body it chunks. Its send
+    buffer is capped (the kernel would let it grow to megabytes per stalled viewer), so a
+    client that stops reading is soon let go to its own watcher."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None or not type(sock).__module__.startswith("gevent."):
+        return None
+    if environ.get("SERVER_PROTOCOL") != "HTTP/1.1" or environ.get("REQUEST_METHOD") != "GET":
+        return None
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    return cast(DirectSocket, sock)
+
+
+class Direct:
+    """A stream the tail writes to (``Tail.attach``): the seq its client was sent last,
+    and, once the tail let it go (``released``), what the tail left unsent or whether its
+    client is gone."""
+
+    __slots__ = ("sock", "seq", "pending", "gone", "released")
+
+    def __init__(self, sock: DirectSocket, seq: int) -> None:
+        self.sock, self.seq = sock, seq
+        self.pending, self.gone = b"", False
+        self.released = threading.Event()
+
+
 class Tail:
     def __init__(self, log: GameLog, games: Games, game_id: str, seq: int) -> None:
         self.log, self.games, self.game_id, self.seq = log, games, game_id, seq
@@ -140,6 +196,8 @@ class Tail:
         self.watchers = 0
         self._positions: dict[Caller, Drawn] = {}  # per viewer: its position at the latest seq
         self._computing = threading.Lock()
+        self._direct: set[Direct] = set()  # streams whose frames the tail writes itself
+        self._fanning = threading.Lock()  # a publish and an attach: one at a time
 
     def run(self, still_watched: Callable[[Tail], bool]) -> None:
         LIVE_TAILS.inc()
@@ -159,6 +217,8 @@ class Tail:
                     time.sleep(1)
                 finally:
                     if not published:  # the watchers' tick: keep-alives, streams ending on time
+                        with self._fanning:
+                            self._fan_out(KEEP_ALIVE_CHUNK, None)
                         self._wake()
         finally:
             LIVE_TAILS.dec()
@@ -184,12 +244,57 @@ class Tail:
             shown["position"] = drawn.position
         frames = render(self.games, self.game_id, state, entries, shown)
         self.framed = state["seq"] if frames[-1][0] == state["seq"] else None
-        if not consecutive:
-            self.frames = []  # the log moved under us (refolded), or nothing yet; keep the ring consecutive
-        kept = self.frames[-RING:] if len(self.frames) >= 2 * RING else self.frames
-        self.frames = kept + frames
-        self.seq = frames[-1][0]
+        with self._fanning:
+            if not consecutive:
+                self.frames = []  # the log moved under us (refolded), or nothing yet; keep the ring consecutive
+                self._fan_out(b"", None)  # direct streams go back to reading the ring, which handles it
+            kept = self.frames[-RING:] if len(self.frames) >= 2 * RING else self.frames
+            self.frames = kept + frames
+            self.seq = frames[-1][0]
+            self._fan_out(chunked(b"".join(text for _, text, _ in frames)), self.seq)
         self._wake()
+
+    def attach(self, sock: DirectSocket, seq: int) -> Direct | None:
+        """Let the tail write this stream's frames after ``seq`` itself, as one
+        non-blocking send per batch per stream (a thousand streams cost a thousand sends,
+        not a thousand woken watchers); None while the stream is not at the tail."""
+        with self._fanning:
+            if seq != self.seq:
+                return None
+            direct = Direct(sock, seq)
+            self._direct.add(direct)
+            return direct
+
+    def detach(self, direct: Direct) -> None:
+        with self._fanning:
+            self._direct.discard(direct)
+
+    def _fan_out(self, chunk: bytes, seq: int | None) -> None:
+        """Write ``chunk`` (the frames up to ``seq``, or a keep-alive) to every direct
+        stream; one that would block, or took part of it, or whose client is gone,
+        leaves the tail's writing and its own watcher takes over (called holding
+        ``_fanning``). An empty chunk sends every one of them back."""
+        for direct in list(self._direct):
+            sent: int | None = 0
+            if chunk:
+                try:
+                    sent = direct.sock.send(chunk, 0, 0.0)
+                except BlockingIOError:
+                    sent = 0
+                except OSError:
+                    sent = None
+                if sent == len(chunk):
+                    direct.seq = seq if seq is not None else direct.seq
+                    continue
+            self._direct.discard(direct)
+            if chunk:
+                LIVE_RELEASED.inc()
+            if sent is None:
+                direct.gone = True
+            elif sent:  # the rest is the watcher's to send before anything else
+                direct.pending = chunk[sent:]
+                direct.seq = seq if seq is not None else direct.seq
+            direct.released.set()
 
     def _wake(self) -> None:
         arrived, self.arrived = self.arrived, threading.Event()
@@ -297,7 +402,13 @@ class LiveTails:
 
 
 def event_stream(
-    log: GameLog, games: Games, tails: LiveTails, game_id: str, after: int | None, seconds: float
+    log: GameLog,
+    games: Games,
+    tails: LiveTails,
+    game_id: str,
+    after: int | None,
+    seconds: float,
+    direct: DirectSocket | None = None,
 ) -> Generator[bytes, None, None]:
     """The SSE body of one watcher for about ``seconds`` (then the browser reconnects).
 
@@ -316,13 +427,22 @@ def event_stream(
             yield b"id: %d\n\n" % after
         deadline = time.monotonic() + seconds * random.uniform(0.75, 1.0)
         while (left := deadline - time.monotonic()) > 0:
+            if direct is not None and (written := tail.attach(direct, after)) is not None:
+                written.released.wait(left)  # at the tail: it writes to the client until it lets go
+                tail.detach(written)
+                if written.gone:
+                    return
+                if written.pending:
+                    direct.sendall(written.pending)
+                after = written.seq
+                continue
             frames = tail.after(after, timeout=min(left, BLOCK_MS / 1000))
             if frames is None:  # behind the ring: a page of the log, the loop reads the next
                 frames = render(
                     games, game_id, log.state(game_id), log.read(game_id, after=after, upto=after + CATCH_UP_PAGE)
                 )
             if not frames:
-                yield b": keep-alive\n\n"
+                yield KEEP_ALIVE
                 continue
             yield frames[0][1] if len(frames) == 1 else b"".join(text for _, text, _ in frames)
             after = frames[-1][0]
