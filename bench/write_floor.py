@@ -7,8 +7,9 @@ and the same frame size, and holds the server's CPU per move against it.
 
 ``GET /stream`` opens a stream (chunked, as gunicorn answers one); a connection that
 sends ``move <seq> <bytes>\\n`` makes the server write a frame of that size with that
-id to every stream (one ``sendall`` each, the frame and its chunk framing built once),
-then answer ``ok\\n``.
+id to every stream (the frame and its chunk framing built once; one non-blocking
+``send`` each, the cheapest write there is, as the server's tail does, and ``sendall``
+of the rest when a stream's buffer is full), then answer ``ok\\n``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,12 @@ def handle(sock: socket.socket, _address: object) -> None:
         chunk = frame(int(seq), int(size))
         for stream in list(streams):
             try:
-                stream.sendall(chunk)
+                try:
+                    sent = stream.send(chunk, 0, 0.0)  # gevent's: a timeout of 0 never waits
+                except BlockingIOError:
+                    sent = 0
+                if sent < len(chunk):
+                    stream.sendall(chunk[sent:])
             except OSError:
                 streams.discard(stream)
         sock.sendall(b"ok\n")
