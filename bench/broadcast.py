@@ -52,7 +52,8 @@ import requests.adapters
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench.spectators import serve, storage  # noqa: E402  # after the path set-up above
+from bench.server_cpu import server_cpu  # noqa: E402  # after the path set-up above
+from bench.spectators import serve, storage  # noqa: E402
 from tests.platform.socket_client import Client  # noqa: E402
 from tests.redis_servers import free_port  # noqa: E402
 
@@ -78,23 +79,6 @@ def requests_served(base: str) -> tuple[float, float]:
         if "/stream" in m.group(1) or "/socket" in m.group(1):
             push += float(m.group(2))
     return total, push
-
-
-def cpu_seconds(master: psutil.Process) -> tuple[float, float]:
-    """(gunicorn master and workers, embedded Redis) CPU seconds so far; the computer
-    seats' runner (``python -m service bots``, idle here) is left out."""
-    web = redis_cpu = 0.0
-    for proc in [master, *master.children(recursive=True)]:
-        try:
-            t = proc.cpu_times()
-            spent = t.user + t.system
-            if "redis" in proc.name():
-                redis_cpu += spent
-            elif "bots" not in proc.cmdline():
-                web += spent
-        except psutil.NoSuchProcess:
-            pass
-    return web, redis_cpu
 
 
 class FromAddress(requests.adapters.HTTPAdapter):
@@ -360,11 +344,11 @@ def run(base: str, port: int, master: psutil.Process, store, viewers: int, secon
     watching = Crowd(base, port, gid, viewers)
     watching.start()
     time.sleep(2)  # the streams are open and their tails running
-    (requests0, push0), (cmds0, reads0), (web0, redis0) = requests_served(base), commands(store), cpu_seconds(master)
+    (requests0, push0), (cmds0, reads0), (web0, redis0) = requests_served(base), commands(store), server_cpu(master.pid)
     received0, load0 = watching.received, load_average()
     answered = play(mover, seconds, rate, mover_sizes)
     time.sleep(2)  # the last entries reach every viewer
-    (requests1, push1), (cmds1, reads1), (web1, redis1) = requests_served(base), commands(store), cpu_seconds(master)
+    (requests1, push1), (cmds1, reads1), (web1, redis1) = requests_served(base), commands(store), server_cpu(master.pid)
     received, load1 = watching.received - received0, load_average()
     watching.close()
     stop.set()

@@ -29,13 +29,13 @@ import tempfile
 import threading
 import time
 
-import psutil
 import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench.append import run_load  # noqa: E402
+from bench.server_cpu import server_cpu  # noqa: E402
 from tests.platform.socket_client import Client  # noqa: E402
 from tests.redis_servers import free_port  # noqa: E402
 
@@ -81,22 +81,6 @@ def start(settings: dict[str, str]) -> tuple[subprocess.Popen, str, str]:
         except requests.RequestException:
             time.sleep(0.2)
     raise RuntimeError("the server did not start")
-
-
-def cpu(proc: subprocess.Popen, scratch: str) -> tuple[float, float]:
-    """(the gunicorn workers, the embedded Redis) CPU seconds so far; the bot pool and
-    the notice sender (idle here) left out."""
-    web = redis_cpu = 0.0
-    for child in psutil.Process(proc.pid).children(recursive=True):
-        try:
-            spent = sum(child.cpu_times()[:2])
-            if "redis" in child.name():
-                redis_cpu += spent
-            elif "service" not in child.cmdline():
-                web += spent
-        except psutil.NoSuchProcess:
-            pass
-    return web, redis_cpu
 
 
 def games(base: str, count: int) -> list[tuple[str, list[str]]]:
@@ -160,9 +144,9 @@ def measure(name: str, settings: dict[str, str], args: argparse.Namespace) -> di
         for transport, drive in (("HTTP", over_http), ("socket", over_sockets)):
             made = games(base, args.games)
             time.sleep(1)
-            web0, redis0 = cpu(proc, scratch)
+            web0, redis0 = server_cpu(proc.pid)
             moves = drive(base, made, args.moves)
-            web1, redis1 = cpu(proc, scratch)
+            web1, redis1 = server_cpu(proc.pid)
             out[transport] = ((web1 - web0) / moves, (redis1 - redis0) / moves)
             print(
                 f"  {name:22} {transport:6} {moves} moves: workers {1000 * out[transport][0]:.3f} ms/move, "
