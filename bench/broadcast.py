@@ -1,7 +1,7 @@
 """Broadcast: one game played at a steady pace while N viewers follow it with the pages'
 own protocol. Asserts nothing.
 
-    .venv/bin/python bench/broadcast.py [--viewers 10 100 1000] [--seconds 20] [--rate 4]
+    .venv/bin/python bench/broadcast.py [--viewers 10 100 1000] [--seconds 20] [--rate 4] [--chat]
 
 The server is `make run`'s configuration (deploy/gunicorn.conf.py: gevent, 2 workers,
 embedded Redis with appendfsync always, default stream caps) serving the platform's
@@ -11,7 +11,8 @@ follow over their socket (`follow` in the token frame); the mover plays over it 
 ``--rate`` moves a second; each viewer is a spectator's page: it reads meta, view and
 events once, then follows the SSE stream after the seq it read, and reconnects as
 EventSource does (Last-Event-ID, after the stream's last ``retry:``) when the server
-ends the response. Viewers come from 100 loopback addresses (127.0.2.x), under the
+ends the response; with ``--chat`` each also reads the table's chat every 4 s, as a page
+does while shown (static/js/chat.js). Viewers come from 100 loopback addresses (127.0.2.x), under the
 per-client caps, and are read by processes of 250 (one thread reading a thousand
 streams falls behind on a loaded machine).
 
@@ -43,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from typing import NamedTuple
 
 import psutil
@@ -99,12 +101,19 @@ def session_from(source: str) -> requests.Session:
     return session
 
 
+CHAT_EVERY = 4.0  # seconds: static/js/chat.js asks for the table's chat this often while shown
+
+
 class Viewers:
     """N spectators' pages on one selector thread: each read the game once, then its stream.
-    With ``path`` (the floor's bare server) they only open that stream."""
+    With ``path`` (the floor's bare server) they only open that stream; with ``chat`` each
+    also asks for the table's chat every ``CHAT_EVERY`` seconds, as a shown page does."""
 
-    def __init__(self, base: str, port: int, game_id: str, count: int, path: str | None = None, first: int = 0):
+    def __init__(
+        self, base: str, port: int, game_id: str, count: int, path: str | None = None, first: int = 0, chat=False
+    ):
         self.base, self.port, self.game_id, self.count, self.first = base, port, game_id, count, first
+        self.chat, self.chat_answers = chat, Counter[int]()
         self.path = path or f"/api/games/{game_id}/stream"
         self.received = 0  # bytes, all streams together
         self.retry: dict[int, float] = {}  # each stream's last `retry:` (seconds)
@@ -146,6 +155,23 @@ class Viewers:
                 self.after[i] = 0
             self._open(i)
         threading.Thread(target=self._read, daemon=True).start()
+        if self.chat and self.game_id:
+            threading.Thread(target=self._ask_chat, daemon=True).start()
+
+    def _ask_chat(self) -> None:
+        """Each viewer's chat read every ``CHAT_EVERY`` s, spread evenly over the period."""
+        start, k = time.perf_counter(), 0
+        while not self.stop.is_set():
+            wait = start + k * CHAT_EVERY / self.count - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            source = self.source(self.first + k % self.count)
+            session = self.sessions.get(source) or self.sessions.setdefault(source, session_from(source))
+            try:
+                self.chat_answers[session.get(f"{self.base}/games/{self.game_id}/chat", timeout=30).status_code] += 1
+            except requests.RequestException:
+                self.chat_answers[0] += 1
+            k += 1
 
     def _read(self) -> None:
         while not self.stop.is_set():
@@ -195,17 +221,20 @@ class Crowd:
 
     PER_PROCESS = 250
 
-    def __init__(self, base: str, port: int, game_id: str, count: int, path: str | None = None):
+    def __init__(self, base: str, port: int, game_id: str, count: int, path: str | None = None, chat=False):
         self.parts = []
         context = multiprocessing.get_context("fork")
         for first in range(0, count, self.PER_PROCESS):
             ours, theirs = context.Pipe()
             size = min(self.PER_PROCESS, count - first)
-            proc = context.Process(target=_viewers, args=(theirs, base, port, game_id, size, path, first), daemon=True)
+            proc = context.Process(
+                target=_viewers, args=(theirs, base, port, game_id, size, path, first, chat), daemon=True
+            )
             proc.start()
             self.parts.append((proc, ours))
         self.arrivals: dict[int, list[float]] = {}
         self.refused = 0
+        self.chat_answers = Counter[int]()
 
     def start(self) -> None:
         for _, pipe in self.parts:
@@ -223,15 +252,16 @@ class Crowd:
         for _, pipe in self.parts:
             pipe.send("close")
         for proc, pipe in self.parts:
-            arrivals, refused = pipe.recv()
+            arrivals, refused, chat_answers = pipe.recv()
             for seq, times in arrivals.items():
                 self.arrivals.setdefault(seq, []).extend(times)
             self.refused += refused
+            self.chat_answers.update(chat_answers)
             proc.join(timeout=30)
 
 
-def _viewers(pipe, base: str, port: int, game_id: str, count: int, path: str | None, first: int) -> None:
-    viewers = Viewers(base, port, game_id, count, path, first)
+def _viewers(pipe, base: str, port: int, game_id: str, count: int, path: str | None, first: int, chat: bool) -> None:
+    viewers = Viewers(base, port, game_id, count, path, first, chat)
     while True:
         asked = pipe.recv()
         if asked == "start":
@@ -241,7 +271,7 @@ def _viewers(pipe, base: str, port: int, game_id: str, count: int, path: str | N
             pipe.send(viewers.received)
         else:
             viewers.close()
-            pipe.send((viewers.arrivals, viewers.refused))
+            pipe.send((viewers.arrivals, viewers.refused, viewers.chat_answers))
             return
 
 
@@ -329,7 +359,9 @@ def load_average() -> str:
     return f"{os.getloadavg()[0]:.1f}"  # the last minute's
 
 
-def run(base: str, port: int, master: psutil.Process, store, viewers: int, seconds: float, rate: float) -> Measured:
+def run(
+    base: str, port: int, master: psutil.Process, store, viewers: int, seconds: float, rate: float, chat: bool
+) -> Measured:
     game = requests.post(
         base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 50}}, timeout=10
     ).json()
@@ -341,7 +373,7 @@ def run(base: str, port: int, master: psutil.Process, store, viewers: int, secon
     other_sizes: dict[int, int] = {}
     threading.Thread(target=drain, args=(other, stop, other_sizes), daemon=True).start()
     threading.Thread(target=probe, args=(base, gid, stop, sse_sizes), daemon=True).start()
-    watching = Crowd(base, port, gid, viewers)
+    watching = Crowd(base, port, gid, viewers, chat=chat)
     watching.start()
     time.sleep(2)  # the streams are open and their tails running
     (requests0, push0), (cmds0, reads0), (web0, redis0) = requests_served(base), commands(store), server_cpu(master.pid)
@@ -369,6 +401,13 @@ def run(base: str, port: int, master: psutil.Process, store, viewers: int, secon
         f"delivered {delivered}/{moves * viewers}  refused streams {watching.refused}  load {load0} -> {load1}",
         flush=True,
     )
+    if chat:
+        asked = sum(watching.chat_answers.values())
+        print(
+            f"N={viewers:>5}  chat reads (the pages' {CHAT_EVERY:.0f}-s poll): {asked} in all, "
+            f"{asked / moves:.1f} per move, answers by status {dict(sorted(watching.chat_answers.items()))}",
+            flush=True,
+        )
     print(
         f"N={viewers:>5}  frame bytes: spectator's SSE message {sizes_text(sse_sizes, answered)}; "
         f"other seat's push {sizes_text(other_sizes, answered)}; mover's push {sizes_text(mover_sizes, answered)}",
@@ -434,6 +473,7 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rate", type=float, default=4, help="moves a second")
+    parser.add_argument("--chat", action="store_true", help="each viewer also asks for the chat, as a shown page does")
     args = parser.parse_args()
     port, data_dir = free_port(), tempfile.mkdtemp(prefix="bench-broadcast-")
     server = serve(port, data_dir)
@@ -445,7 +485,7 @@ def main() -> None:
         bare_port = free_port()
         bare = bare_server(bare_port)
         for n in args.viewers:
-            measured = run(base, port, master, store, n, args.seconds, args.rate)
+            measured = run(base, port, master, store, n, args.seconds, args.rate, args.chat)
             floor(bare_port, psutil.Process(bare.pid), n, measured, args.rate)
     finally:
         server.send_signal(signal.SIGTERM)
