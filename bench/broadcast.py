@@ -12,9 +12,9 @@ follow over their socket (`follow` in the token frame); the mover plays over it 
 events once, then follows the SSE stream after the seq it read, and reconnects as
 EventSource does (Last-Event-ID, after the stream's last ``retry:``) when the server
 ends the response; with ``--chat`` each also reads the table's chat every 4 s, as a page
-does while shown (static/js/chat.js). Viewers come from 100 loopback addresses (127.0.2.x), under the
-per-client caps, and are read by processes of 250 (one thread reading a thousand
-streams falls behind on a loaded machine).
+does while shown (static/js/chat.js). Viewers come from loopback addresses, ten an
+address (127.0.2.1 on), under the per-client caps, and are read by processes of 250
+(one thread reading a thousand streams falls behind on a loaded machine).
 
 Prints, per N: the HTTP requests the server counted per move per viewer (all of them,
 and those that are not a stream's reconnection), Redis commands and stream reads per
@@ -137,7 +137,9 @@ class Viewers:
 
     @staticmethod
     def source(i: int) -> str:
-        return f"127.0.2.{i % 100 + 1}"
+        """Viewer ``i``'s loopback address: ten viewers an address (127.0.2.1 onwards)."""
+        n = i // 10
+        return f"127.0.{2 + n // 250}.{n % 250 + 1}"
 
     def _open(self, i: int) -> None:
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10, source_address=(self.source(i), 0))
