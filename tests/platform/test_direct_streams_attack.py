@@ -492,7 +492,9 @@ def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
     to a game of 600 entries, reading a little of each and going: each reconnect renders
     a page of 500 entries from the log in the worker (``event_stream``'s catch-up), and
     the worker's one CPU goes to that; the players' moves on that worker wait behind it
-    (median move 6 ms alone, ~0.6 s under the storm in one run, some over 1 s)."""
+    (median move 6 ms alone; 0.27 to 0.63 s under the storm in four runs, the slowest 0.5
+    to 1.1 s). The bound here is ours: a move's median should not grow fortyfold because one
+    client reconnects."""
     env = dict(REDIS_URL=redis_url, WEB_CONCURRENCY=1, RATE_LIMITS="off", SSE_SECONDS=30)
     with gunicorn("bench.toy_app:app", **env) as (base, output):
         addr = address(base)
@@ -524,7 +526,7 @@ def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
 
         asyncio.run(main())
         median, slowest = statistics.median(mover.took), max(mover.took)
-        assert median < 0.25 and slowest < 1.0, (
+        assert median < 0.1 and slowest < 1.0, (
             f"{len(mover.took)} moves in 10 s beside {reconnects[0]} reconnects: "
             f"median {median:.3f} s, slowest {slowest:.3f} s"
         )
