@@ -185,9 +185,13 @@ class Mover(threading.Thread):
         return max(self.posted)
 
 
-def live_streams(base: str) -> float:
+def metric(base: str, name: str) -> float:
     text = requests.get(base.removesuffix("/api") + "/metrics", timeout=10).text
-    return sum(float(m) for m in re.findall(r"^boardgames_live_streams(?:\{[^}]*\})? (\S+)$", text, flags=re.M))
+    return sum(float(m) for m in re.findall(rf"^{name}(?:\{{[^}}]*\}})? (\S+)$", text, flags=re.M))
+
+
+def live_streams(base: str) -> float:
+    return metric(base, "boardgames_live_streams")
 
 
 def no_tracebacks(output: list[str]) -> None:
@@ -295,6 +299,7 @@ def test_a_mixed_crowd_gets_every_entry_once_in_order_and_in_time(redis_url):
         assert late < 1.5, f"a reading viewer got an entry {late:.2f} s after its move was answered"
         assert max(mover.took) < 1.0, max(mover.took)
         assert not problems, problems[:5]
+        assert metric(base, "boardgames_live_released_total") > 0, "no stream was let go by the tail"
         time.sleep(3)
         assert live_streams(base) == 0
         assert requests.get(base + "/game-types", timeout=10).status_code == 200
@@ -346,6 +351,7 @@ def test_slots_come_back_however_the_clients_went(redis_url):
                     conn.abort()
             mover.stop.set()
             await asyncio.to_thread(mover.join)
+            assert metric(base, "boardgames_live_released_total") > 0, "no stream was let go by the tail"
             deadline = time.monotonic() + 10  # a client gone from an idle game: two keep-alives
             while (left := live_streams(base)) and time.monotonic() < deadline:
                 await asyncio.sleep(0.5)
