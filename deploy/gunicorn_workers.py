@@ -11,6 +11,10 @@ else: gunicorn still picks the status, logs the request and closes the connectio
 No Flask app or request is involved, so the messages are English only. (Importing the
 gevent worker class patches nothing: under gthread the process stays unpatched.)
 
+The gevent worker also tells the app whether a live stream's tail may write to the
+client's socket itself (``LIVE_DIRECT_WRITES``): only under plain HTTP, which gunicorn
+chunks.
+
 One more change, for restarts: under ``reuse_port`` gunicorn opens a worker's listening
 socket as soon as the worker is forked, before it imports the app, which takes seconds
 on a busy machine. The kernel spreads new connections over every socket of the port,
@@ -23,6 +27,7 @@ sockets, of the other workers or the other server, take every connection.
 from __future__ import annotations
 
 import json
+import os
 import socket
 
 from gunicorn import sock, util
@@ -111,12 +116,21 @@ def _listen(worker: GeventWorker | ThreadWorker) -> list[object]:
     return opened
 
 
+def _allow_direct_writes(worker: GeventWorker) -> None:
+    """Tell the app (before it loads) that a live stream's tail may write HTTP chunks to a
+    client's socket itself (service/http/live.py): only this worker's plain HTTP answers
+    are chunked by gunicorn on a socket the app may write to; TLS and uWSGI are not."""
+    plain = getattr(worker.cfg, "protocol", "http") == "http" and not worker.cfg.is_ssl
+    os.environ["LIVE_DIRECT_WRITES"] = "1" if plain else "0"
+
+
 class JsonErrorsGeventWorker(GeventWorker):
     listen_when_loaded = False
 
     def init_process(self) -> None:
         _write_errors_as_json()
         _close_early_sockets(self)
+        _allow_direct_writes(self)
         super().init_process()
 
     def load_wsgi(self) -> None:

@@ -188,8 +188,9 @@ def game_stream(game_id: str) -> Response:
     after = parse_seq(last, "Last-Event-ID") if last else None
     slot = ExitStack()
     slot.enter_context(edge().stream_slots.hold(limits.stream_client(), game_id))
-    seconds, direct = current_app.config["SSE_SECONDS"], direct_socket(request.environ)
-    body = event_stream(services().log, services().games, tails, game_id, after, seconds, direct)
+    seconds = current_app.config["SSE_SECONDS"]
+    direct = direct_socket(request.environ) if current_app.config["LIVE_DIRECT_WRITES"] else None
+    body = event_stream(tails, game_id, after, seconds, direct)
     return Response(
         LiveBody(body, slot.close),
         mimetype="text/event-stream",

@@ -5,8 +5,9 @@ that blocks on XREAD for that game's stream, folds what it read onto the worker'
 cached state (``GameLog.followed``: no second read when the entries chain onto it, so
 one XREAD per batch per worker is the whole cost in Redis), renders each new entry once
 as the spectator's SSE frame, keeps the last frames in a ring and wakes every watcher. A
-watcher that is behind the ring (a reconnect with an old Last-Event-ID) reads its gap
-from the log once, then follows the ring. The tail stops when its last watcher leaves.
+watcher that is behind the ring (a reconnect with an old Last-Event-ID) gets its gap
+from ``Tail.history``, read and rendered once per worker and kept at the ring's start,
+then follows the ring. The tail stops when its last watcher leaves.
 
 A frame carries what a page draws, so no page reads anything per entry: the redacted
 entry, ``to_act``, status and head, and on the last entry of a batch what changed in the
@@ -56,8 +57,9 @@ from service.services.games import Games
 
 log = logging.getLogger(__name__)
 BLOCK_MS = 2000
-RING = 512
-CATCH_UP_PAGE = 500  # entries a watcher behind the ring reads from the log at a time
+RING = 512  # frames a tail keeps beyond KEPT before it trims back to KEPT
+KEPT = 4096  # frames a tail keeps: about a whole game, so reconnecting from far back costs no read
+CATCH_UP_PAGE = 500  # frames a watcher behind sends at a time
 RETRY_MS = 1000  # a browser's wait before it reopens a stream that broke
 RESUME_MS = 100  # ... and one the server ended on schedule
 
@@ -161,7 +163,8 @@ class DirectSocket(Protocol):
 
 def direct_socket(environ: Mapping[str, Any]) -> DirectSocket | None:
     """The client's socket, when the tail may write a stream's frames to it itself: under
-    gunicorn's gevent worker answering an HTTP/1.1 GET, whose body it chunks. Its send
+    gunicorn's gevent worker (which allows it only for plain HTTP: ``LIVE_DIRECT_WRITES``)
+    answering an HTTP/1.1 GET, whose body it chunks. Its send
     buffer is capped (the kernel would let it grow to megabytes per stalled viewer), so a
     client that stops reading is soon let go to its own watcher."""
     sock = environ.get("gunicorn.socket")
@@ -189,7 +192,7 @@ class Direct:
 class Tail:
     def __init__(self, log: GameLog, games: Games, game_id: str, seq: int) -> None:
         self.log, self.games, self.game_id, self.seq = log, games, game_id, seq
-        self.frames: list[Frame] = []  # consecutive seqs, the last RING..2*RING
+        self.frames: list[Frame] = []  # consecutive seqs, the last KEPT..KEPT+RING
         self.latest: Shown | None = None  # the state after the last frame, and its meta
         self.framed: int | None = None  # the seq whose meta and position the last frames carried
         self.arrived = threading.Event()  # replaced at each publish: waking every watcher is one set()
@@ -198,6 +201,7 @@ class Tail:
         self._computing = threading.Lock()
         self._direct: set[Direct] = set()  # streams whose frames the tail writes itself
         self._fanning = threading.Lock()  # a publish and an attach: one at a time
+        self._filling = threading.Lock()  # one history read at a time (``history``)
 
     def run(self, still_watched: Callable[[Tail], bool]) -> None:
         LIVE_TAILS.inc()
@@ -248,7 +252,7 @@ class Tail:
             if not consecutive:
                 self.frames = []  # the log moved under us (refolded), or nothing yet; keep the ring consecutive
                 self._fan_out(b"", None)  # direct streams go back to reading the ring, which handles it
-            kept = self.frames[-RING:] if len(self.frames) >= 2 * RING else self.frames
+            kept = self.frames[-KEPT:] if len(self.frames) >= KEPT + RING else self.frames
             self.frames = kept + frames
             self.seq = frames[-1][0]
             self._fan_out(chunked(b"".join(text for _, text, _ in frames)), self.seq)
@@ -316,7 +320,37 @@ class Tail:
             return []
         if not frames or frames[0][0] > seq + 1:
             return None
-        return frames[seq + 1 - frames[0][0] :]
+        start = seq + 1 - frames[0][0]
+        return frames[start : start + CATCH_UP_PAGE]
+
+    def history(self, seq: int) -> list[Frame]:
+        """Up to a page of frames after ``seq`` when the ring does not reach back to it.
+        What is missing is read from the log and rendered once per worker, a page at a
+        time back from the ring's start, and kept there: a crowd reconnecting from far
+        back (after a restart, or on purpose) costs one read and one rendering, not one
+        per stream. Beyond ``KEPT`` frames the log is read for each such watcher."""
+        with self._filling:
+            while True:
+                frames = self.frames
+                start = frames[0][0] if frames else self.seq + 1
+                if start <= seq + 1:
+                    return frames[seq + 1 - start : seq + 1 - start + CATCH_UP_PAGE]
+                if len(frames) + start - 1 - seq > KEPT:
+                    break
+                first = max(seq + 1, start - CATCH_UP_PAGE)
+                older = render(
+                    self.games,
+                    self.game_id,
+                    self.log.state(self.game_id),
+                    self.log.read(self.game_id, after=first - 1, upto=start - 1),
+                )
+                with self._fanning:
+                    now = self.frames[0][0] if self.frames else self.seq + 1
+                    if not older or older[0][0] != first or older[-1][0] != start - 1 or now != start:
+                        break  # the log or the ring moved meanwhile (a refold, a trim): read as it is
+                    self.frames = older + self.frames
+        state = self.log.state(self.game_id)
+        return render(self.games, self.game_id, state, self.log.read(self.game_id, after=seq, upto=seq + CATCH_UP_PAGE))
 
     def shown(self) -> Shown:
         """The latest state, its meta and the meta's patch (read once if nothing was
@@ -402,8 +436,6 @@ class LiveTails:
 
 
 def event_stream(
-    log: GameLog,
-    games: Games,
     tails: LiveTails,
     game_id: str,
     after: int | None,
@@ -437,10 +469,8 @@ def event_stream(
                 after = written.seq
                 continue
             frames = tail.after(after, timeout=min(left, BLOCK_MS / 1000))
-            if frames is None:  # behind the ring: a page of the log, the loop reads the next
-                frames = render(
-                    games, game_id, log.state(game_id), log.read(game_id, after=after, upto=after + CATCH_UP_PAGE)
-                )
+            if frames is None:  # behind the ring: a page of history, the loop reads the next
+                frames = tail.history(after)
             if not frames:
                 yield KEEP_ALIVE
                 continue

@@ -494,13 +494,12 @@ STORMERS = 32  # one client's streams: SSE_MAX_PER_CLIENT's default
 
 
 def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
-    """FINDING. One client keeps 32 streams (its cap) reconnecting with Last-Event-ID: 1
-    to a game of 600 entries, reading a little of each and going: each reconnect renders
-    a page of 500 entries from the log in the worker (``event_stream``'s catch-up), and
-    the worker's one CPU goes to that; the players' moves on that worker wait behind it
-    (median move 6 ms alone; 0.27 to 0.63 s under the storm in four runs, the slowest 0.5
-    to 1.1 s). The bound here is ours: a move's median should not grow fortyfold because one
-    client reconnects."""
+    """One client keeps 32 streams (its cap) reconnecting with Last-Event-ID: 1 to a game
+    of 600 entries, reading a little of each and going. Each reconnect used to read and
+    render a page of 500 entries from the log in the worker, and the players' moves on
+    that worker waited behind it (median move 6 ms alone; 0.27 to 0.63 s under the storm,
+    the slowest 0.5 to 1.1 s). The tail now renders the history once and keeps it in its
+    ring (``Tail.history``), so a reconnect from far back is a slice."""
     env = dict(REDIS_URL=redis_url, WEB_CONCURRENCY=1, RATE_LIMITS="off", SSE_SECONDS=30)
     with gunicorn("bench.toy_app:app", **env) as (base, output):
         addr = address(base)

@@ -31,7 +31,7 @@ def test_a_stream_behind_its_tail_catches_up_page_by_page(client, services, monk
     log = CountingLog(services.log)
     tails = live.LiveTails(log, services.games)
     seen = []
-    for chunk in live.event_stream(log, services.games, tails, game.id, 0, seconds=0.5):
+    for chunk in live.event_stream(tails, game.id, 0, seconds=0.5):
         seen += [int(line[4:]) for line in chunk.split(b"\n") if line.startswith(b"id: ")]  # a batch: one write
     assert seen == list(range(1, head + 1))
     assert log.spans and max(log.spans) <= 3

@@ -77,7 +77,7 @@ def served(client, services, gid, token, n):
     meta.pop("id")  # the address it is served under
     meta.pop("now")  # the server's time as it answered
     stream = []
-    chunks = event_stream(services.log, services.games, LiveTails(services.log, services.games), gid, 0, 5)
+    chunks = event_stream(LiveTails(services.log, services.games), gid, 0, 5)
     for message in (m for chunk in chunks for m in chunk.split(b"\n\n")):  # a batch is one write
         if message.startswith(b"id:") and b"data: " in message:
             data = json.loads(message.split(b"data: ", 1)[1])
