@@ -130,7 +130,9 @@ def create_app(overrides: dict[str, Any] | None = None, *, now: Callable[[], flo
     stream_slots = StreamSlots(
         cfg["SSE_MAX_STREAMS"], cfg["SSE_MAX_PER_CLIENT"], cfg["SSE_MAX_PER_GAME"], cfg["SSE_SECONDS"]
     )
-    wiring.install(app, built, wiring.Edge(LiveTails(built.log, built.games), stream_slots, durability=durability))
+    wiring.install(
+        app, built, wiring.Edge(LiveTails(built.log, built.games, built.chat.mark), stream_slots, durability=durability)
+    )
     request_log.install(app)
     body_limits.install(app)
     if not cfg["REDIS_URL"] or os.environ.get("EMBEDDED_REDIS") == cfg["REDIS_URL"]:

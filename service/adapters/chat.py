@@ -42,6 +42,11 @@ class RedisChat:
     def keep_settings(self, game_id: str, settings: dict[str, str]) -> None:
         self._redis.hset(keys.chat_settings(game_id), mapping=settings)
 
+    def bump(self, game_id: str) -> None:
+        """Counts a change (a message, a hide, new settings) in the settings' ``version``,
+        so one read of the settings says whether anything changed."""
+        self._redis.hincrby(keys.chat_settings(game_id), "version", 1)
+
     def mute(self, game_id: str, reader: str, seat: int, muted: bool) -> list[int]:
         key = keys.chat_mutes(game_id, reader)
         if muted:

@@ -52,7 +52,7 @@ def speaker(game_id: str) -> Speaker:
 @bp.alt_response(
     200,
     schema=OBJECT,
-    description="settings, muted (seats), messages: [{id, role, seat?, name, text?, ts, hidden?}]",
+    description="settings, muted (seats), messages: [{id, role, seat?, name, text?, ts, hidden?}], mark",
     success=True,
 )
 def read_chat(query: JSON, game_id: str) -> JSON:

@@ -20,7 +20,7 @@ from service.http import responses as R
 from service.http.blueprints import Blueprint
 from service.http.limits import client_address
 from service.http.live import LiveBody, direct_socket, event_stream
-from service.http.openapi import OBJECT, TEXT, VERIFY_BODY
+from service.http.openapi import OBJECT, SSE_EVENT, TEXT, VERIFY_BODY
 from service.http.schemas import (
     REFEREE_SCHEMAS,
     ActionSchema,
@@ -172,9 +172,9 @@ def game_events(query: JSON, game_id: str) -> JSON:
 @bp.route("/games/<game_id>/stream")
 @bp.alt_response(
     200,
-    schema=TEXT,
+    schema=SSE_EVENT,
     content_type="text/event-stream",
-    description="Server-Sent Events: `event: appended`, `id` = seq",
+    description="Server-Sent Events: `event: appended` (`id` = seq) and `event: chat` (the chat's mark)",
     success=True,
 )
 @bp.alt_response(429, "TOO_MANY_STREAMS")

@@ -181,17 +181,22 @@ class Direct:
     and, once the tail let it go (``released``), what the tail left unsent or whether its
     client is gone."""
 
-    __slots__ = ("sock", "seq", "pending", "gone", "released")
+    __slots__ = ("sock", "seq", "chat", "pending", "gone", "released")
 
-    def __init__(self, sock: DirectSocket, seq: int) -> None:
-        self.sock, self.seq = sock, seq
+    def __init__(self, sock: DirectSocket, seq: int, chat: str | None) -> None:
+        self.sock, self.seq, self.chat = sock, seq, chat
         self.pending, self.gone = b"", False
         self.released = threading.Event()
 
 
 class Tail:
-    def __init__(self, log: GameLog, games: Games, game_id: str, seq: int) -> None:
+    def __init__(
+        self, log: GameLog, games: Games, game_id: str, seq: int, chat_mark: Callable[[str], str] | None = None
+    ) -> None:
         self.log, self.games, self.game_id, self.seq = log, games, game_id, seq
+        self._read_chat_mark, self._chat_read_at = chat_mark, 0.0
+        self.chat_mark: str | None = None  # the chat's mark for spectators (Chat.mark), and its frame
+        self.chat_frame = b""
         self.frames: list[Frame] = []  # consecutive seqs, the last KEPT..KEPT+RING
         self.latest: Shown | None = None  # the state after the last frame, and its meta
         self.framed: int | None = None  # the seq whose meta and position the last frames carried
@@ -220,9 +225,11 @@ class Tail:
                     log.exception("live tail of %s failed", self.game_id)
                     time.sleep(1)
                 finally:
+                    chatted = self._check_chat()
                     if not published:  # the watchers' tick: keep-alives, streams ending on time
                         with self._fanning:
                             self._fan_out(KEEP_ALIVE_CHUNK, None)
+                    if chatted or not published:
                         self._wake()
         finally:
             LIVE_TAILS.dec()
@@ -258,14 +265,34 @@ class Tail:
             self._fan_out(chunked(b"".join(text for _, text, _ in frames)), self.seq)
         self._wake()
 
-    def attach(self, sock: DirectSocket, seq: int) -> Direct | None:
+    def _check_chat(self) -> bool:
+        """At most once per ``BLOCK_MS``, whatever the number of viewers or moves: one read
+        of the chat's mark; when it changed, every stream is sent the new one."""
+        now = time.monotonic()
+        if self._read_chat_mark is None or now - self._chat_read_at < BLOCK_MS / 1000:
+            return False
+        self._chat_read_at = now
+        try:
+            mark = self._read_chat_mark(self.game_id)
+        except UNAVAILABLE:
+            return False
+        if mark == self.chat_mark:
+            return False
+        frame = b"event: chat\ndata: %s\n\n" % json.dumps({"mark": mark}).encode()
+        with self._fanning:
+            self.chat_mark, self.chat_frame = mark, frame
+            self._fan_out(chunked(frame), None, mark)
+        return True
+
+    def attach(self, sock: DirectSocket, seq: int, chat: str | None) -> Direct | None:
         """Let the tail write this stream's frames after ``seq`` itself, as one
         non-blocking send per batch per stream (a thousand streams cost a thousand sends,
-        not a thousand woken watchers); None while the stream is not at the tail."""
+        not a thousand woken watchers); None while the stream is not at the tail (its
+        entries, or the chat's mark it was sent)."""
         with self._fanning:
-            if seq != self.seq:
+            if seq != self.seq or chat != self.chat_mark:
                 return None
-            direct = Direct(sock, seq)
+            direct = Direct(sock, seq, chat)
             self._direct.add(direct)
             return direct
 
@@ -273,11 +300,11 @@ class Tail:
         with self._fanning:
             self._direct.discard(direct)
 
-    def _fan_out(self, chunk: bytes, seq: int | None) -> None:
-        """Write ``chunk`` (the frames up to ``seq``, or a keep-alive) to every direct
-        stream; one that would block, or took part of it, or whose client is gone,
-        leaves the tail's writing and its own watcher takes over (called holding
-        ``_fanning``). An empty chunk sends every one of them back."""
+    def _fan_out(self, chunk: bytes, seq: int | None, chat: str | None = None) -> None:
+        """Write ``chunk`` (the frames up to ``seq``, a keep-alive, or the chat's ``chat``
+        mark) to every direct stream; one that would block, or took part of it, or whose
+        client is gone, leaves the tail's writing and its own watcher takes over (called
+        holding ``_fanning``). An empty chunk sends every one of them back."""
         for direct in list(self._direct):
             sent: int | None = 0
             if chunk:
@@ -289,6 +316,7 @@ class Tail:
                     sent = None
                 if sent == len(chunk):
                     direct.seq = seq if seq is not None else direct.seq
+                    direct.chat = chat if chat is not None else direct.chat
                     continue
             self._direct.discard(direct)
             if chunk:
@@ -298,6 +326,7 @@ class Tail:
             elif sent:  # the rest is the watcher's to send before anything else
                 direct.pending = chunk[sent:]
                 direct.seq = seq if seq is not None else direct.seq
+                direct.chat = chat if chat is not None else direct.chat
             direct.released.set()
 
     def _wake(self) -> None:
@@ -398,8 +427,9 @@ class Tail:
 class LiveTails:
     """The tails of one worker, one per watched game."""
 
-    def __init__(self, log: GameLog, games: Games) -> None:
-        self._log, self._games = log, games
+    def __init__(self, log: GameLog, games: Games, chat_mark: Callable[[str], str] | None = None) -> None:
+        """``chat_mark(game_id)``: the chat's state as spectators may know it (``Chat.mark``)."""
+        self._log, self._games, self._chat_mark = log, games, chat_mark
         self._tails: dict[str, Tail] = {}
         self._lock = threading.Lock()
 
@@ -416,7 +446,7 @@ class LiveTails:
             tail = self._tails.get(game_id)
             start = tail is None
             if tail is None:
-                tail = self._tails[game_id] = Tail(self._log, self._games, game_id, seq)
+                tail = self._tails[game_id] = Tail(self._log, self._games, game_id, seq, self._chat_mark)
             tail.watchers += 1
         if start:
             threading.Thread(target=tail.run, args=(self._still_watched,), name=f"tail-{game_id}", daemon=True).start()
@@ -458,15 +488,19 @@ def event_stream(
             after = tail.seq
             yield b"id: %d\n\n" % after
         deadline = time.monotonic() + seconds * random.uniform(0.75, 1.0)
+        chat: str | None = None  # the chat's mark this stream was sent
         while (left := deadline - time.monotonic()) > 0:
-            if direct is not None and (written := tail.attach(direct, after)) is not None:
+            if tail.chat_mark != chat:  # a frame of its own, before or after any entry's
+                chat = tail.chat_mark
+                yield tail.chat_frame
+            if direct is not None and (written := tail.attach(direct, after, chat)) is not None:
                 written.released.wait(left)  # at the tail: it writes to the client until it lets go
                 tail.detach(written)
                 if written.gone:
                     return
                 if written.pending:
                     direct.sendall(written.pending)
-                after = written.seq
+                after, chat = written.seq, written.chat
                 continue
             frames = tail.after(after, timeout=min(left, BLOCK_MS / 1000))
             if frames is None:  # behind the ring: a page of history, the loop reads the next

@@ -36,6 +36,17 @@ OBJECT: JSON = {"type": "object"}
 """An answer whose fields the route's description names (an open object)."""
 TEXT: JSON = {"type": "string"}
 """An answer that is not JSON (its content type says what)."""
+SSE_EVENT: JSON = {
+    "type": "object",
+    "properties": {
+        "event": {"type": "string", "enum": ["appended", "chat"]},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+        "id": {"type": "string"},
+    },
+    "required": ["data"],
+}
+"""One event of a live stream, as OpenAPI 3.2 describes Server-Sent Events: ``appended``
+(an entry; its id is its seq) or ``chat`` (the chat's mark), each with JSON data."""
 
 
 class Api(SmorestApi):

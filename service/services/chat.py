@@ -83,7 +83,16 @@ class Chat:
         changed = {k: "1" if v else "0" for k, v in (("seats", seats), ("spectators", spectators)) if v is not None}
         if changed:
             self._store.keep_settings(game_id, changed)
+            self._store.bump(game_id)
         return self.settings(game_id)
+
+    def mark(self, game_id: str) -> str:
+        """What a spectator may know of the chat's state: closed to spectators, or open and
+        how many changes it has seen. Live streams send it when it changes, so a
+        spectator's page reads the chat only then; the seats' chatter at a chat closed to
+        spectators changes nothing they are sent."""
+        kept = self._store.settings(game_id)
+        return f"open:{kept.get('version', '0')}" if kept.get("spectators", "0") == "1" else "closed"
 
     def _require_open(self, game_id: str, who: Speaker) -> JSON:
         settings = self.settings(game_id)
@@ -98,7 +107,7 @@ class Chat:
         settings = self._require_open(game_id, who)
         muted = self._store.muted(game_id, who.key) if who.role != "referee" else []
         messages = [m for m in self._shown(game_id, who, after) if m.get("seat") not in muted]
-        return {"settings": settings, "muted": muted, "messages": messages}
+        return {"settings": settings, "muted": muted, "messages": messages, "mark": self.mark(game_id)}
 
     def _shown(self, game_id: str, who: Speaker, after: str | None = None) -> list[JSON]:
         hidden = self._store.hidden(game_id)
@@ -124,7 +133,9 @@ class Chat:
         message: JSON = {"role": who.role, "name": who.name, "text": text, "ts": self._now()}
         if who.seat is not None:
             message["seat"] = who.seat
-        return {"id": self._store.add(game_id, message), **message}
+        message_id = self._store.add(game_id, message)
+        self._store.bump(game_id)
+        return {"id": message_id, **message}
 
     def mute(self, game_id: str, who: Speaker, seat: int, muted: bool) -> JSON:
         _require_someone(who)
@@ -140,6 +151,7 @@ class Chat:
         if not _MESSAGE_ID.fullmatch(message_id) or not self._store.has(game_id, message_id):
             raise NotFound("unknown_message", "no such chat message")
         self._store.hide(game_id, message_id, {"by": "referee", "reason": reason, "ts": self._now()})
+        self._store.bump(game_id)
         return next(m for m in self._shown(game_id, who) if m["id"] == message_id)
 
     def audit(self, game_id: str, who: Speaker) -> list[JSON] | None:

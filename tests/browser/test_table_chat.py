@@ -59,3 +59,30 @@ def test_seats_talk_mute_and_the_referee_hides_a_message(live_server, browser, w
     assert not (ann_errors or bob_errors or ref_errors), ann_errors + bob_errors + ref_errors
     for page in (ann, bob, referee):
         page.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_a_spectators_page_reads_the_chat_only_when_its_stream_says_it_changed(live_server, browser, width):
+    """A spectator's page asked for the chat every 4 s; it now asks when its live stream
+    sends a new mark of the chat, so an idle chat costs a watching crowd no request."""
+    created = live_server.create("toy", ["Ann", "Bob"])
+    gid = created["id"]
+    live_server.ok("POST", f"/games/{gid}/chat/settings", created["referee_token"], json={"spectators": True})
+    context = browser.new_context(viewport={"width": width, "height": 844 if width < 500 else 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors, asked = [], []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith(f"/games/{gid}/chat") else None)
+    page.goto(f"{live_server.url}/games/{gid}#spectator")
+    page.wait_for_selector("#chat-panel")
+    page.wait_for_timeout(2500)  # the load's read, and the stream's first mark (the same: no read)
+    before = len(asked)
+    page.wait_for_timeout(5000)  # more than a poll's 4 s
+    assert len(asked) == before, asked
+
+    live_server.ok("POST", f"/games/{gid}/chat", created["seats"][0]["token"], json={"text": "hello all"})
+    page.wait_for_selector(".chat-text:text('hello all')")
+    assert len(asked) == before + 1, asked
+    assert not errors, errors
+    context.close()

@@ -95,7 +95,8 @@ class Conn:
 
 class SSE:
     """An SSE body fed chunk by chunk: the ids of the entries with their arrival times,
-    the last id, the data of each entry (its JSON must parse, its seq must be its id)."""
+    the last id, the data of each entry (its JSON must parse, its seq must be its id),
+    and the chat's marks (``event: chat``)."""
 
     def __init__(self) -> None:
         self.buf = b""
@@ -103,6 +104,7 @@ class SSE:
         self.data: list[dict] = []
         self.times: dict[int, float] = {}
         self.last_id: int | None = None
+        self.marks: list[str] = []
 
     def feed(self, chunk: bytes) -> None:
         self.buf += chunk
@@ -116,7 +118,9 @@ class SSE:
                 fields.setdefault(name, []).append(value.removeprefix(b" "))
             if b"id" in fields:
                 self.last_id = int(fields[b"id"][-1])
-            if b"data" in fields:
+            if b"data" in fields and fields.get(b"event") == [b"chat"]:
+                self.marks.append(json.loads(b"\n".join(fields[b"data"]))["mark"])
+            elif b"data" in fields:
                 doc = json.loads(b"\n".join(fields[b"data"]))
                 if doc["seq"] != self.last_id:
                     raise Broken(f"an entry with seq {doc['seq']} under id {self.last_id}")

@@ -17,6 +17,7 @@ from service.http import json_patch
 from tests.platform.gunicorn_server import gunicorn
 from tests.platform.helpers import GameHandle
 from tests.platform.socket_client import Client
+from tests.sse import entries
 
 pytestmark = pytest.mark.xdist_group("durability")
 
@@ -227,8 +228,7 @@ def test_the_spectators_position_is_computed_once_however_many_watch(base):
         )
         assert r.status_code == 201
         for each in lines:
-            data = next(line for line in each if line.startswith(b"data: "))
-            assert json.loads(data[6:])["position"]["at"] == 2
+            assert next(entries(each))["position"]["at"] == 2
         assert computed(base) - before == 1, "three spectators, one position"
     finally:
         for s in streams:

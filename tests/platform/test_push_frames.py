@@ -17,6 +17,7 @@ from simple_websocket import ConnectionClosed
 from service.http import json_patch
 from tests.platform.gunicorn_server import gunicorn
 from tests.platform.socket_client import Client
+from tests.sse import messages
 
 pytestmark = pytest.mark.xdist_group("durability")
 
@@ -89,12 +90,12 @@ class Stream(threading.Thread):
             self.read()
 
     def read(self) -> None:
-        for line in self.response.iter_lines():
-            if line.startswith(b"data: "):
-                data = json.loads(line[6:])
+        for event, text in messages(self.response.iter_lines()):
+            if event == "appended":
+                data = json.loads(text)
                 with self.changed:
                     self.seq = data["seq"]
-                    self.page.take(data, data["seq"], len(line))
+                    self.page.take(data, data["seq"], len(text))
                     self.changed.notify_all()
 
 

@@ -3,8 +3,6 @@ worker caches) against one 3-master Redis Cluster play the same games correctly.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import requests
 
@@ -12,6 +10,7 @@ from service.adapters import keys
 from service.adapters.connection import connect
 from tests import redis_servers
 from tests.platform.gunicorn_server import gunicorn
+from tests.sse import entries
 
 pytestmark = [
     pytest.mark.xdist_group("redis-servers"),
@@ -28,13 +27,9 @@ def cluster_url(tmp_path_factory):
 
 def stream_events(url: str) -> list[dict]:
     """The entries the live stream sends (it closes itself after SSE_SECONDS)."""
-    out = []
     with requests.get(url + "/stream?after=0", stream=True, timeout=30) as r:
         assert r.status_code == 200
-        for line in r.iter_lines(decode_unicode=True):
-            if line.startswith("data:"):
-                out.append(json.loads(line[5:]))
-    return out
+        return list(entries(r.iter_lines()))
 
 
 def test_create_on_one_move_on_the_other_watch_on_either(cluster_url):

@@ -1,6 +1,8 @@
 // Table chat: a panel beside the board (/games/<id>), from the chat API (docs/API.md,
 // "Table chat"). Seats and the referee write; a reader mutes a seat for itself; the
-// referee hides a message (kept and marked). It asks every 4 s while the page is shown.
+// referee hides a message (kept and marked). A seat's or the referee's page asks every 4 s
+// while shown; a spectator's asks only when its live stream sends a new mark of the chat
+// (`chat-mark`, from shell.js's follow): a thousand spectators make no request meanwhile.
 import { t as _ } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { h, clear, $, flash, errorText, seatName } from "./shell.js";
@@ -10,7 +12,7 @@ const enc = encodeURIComponent;
 /** Mount the chat in `slot` for the caller holding `token` (a seat's — `mySeat` —, the
  * referee's, or a spectator's session or none). */
 export function mountChat(slot, gameId, token, role, names, mySeat = null) {
-  const S = { messages: [], muted: [], settings: null, closed: false };
+  const S = { messages: [], muted: [], settings: null, closed: false, mark: null };
   const panel = h("section", { class: "panel", id: "chat-panel", "aria-labelledby": "chat-heading" },
     h("h2", { id: "chat-heading" }, _("Table chat")),
     h("ol", { id: "chat-log", class: "chat-log", tabindex: 0, "aria-label": _("Chat messages, oldest first"), "aria-live": "polite" }),
@@ -21,9 +23,9 @@ export function mountChat(slot, gameId, token, role, names, mySeat = null) {
   async function load() {
     try {
       const answer = await api(`/games/${enc(gameId)}/chat`, { token });
-      Object.assign(S, { messages: answer.messages, muted: answer.muted, settings: answer.settings, closed: false });
+      Object.assign(S, { messages: answer.messages, muted: answer.muted, settings: answer.settings, closed: false, mark: answer.mark });
     } catch (e) {
-      if (e instanceof ApiError && e.status === 403) S.closed = true;
+      if (e instanceof ApiError && e.status === 403) Object.assign(S, { closed: true, mark: "closed" });
       else return;
     }
     if (!slot.contains(panel) && !(S.closed && role === "spectator")) clear(slot, panel);
@@ -87,5 +89,9 @@ export function mountChat(slot, gameId, token, role, names, mySeat = null) {
   }
 
   load();
-  setInterval(() => { if (!document.hidden) load(); }, 4000);
+  if (role === "spectator") {
+    window.addEventListener("chat-mark", (e) => { if (e.detail.gameId === gameId && e.detail.mark !== S.mark) load(); });
+  } else {
+    setInterval(() => { if (!document.hidden) load(); }, 4000);
+  }
 }

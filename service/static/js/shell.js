@@ -294,6 +294,11 @@ export function follow(gameId, onEvent, onState, after = null) {
       if (data) onEvent(data, m.lastEventId);
     };
     es.addEventListener("appended", deliver);
+    es.addEventListener("chat", (m) => {  // the chat's state as a spectator may know it (chat.js)
+      let mark = null;
+      try { mark = JSON.parse(m.data).mark; } catch (e) { return; }
+      window.dispatchEvent(new CustomEvent("chat-mark", { detail: { gameId, mark } }));
+    });
     es.onmessage = deliver;
     es.onopen = () => { delay = 1000; onState && onState("live"); };
     es.onerror = () => {
