@@ -11,8 +11,9 @@ follow over their socket (`follow` in the token frame); the mover plays over it 
 ``--rate`` moves a second; each viewer is a spectator's page: it reads meta, view and
 events once, then follows the SSE stream after the seq it read, and reconnects as
 EventSource does (Last-Event-ID, after the stream's last ``retry:``) when the server
-ends the response; with ``--chat`` each also reads the table's chat every 4 s, as a page
-does while shown (static/js/chat.js). Viewers come from loopback addresses, ten an
+ends the response; with ``--chat`` each also reads the table's chat as a spectator's page
+does (static/js/chat.js): once on load, then whenever its stream sends a chat mark other
+than the one its last read answered (``--chat-poll``: every 4 s, as pages did before). Viewers come from loopback addresses, ten an
 address (127.0.2.1 on), under the per-client caps, and are read by processes of 250
 (one thread reading a thousand streams falls behind on a loaded machine).
 
@@ -35,6 +36,7 @@ import heapq
 import json
 import multiprocessing
 import os
+import queue
 import re
 import selectors
 import signal
@@ -101,19 +103,24 @@ def session_from(source: str) -> requests.Session:
     return session
 
 
-CHAT_EVERY = 4.0  # seconds: static/js/chat.js asks for the table's chat this often while shown
+CHAT_EVERY = 4.0  # seconds: pages asked for the table's chat this often while shown (``--chat-poll``)
+CHAT_MARK = re.compile(rb'event: chat\ndata: \{"mark": "([^"]*)"\}')
 
 
 class Viewers:
     """N spectators' pages on one selector thread: each read the game once, then its stream.
-    With ``path`` (the floor's bare server) they only open that stream; with ``chat`` each
-    also asks for the table's chat every ``CHAT_EVERY`` seconds, as a shown page does."""
+    With ``path`` (the floor's bare server) they only open that stream; with ``chat``
+    ("push") each also reads the table's chat on load and when its stream sends a new mark,
+    ("poll") every ``CHAT_EVERY`` seconds."""
 
     def __init__(
-        self, base: str, port: int, game_id: str, count: int, path: str | None = None, first: int = 0, chat=False
+        self, base: str, port: int, game_id: str, count: int, path: str | None = None, first: int = 0, chat=""
     ):
         self.base, self.port, self.game_id, self.count, self.first = base, port, game_id, count, first
         self.chat, self.chat_answers = chat, Counter[int]()
+        self.marks: dict[int, str | None] = {}  # the chat's mark each viewer's last read answered
+        self.chat_due: queue.Queue[int] = queue.Queue()
+        self.chat_pending: set[int] = set()
         self.path = path or f"/api/games/{game_id}/stream"
         self.received = 0  # bytes, all streams together
         self.retry: dict[int, float] = {}  # each stream's last `retry:` (seconds)
@@ -134,6 +141,18 @@ class Viewers:
         session.get(f"{self.base}/games/{self.game_id}/view", timeout=30)
         session.get(f"{self.base}/games/{self.game_id}/events?after=0", timeout=30)
         self.after[i] = meta["seq"]
+        if self.chat == "push":
+            self._read_chat(i)
+
+    def _read_chat(self, i: int) -> None:
+        source = self.source(i)
+        session = self.sessions.get(source) or self.sessions.setdefault(source, session_from(source))
+        try:
+            r = session.get(f"{self.base}/games/{self.game_id}/chat", timeout=30)
+            self.marks[i] = r.json().get("mark") if r.status_code == 200 else "closed"
+            self.chat_answers[r.status_code] += 1
+        except requests.RequestException:
+            self.chat_answers[0] += 1
 
     @staticmethod
     def source(i: int) -> str:
@@ -157,10 +176,22 @@ class Viewers:
                 self.after[i] = 0
             self._open(i)
         threading.Thread(target=self._read, daemon=True).start()
-        if self.chat and self.game_id:
-            threading.Thread(target=self._ask_chat, daemon=True).start()
+        if self.chat == "poll" and self.game_id:
+            threading.Thread(target=self._poll_chat, daemon=True).start()
+        if self.chat == "push" and self.game_id:
+            threading.Thread(target=self._follow_chat, daemon=True).start()
 
-    def _ask_chat(self) -> None:
+    def _follow_chat(self) -> None:
+        """The reads a stream's new chat marks call for, one viewer at a time."""
+        while not self.stop.is_set():
+            try:
+                i = self.chat_due.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            self.chat_pending.discard(i)
+            self._read_chat(i)
+
+    def _poll_chat(self) -> None:
         """Each viewer's chat read every ``CHAT_EVERY`` s, spread evenly over the period."""
         start, k = time.perf_counter(), 0
         while not self.stop.is_set():
@@ -199,6 +230,11 @@ class Viewers:
                     if seq > self.after[i]:
                         self.after[i] = seq
                         self.arrivals.setdefault(seq, []).append(now)
+                if self.chat == "push":
+                    for m in CHAT_MARK.finditer(buffer):
+                        if m.group(1).decode() != self.marks.get(i) and i not in self.chat_pending:
+                            self.chat_pending.add(i)
+                            self.chat_due.put(i)
                 for m in RETRY.finditer(buffer):
                     self.retry[i] = int(m.group(1)) / 1000
                 self.buffers[i] = buffer[-64:]
@@ -223,7 +259,7 @@ class Crowd:
 
     PER_PROCESS = 250
 
-    def __init__(self, base: str, port: int, game_id: str, count: int, path: str | None = None, chat=False):
+    def __init__(self, base: str, port: int, game_id: str, count: int, path: str | None = None, chat=""):
         self.parts = []
         context = multiprocessing.get_context("fork")
         for first in range(0, count, self.PER_PROCESS):
@@ -262,7 +298,7 @@ class Crowd:
             proc.join(timeout=30)
 
 
-def _viewers(pipe, base: str, port: int, game_id: str, count: int, path: str | None, first: int, chat: bool) -> None:
+def _viewers(pipe, base: str, port: int, game_id: str, count: int, path: str | None, first: int, chat: str) -> None:
     viewers = Viewers(base, port, game_id, count, path, first, chat)
     while True:
         asked = pipe.recv()
@@ -362,7 +398,7 @@ def load_average() -> str:
 
 
 def run(
-    base: str, port: int, master: psutil.Process, store, viewers: int, seconds: float, rate: float, chat: bool
+    base: str, port: int, master: psutil.Process, store, viewers: int, seconds: float, rate: float, chat: str
 ) -> Measured:
     game = requests.post(
         base + "/games", json={"game": "toy", "seats": ["a", "b"], "options": {"rounds": 50}}, timeout=10
@@ -405,8 +441,9 @@ def run(
     )
     if chat:
         asked = sum(watching.chat_answers.values())
+        how = f"a {CHAT_EVERY:.0f}-s poll" if chat == "poll" else "on load and on a new mark"
         print(
-            f"N={viewers:>5}  chat reads (the pages' {CHAT_EVERY:.0f}-s poll): {asked} in all, "
+            f"N={viewers:>5}  chat reads ({how}, counted from the viewers' first read): {asked} in all, "
             f"{asked / moves:.1f} per move, answers by status {dict(sorted(watching.chat_answers.items()))}",
             flush=True,
         )
@@ -475,7 +512,16 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rate", type=float, default=4, help="moves a second")
-    parser.add_argument("--chat", action="store_true", help="each viewer also asks for the chat, as a shown page does")
+    parser.add_argument(
+        "--chat",
+        action="store_const",
+        const="push",
+        default="",
+        help="each viewer also reads the chat as its page does",
+    )
+    parser.add_argument(
+        "--chat-poll", dest="chat", action="store_const", const="poll", help="... every 4 s, as pages did before"
+    )
     args = parser.parse_args()
     port, data_dir = free_port(), tempfile.mkdtemp(prefix="bench-broadcast-")
     server = serve(port, data_dir)
