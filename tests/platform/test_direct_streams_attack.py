@@ -19,6 +19,7 @@ Each test is one attack; the properties it checks:
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import random
 import re
@@ -145,6 +146,13 @@ async def stream_once(conn: Conn, gid: str, sse: SSE, after: int | None, pause: 
         sse.feed(chunk)
         if pause:
             await asyncio.sleep(pause)
+
+
+def run_apart(coroutine):
+    """``asyncio.run`` on a thread of its own: a browser test earlier in the same process
+    leaves Playwright's event loop running on this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def address(base: str) -> tuple[str, int]:
@@ -295,7 +303,7 @@ def test_a_mixed_crowd_gets_every_entry_once_in_order_and_in_time(redis_url):
             await asyncio.wait_for(asyncio.gather(*others), 30)
             return seen
 
-        seen = asyncio.run(main())
+        seen = run_apart(main())
         last = mover.last
         for sse in seen:
             assert sse.ids == list(range(2, last + 1))
@@ -374,7 +382,7 @@ def test_slots_come_back_however_the_clients_went(redis_url):
             for held in [*again, conn]:
                 held.w.close()
 
-        asyncio.run(main())
+        run_apart(main())
         assert requests.get(base + "/game-types", timeout=10).status_code == 200
     no_tracebacks(output)
 
@@ -421,7 +429,7 @@ def test_requests_pipelined_behind_streams_are_answered_in_order(redis_url):
             mover.stop.set()
             await asyncio.to_thread(mover.join)
 
-        asyncio.run(main())
+        run_apart(main())
     no_tracebacks(output)
 
 
@@ -483,7 +491,7 @@ def test_undo_flows_under_attached_and_released_streams(redis_url):
             await asyncio.to_thread(play)
             return await asyncio.wait_for(asyncio.gather(*followers), 90)
 
-        pages = asyncio.run(main())
+        pages = run_apart(main())
         meta = session.get(f"{base}/games/{gid}", timeout=10).json()
         del meta["now"]
         view = session.get(f"{base}/games/{gid}/view", timeout=10).json()
@@ -533,7 +541,7 @@ def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
             stop.set()
             await asyncio.wait_for(asyncio.gather(*stormers), 30)
 
-        asyncio.run(main())
+        run_apart(main())
         median, slowest = statistics.median(mover.took), max(mover.took)
         assert median < 0.1 and slowest < 1.0, (
             f"{len(mover.took)} moves in 10 s beside {reconnects[0]} reconnects: "
