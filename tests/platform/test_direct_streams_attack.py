@@ -511,7 +511,9 @@ def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
     render a page of 500 entries from the log in the worker, and the players' moves on
     that worker waited behind it (median move 6 ms alone; 0.27 to 0.63 s under the storm,
     the slowest 0.5 to 1.1 s). The tail now renders the history once and keeps it in its
-    ring (``Tail.history``), so a reconnect from far back is a slice."""
+    ring (``Tail.history``), so a reconnect from far back is a slice: median 38 ms, the
+    slowest 91 ms beside 1,090 reconnects a second on a quiet machine. The bound leaves
+    room for a loaded one."""
     env = dict(REDIS_URL=redis_url, WEB_CONCURRENCY=1, RATE_LIMITS="off", SSE_SECONDS=30)
     with gunicorn("bench.toy_app:app", **env) as (base, output):
         addr = address(base)
@@ -543,7 +545,7 @@ def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
 
         run_apart(main())
         median, slowest = statistics.median(mover.took), max(mover.took)
-        assert median < 0.1 and slowest < 1.0, (
+        assert median < 0.2 and slowest < 1.0, (
             f"{len(mover.took)} moves in 10 s beside {reconnects[0]} reconnects: "
             f"median {median:.3f} s, slowest {slowest:.3f} s"
         )
