@@ -164,9 +164,9 @@ class DirectSocket(Protocol):
 def direct_socket(environ: Mapping[str, Any]) -> DirectSocket | None:
     """The client's socket, when the tail may write a stream's frames to it itself: under
     gunicorn's gevent worker (which allows it only for plain HTTP: ``LIVE_DIRECT_WRITES``)
-    answering an HTTP/1.1 GET, whose body it chunks. Its send
-    buffer is capped (the kernel would let it grow to megabytes per stalled viewer), so a
-    client that stops reading is soon let go to its own watcher."""
+    answering an HTTP/1.1 GET, whose body it chunks. Its send buffer is capped (the kernel
+    would let it grow to megabytes per stalled viewer), so a client that stops reading is
+    soon let go to its own watcher."""
     sock = environ.get("gunicorn.socket")
     if sock is None or not type(sock).__module__.startswith("gevent."):
         return None
@@ -274,7 +274,8 @@ class Tail:
         self._chat_read_at = now
         try:
             mark = self._read_chat_mark(self.game_id)
-        except UNAVAILABLE:
+        except Exception:  # the entries go on; the mark is read again next time
+            log.warning("live tail of %s: the chat's mark could not be read", self.game_id, exc_info=True)
             return False
         if mark == self.chat_mark:
             return False
