@@ -9,7 +9,9 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from urllib.parse import urlparse
 
+import psutil
 import requests
 
 from tests.redis_servers import free_port
@@ -94,3 +96,23 @@ def play(base: str, game: dict) -> requests.Response:
     headers = {"Authorization": "Bearer " + game["seats"][seat]["token"]}
     action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
     return requests.post(url + "/actions", json=action, headers=headers, timeout=10)
+
+
+def listening_sockets(port: int) -> dict[int, set[str]]:
+    """pid -> the socket inodes through which each process listens on ``port``."""
+    out: dict[int, set[str]] = {}
+    for conn in psutil.net_connections("tcp"):
+        if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
+            out.setdefault(conn.pid, set()).add(os.readlink(f"/proc/{conn.pid}/fd/{conn.fd}"))
+    return out
+
+
+def all_workers_listening(base: str, workers: int, seconds: float = 60) -> dict[int, set[str]]:
+    """Waits until ``workers`` processes listen on ``base``'s port: a worker listens only
+    once its app has loaded, so the first may answer long before the others on a loaded
+    machine, and until then it takes every connection."""
+    port, deadline = urlparse(base).port, time.monotonic() + seconds
+    while len(listening := listening_sockets(port)) < workers and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(listening) == workers, listening  # the master does not listen
+    return listening

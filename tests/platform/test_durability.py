@@ -16,7 +16,7 @@ from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
 from service.adapters.connection import start_embedded
 from service.app import create_app
-from tests.platform.gunicorn_server import gunicorn
+from tests.platform.gunicorn_server import all_workers_listening, gunicorn
 from tests.platform.helpers import GameHandle
 
 pytestmark = pytest.mark.xdist_group("durability")
@@ -61,6 +61,7 @@ def test_gunicorn_workers_share_the_embedded_redis(tmp_path):
     """Two workers behind one port: every write made through either is read by both."""
     game = get_game(GAME_PACKAGES[0])
     with gunicorn(DATA_DIR=tmp_path, WEB_CONCURRENCY=2, REDIS_URL=None) as (base, output):
+        all_workers_listening(base, 2)  # else the first to load answers everything
         ids = []
         for _ in range(20):
             seats = [f"p{n}" for n in range(game.min_seats)]

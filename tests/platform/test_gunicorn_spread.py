@@ -5,37 +5,20 @@ worker that wakes first take a burst of them (one worker used to do 2-3x the oth
 from __future__ import annotations
 
 import collections
-import os
 import re
 import threading
-import time
-from urllib.parse import urlparse
 
-import psutil
 import requests
 
-from tests.platform.gunicorn_server import gunicorn
+from tests.platform.gunicorn_server import all_workers_listening, gunicorn
 
 CONNECTIONS = 128
-
-
-def listening_sockets(port: int) -> dict[int, set[str]]:
-    """pid -> the socket inodes through which each process listens on ``port``."""
-    out: dict[int, set[str]] = {}
-    for conn in psutil.net_connections("tcp"):
-        if conn.status == psutil.CONN_LISTEN and conn.laddr.port == port and conn.pid:
-            out.setdefault(conn.pid, set()).add(os.readlink(f"/proc/{conn.pid}/fd/{conn.fd}"))
-    return out
 
 
 def test_kept_alive_connections_spread_evenly_over_the_workers():
     # gthread: the worker class this bound was measured with (one access-log line per request)
     with gunicorn(WEB_CONCURRENCY=2, ACCESS_LOG="-", GUNICORN_WORKER_CLASS="gthread") as (base, output):
-        # a worker listens once its app has loaded: the first may answer before the second has
-        port, deadline = urlparse(base).port, time.monotonic() + 60
-        while len(listening := listening_sockets(port)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert len(listening) == 2, listening  # the two workers; the master does not listen
+        listening = all_workers_listening(base, 2)
         assert len(set.union(*listening.values())) == 2, listening  # one socket each, not one shared
         barrier = threading.Barrier(CONNECTIONS)
 
