@@ -68,13 +68,11 @@ class Chat:
         return Speaker("spectator")
 
     # -- settings ------------------------------------------------------------------------
-    def settings(self, game_id: str) -> JSON:
-        kept = self._store.settings(game_id)
+    def settings(self, game_id: str, kept: dict[str, str] | None = None) -> JSON:
+        """Who may chat; ``kept``: the stored settings when the caller read them already."""
+        kept = self._store.settings(game_id) if kept is None else kept
         tournament = self._log.state(game_id)["tournament"] is not None
-        return {
-            "seats": kept.get("seats", "0" if tournament else "1") == "1",
-            "spectators": kept.get("spectators", "0") == "1",
-        }
+        return {"seats": kept.get("seats", "0" if tournament else "1") == "1", "spectators": _spectators(kept)}
 
     def configure(self, game_id: str, who: Speaker, seats: bool | None, spectators: bool | None) -> JSON:
         _require_someone(who)
@@ -91,11 +89,10 @@ class Chat:
         how many changes it has seen. Live streams send it when it changes, so a
         spectator's page reads the chat only then; the seats' chatter at a chat closed to
         spectators changes nothing they are sent."""
-        kept = self._store.settings(game_id)
-        return f"open:{kept.get('version', '0')}" if kept.get("spectators", "0") == "1" else "closed"
+        return _mark(self._store.settings(game_id))
 
-    def _require_open(self, game_id: str, who: Speaker) -> JSON:
-        settings = self.settings(game_id)
+    def _require_open(self, game_id: str, who: Speaker, kept: dict[str, str] | None = None) -> JSON:
+        settings = self.settings(game_id, kept)
         if who.role == "seat" and not settings["seats"]:
             raise Forbidden("chat_closed", "this game's chat is closed to the seats")
         if who.role == "spectator" and not settings["spectators"]:
@@ -104,10 +101,11 @@ class Chat:
 
     # -- reading and writing -------------------------------------------------------------
     def read(self, game_id: str, who: Speaker, after: str | None = None) -> JSON:
-        settings = self._require_open(game_id, who)
+        kept = self._store.settings(game_id)  # one read for the settings and the mark
+        settings = self._require_open(game_id, who, kept)
         muted = self._store.muted(game_id, who.key) if who.role != "referee" else []
         messages = [m for m in self._shown(game_id, who, after) if m.get("seat") not in muted]
-        return {"settings": settings, "muted": muted, "messages": messages, "mark": self.mark(game_id)}
+        return {"settings": settings, "muted": muted, "messages": messages, "mark": _mark(kept)}
 
     def _shown(self, game_id: str, who: Speaker, after: str | None = None) -> list[JSON]:
         hidden = self._store.hidden(game_id)
@@ -162,6 +160,14 @@ class Chat:
         except Forbidden:
             return None
         return self._shown(game_id, who) or None
+
+
+def _spectators(kept: dict[str, str]) -> bool:
+    return kept.get("spectators", "0") == "1"
+
+
+def _mark(kept: dict[str, str]) -> str:
+    return f"open:{kept.get('version', '0')}" if _spectators(kept) else "closed"
 
 
 def _require_someone(who: Speaker) -> None:
