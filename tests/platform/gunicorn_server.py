@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -96,6 +97,23 @@ def play(base: str, game: dict) -> requests.Response:
     headers = {"Authorization": "Bearer " + game["seats"][seat]["token"]}
     action = requests.get(url + "/actions", headers=headers, timeout=10).json()["actions"][0]
     return requests.post(url + "/actions", json=action, headers=headers, timeout=10)
+
+
+def note(base: str, gid: str, headers: dict, session: requests.Session | None = None, timeout: float = 10) -> int:
+    """A note by the seat ``headers`` speak for, in the test game (``bench.toy_app``):
+    always legal, never ends the game. Its seq."""
+    r = (session or requests).post(
+        f"{base}/games/{gid}/actions", json={"type": "note", "payload": {"text": "a"}}, headers=headers, timeout=timeout
+    )
+    assert r.status_code == 201, r.text
+    seq: int = r.json()["seq"]
+    return seq
+
+
+def metric(base: str, name: str) -> float:
+    """A Prometheus metric of the server, summed over its labels."""
+    text = requests.get(base.removesuffix("/api") + "/metrics", timeout=10).text
+    return sum(float(m) for m in re.findall(rf"^{name}(?:\{{[^}}]*\}})? (\S+)$", text, flags=re.M))
 
 
 def listening_sockets(port: int) -> dict[int, set[str]]:

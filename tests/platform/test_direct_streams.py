@@ -13,7 +13,7 @@ import time
 import pytest
 import requests
 
-from tests.platform.gunicorn_server import gunicorn
+from tests.platform.gunicorn_server import gunicorn, metric, note
 
 pytestmark = pytest.mark.xdist_group("durability")
 
@@ -57,11 +57,6 @@ def dechunk(sock: socket.socket, last: int) -> bytes:
     return body
 
 
-def released(base: str) -> float:
-    text = requests.get(base.removesuffix("/api") + "/metrics", timeout=10).text
-    return sum(float(m) for m in re.findall(r"^boardgames_live_released_total (\S+)$", text, flags=re.M))
-
-
 def test_a_client_that_stops_reading_holds_up_no_one_and_misses_nothing(base):
     game = requests.post(base + "/games", json={"game": "toy", "seats": ["a", "b"]}, timeout=10).json()
     gid, mover = game["id"], {"Authorization": f"Bearer {game['seats'][0]['token']}"}
@@ -80,23 +75,17 @@ def test_a_client_that_stops_reading_holds_up_no_one_and_misses_nothing(base):
                         return
 
     threading.Thread(target=follow, daemon=True).start()
-    before = released(base)
+    before = metric(base, "boardgames_live_released_total")
     slowest = 0.0
     try:
         for seq in range(2, NOTES + 2):
-            r = requests.post(
-                f"{base}/games/{gid}/actions",
-                json={"type": "note", "payload": {"text": "a"}},
-                headers=mover,
-                timeout=10,
-            )
-            assert r.status_code == 201 and r.json()["seq"] == seq, r.text
+            assert note(base, gid, mover) == seq
             answered = time.monotonic()
             with arrived:
                 assert arrived.wait_for(lambda seq=seq: seq in seen, timeout=10), f"the reading stream waited at {seq}"
             slowest = max(slowest, time.monotonic() - answered)
         assert seen == list(range(2, NOTES + 2))
-        assert released(base) > before, "the stalled stream was let go by the tail"
+        assert metric(base, "boardgames_live_released_total") > before, "the stalled stream was let go by the tail"
         # the stalled client reads at last: every entry once, in order
         ids = [int(i) for i in re.findall(rb"^id: (\d+)$", dechunk(stalled, NOTES + 1), flags=re.M)]
         assert ids == list(range(2, NOTES + 2))

@@ -32,7 +32,7 @@ import time
 import pytest
 import requests
 
-from tests.platform.gunicorn_server import gunicorn
+from tests.platform.gunicorn_server import gunicorn, metric, note
 from tests.platform.test_push_frames import Page
 
 pytestmark = pytest.mark.xdist_group("durability")
@@ -165,14 +165,6 @@ def new_game(base: str, **options) -> tuple[str, dict, dict]:
     return game["id"], {"Authorization": f"Bearer {game['seats'][0]['token']}"}, game
 
 
-def note(session: requests.Session, base: str, gid: str, auth: dict) -> int:
-    r = session.post(
-        f"{base}/games/{gid}/actions", json={"type": "note", "payload": {"text": "a"}}, headers=auth, timeout=30
-    )
-    assert r.status_code == 201, r.text
-    return r.json()["seq"]
-
-
 class Mover(threading.Thread):
     """Notes at ``rate`` a second until stopped: when each was answered, how long each took."""
 
@@ -187,7 +179,7 @@ class Mover(threading.Thread):
         session = requests.Session()
         while not self.stop.is_set():
             start = time.monotonic()
-            seq = note(session, self.base, self.gid, self.auth)
+            seq = note(self.base, self.gid, self.auth, session, timeout=30)
             self.posted[seq] = time.monotonic()
             self.took.append(self.posted[seq] - start)
             time.sleep(max(0.0, 1 / self.rate - (time.monotonic() - start)))
@@ -195,11 +187,6 @@ class Mover(threading.Thread):
     @property
     def last(self) -> int:
         return max(self.posted)
-
-
-def metric(base: str, name: str) -> float:
-    text = requests.get(base.removesuffix("/api") + "/metrics", timeout=10).text
-    return sum(float(m) for m in re.findall(rf"^{name}(?:\{{[^}}]*\}})? (\S+)$", text, flags=re.M))
 
 
 def live_streams(base: str) -> float:
@@ -520,7 +507,7 @@ def test_reconnects_from_far_back_do_not_stall_the_mover(redis_url):
         gid, auth, _ = new_game(base)
         session = requests.Session()
         for _ in range(600):
-            note(session, base, gid, auth)
+            note(base, gid, auth, session, timeout=30)
         mover = Mover(base, gid, auth, rate=5)
         stop = threading.Event()
         reconnects = [0]

@@ -15,7 +15,7 @@ import requests
 from simple_websocket import ConnectionClosed
 
 from service.http import json_patch
-from tests.platform.gunicorn_server import gunicorn
+from tests.platform.gunicorn_server import gunicorn, note
 from tests.platform.socket_client import Client
 from tests.sse import messages
 
@@ -120,13 +120,7 @@ def test_a_frame_does_not_grow_with_the_game(base):
         follower.start()
     try:
         for seq in range(2, ENTRIES + 1):
-            r = requests.post(
-                f"{base}/games/{gid}/actions",
-                json={"type": "note", "payload": {"text": "a"}},
-                headers=mover,
-                timeout=10,
-            )
-            assert r.status_code == 201 and r.json()["seq"] == seq, r.text
+            assert note(base, gid, mover) == seq
             for follower in followers:  # one entry per frame: each frame is the entry's own
                 wait_for(follower, seq)
         for name, follower in zip(("seat", "other seat", "referee", "spectator"), followers):
