@@ -135,8 +135,7 @@ class Viewers:
 
     def load(self, i: int) -> None:
         """The page's first read: meta, view, events (once per viewer, not per entry)."""
-        source = self.source(i)
-        session = self.sessions.get(source) or self.sessions.setdefault(source, session_from(source))
+        session = self._session(i)
         meta = session.get(f"{self.base}/games/{self.game_id}", timeout=30).json()
         session.get(f"{self.base}/games/{self.game_id}/view", timeout=30)
         session.get(f"{self.base}/games/{self.game_id}/events?after=0", timeout=30)
@@ -144,11 +143,14 @@ class Viewers:
         if self.chat == "push":
             self._read_chat(i)
 
-    def _read_chat(self, i: int) -> None:
+    def _session(self, i: int) -> requests.Session:
+        """Viewer ``i``'s HTTP session: one per address, as a browser keeps its connections."""
         source = self.source(i)
-        session = self.sessions.get(source) or self.sessions.setdefault(source, session_from(source))
+        return self.sessions.get(source) or self.sessions.setdefault(source, session_from(source))
+
+    def _read_chat(self, i: int) -> None:
         try:
-            r = session.get(f"{self.base}/games/{self.game_id}/chat", timeout=30)
+            r = self._session(i).get(f"{self.base}/games/{self.game_id}/chat", timeout=30)
             self.marks[i] = r.json().get("mark") if r.status_code == 200 else "closed"
             self.chat_answers[r.status_code] += 1
         except requests.RequestException:
@@ -198,12 +200,7 @@ class Viewers:
             wait = start + k * CHAT_EVERY / self.count - time.perf_counter()
             if wait > 0:
                 time.sleep(wait)
-            source = self.source(self.first + k % self.count)
-            session = self.sessions.get(source) or self.sessions.setdefault(source, session_from(source))
-            try:
-                self.chat_answers[session.get(f"{self.base}/games/{self.game_id}/chat", timeout=30).status_code] += 1
-            except requests.RequestException:
-                self.chat_answers[0] += 1
+            self._read_chat(self.first + k % self.count)
             k += 1
 
     def _read(self) -> None:
