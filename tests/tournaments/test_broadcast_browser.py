@@ -57,7 +57,8 @@ def test_every_table_of_the_round_is_live_on_the_broadcast_page(server, browser,
     try:
         page.goto(f"{server}/tournaments/{tid}/rounds/1/broadcast")
         cards = page.locator("article.b-table")
-        cards.nth(1).locator(".b-seats").wait_for()
+        for n in range(len(round_view["tables"])):  # each table loads on its own, in any order
+            cards.nth(n).locator(".b-seats").wait_for()
         assert cards.count() == 2
         assert page.locator("#b-delay").inner_text() == "Full state shown 1 entries behind play."
         first = round_view["tables"][0]
@@ -77,6 +78,34 @@ def test_every_table_of_the_round_is_live_on_the_broadcast_page(server, browser,
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the page scrolls sideways by {overflow}px at {width}px"
         assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_table_whose_first_read_fails_is_read_again_until_it_loads(server, browser):
+    """One refused read (a dropped connection here) must not leave a table blank for the round."""
+    tid, round_view = a_round(server)
+    first = round_view["tables"][0]["game_id"]
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    refused: list[str] = []
+
+    def refuse_once(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(f"**/api/games/{first}", refuse_once)
+    try:
+        page.goto(f"{server}/tournaments/{tid}/rounds/1/broadcast")
+        card = page.locator(f'article.b-table[data-game-id="{first}"]')
+        card.locator(".error", has_text="Could not load this table").wait_for()
+        card.locator(".b-seats").wait_for()
+        assert round_view["tables"][0]["seats"][0]["name"] in card.inner_text()
+        assert len(refused) == 1
     finally:
         context.close()
 

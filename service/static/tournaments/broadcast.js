@@ -4,12 +4,14 @@
 // signed by the server) is read per table on a slow timer only while it is switched on.
 import { t as _ } from "/static/js/i18n.js";
 import { api } from "/static/js/api.js";
+import { errorText } from "/static/js/shell.js";
 import { h as el, $, clear } from "/static/js/dom.js";
 import { GameFeed } from "/static/js/game_feed.js";
 
 const TID = document.body.dataset.tournamentId;
 const ROUND = Number(document.body.dataset.round);
 const OMNISCIENT_EVERY_MS = 15000;
+const RELOAD_MAX_MS = 30000;
 const cards = new Map();  // game_id -> {feed, card}
 
 function delayText(delay) {
@@ -61,6 +63,16 @@ async function omniscient(table) {
     frame.position ? el("pre", { class: "b-state small" }, JSON.stringify(frame.position.view, null, 1)) : "");
 }
 
+/** The table's first read, tried again (1 s, 2 s, … up to 30 s apart) while it fails:
+ * a table left at "Loading…" by one refused read would stay blank for the whole round. */
+function start(table, feed, wait = 1000) {
+  feed.load().then(() => { render(table, feed); feed.follow(); }, (e) => {
+    clear(cards.get(table.game_id).card.querySelector(".b-body"),
+      el("p", { class: "error" }, _("Could not load this table: {v0}. Trying again.", { v0: errorText(e) })));
+    setTimeout(() => start(table, feed, Math.min(wait * 2, RELOAD_MAX_MS)), wait);
+  });
+}
+
 let omniscientTimer = null;
 function omniscientAll(tables) {
   clearInterval(omniscientTimer);
@@ -90,7 +102,7 @@ async function main() {
     grid.append(card);
     const feed = new GameFeed(table.game_id, null, { onChange: (f) => render(table, f) });
     cards.set(table.game_id, { feed, card });
-    feed.load().then(() => { render(table, feed); feed.follow(); }).catch(() => {});
+    start(table, feed);
   }
   $("#b-omniscient").addEventListener("change", () => omniscientAll(round.tables));
   setInterval(() => {
