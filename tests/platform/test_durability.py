@@ -8,13 +8,12 @@ import os
 import signal
 import time
 
-import psutil
 import pytest
 import requests
 
 from projections.games import GAME_PACKAGES
 from projections.games import get as get_game
-from service.adapters.connection import start_embedded
+from service.adapters.connection import embedded_alive, start_embedded
 from service.app import create_app
 from tests.platform.gunicorn_server import all_workers_listening, gunicorn
 from tests.platform.helpers import GameHandle
@@ -48,7 +47,7 @@ def test_with_appendfsync_always_a_killed_redis_loses_no_acknowledged_event(tmp_
     g, seqs = play_some(client, 10)
     assert server.pid > 0  # os.kill(0, ...) would signal the whole test run
     os.kill(server.pid, signal.SIGKILL)
-    while psutil.pid_exists(server.pid) and psutil.Process(server.pid).status() != psutil.STATUS_ZOMBIE:
+    while embedded_alive(server):  # gone or a zombie: it may vanish between two looks
         time.sleep(0.05)
     server, url = start_embedded(str(tmp_path), appendfsync="always")
     client = create_app({"REDIS_URL": url, "CLOCK_SWEEP_SECONDS": 0}).test_client()
