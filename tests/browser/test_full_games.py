@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import shot
 from .driver import SEQ_AT_LEAST, open_table, play_full_game
-from .helpers import GAMES
+from .helpers import GAMES, wait_for
 
 RENDERERS = Path(__file__).parents[2] / "service" / "static" / "games"
 SEATS = {"caylus": 3, "carcassonne_castle": 2, "shadow_of_the_emperor": 3, "sultans_of_karaya": 5, "age_of_rome": 3}
@@ -64,7 +64,8 @@ def test_a_full_game_through_the_page(game, live_server, page):
     banner = page.locator("#turn").inner_text()
     assert "Game over" in banner
     meta = live_server.meta(created["id"])
-    assert page.locator("#head-hash").inner_text() == meta["head_hash"]
+    # the meta (its head) comes with the push, after the answer to the page's own last move
+    wait_for(lambda: page.locator("#head-hash").inner_text() == meta["head_hash"], page=page, what="the final head")
     result = meta["result"]
     for seat, score in enumerate(result["scores"]):
         row = page.locator(f'#scores-table tr[data-seat="{seat}"]')

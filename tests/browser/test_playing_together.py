@@ -368,6 +368,7 @@ def test_a_second_game_by_days_chat_with_a_mute_and_my_games_first_what_waits(wo
     b.fill("#chat-text", "you will need it")
     b.click("#chat-send")
     a.wait_for_selector(".chat-text:text('you will need it')")
+    b.wait_for_selector(".chat-text:text('you will need it')")  # his own: the read after his POST
     a.click(".mute-seat[data-seat='1']")
     a.wait_for_function("() => !document.querySelector('#chat-log')?.textContent.includes('you will need it')")
     b.wait_for_selector(".chat-text:text('good luck')")

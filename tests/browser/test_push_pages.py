@@ -16,12 +16,19 @@ from .driver import SEQ_AT_LEAST, click_a_move, open_table
 
 
 def api_requests(page) -> list[str]:
-    """The page's API requests from now on, the push's own connections left out."""
+    """The page's API requests from now on, the push's own connections left out, and so
+    are the reads a page makes on its own clock whatever the game does (a seat's chat
+    every 4 s, the console's notes every 15 s: a slow run lasts long enough to see them)."""
     seen: list[str] = []
 
     def on_request(request):
         url = request.url
-        if "/api/" in url and not url.endswith("/socket") and "/stream" not in url:
+        if (
+            "/api/" in url
+            and not url.endswith(("/socket", "/chat"))
+            and "/stream" not in url
+            and "/annotations?" not in url
+        ):
             seen.append(f"{request.method} {url}")
 
     page.on("request", on_request)

@@ -37,6 +37,7 @@ def test_seats_talk_mute_and_the_referee_hides_a_message(live_server, browser, w
     say(ann, "good luck")
     say(bob, "you will need it")
     bob.wait_for_selector(".chat-text:text('good luck')")
+    bob.wait_for_selector(".chat-text:text('you will need it')")  # his own: the read after his POST
     ann.wait_for_selector(".chat-text:text('you will need it')")
 
     # Ann mutes Bob: his messages leave her chat only

@@ -85,6 +85,7 @@ def test_tournament_tokens_leave_the_address_bar(server, page):
     assert "#" not in page.url and made["director_token"] not in page.url
     page.reload()  # the token was kept for this tab, not in the URL
     page.wait_for_selector("#director-panel:not([hidden])")
+    page.wait_for_selector("#t-status:not(:empty)")  # read: before, the toggle does not know it is open
     page.click("#toggle-registration")
     page.wait_for_selector("#registration-closed:not([hidden])")  # the page says so instead of dropping the panel
     assert requests.get(f"{server}/api/tournaments/{made['id']}").json()["registration"] == "closed"

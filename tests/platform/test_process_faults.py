@@ -65,6 +65,14 @@ def servers_of(data_dir) -> list[psutil.Process]:
     return found
 
 
+def running(process: psutil.Process) -> bool:
+    """Neither gone nor a zombie: a killed process may be reaped between two looks at it."""
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
 def test_only_the_master_restarts_the_embedded_redis_so_one_server_owns_the_data(tmp_path):
     """With gevent the master's watcher is a greenlet, and a forked worker inherits it:
     each worker restarting the server too would put several servers on one AOF, each
@@ -78,7 +86,7 @@ def test_only_the_master_restarts_the_embedded_redis_so_one_server_owns_the_data
         while time.monotonic() < deadline and requests.get(f"{base}/games/{game['id']}", timeout=10).status_code != 200:
             time.sleep(0.1)
         time.sleep(3)  # every watcher has had several periods to act
-        live = [p for p in servers_of(tmp_path) if p.status() != psutil.STATUS_ZOMBIE]
+        live = [p for p in servers_of(tmp_path) if running(p)]
         assert len(live) == 1, [p.pid for p in live]
 
 
@@ -205,7 +213,14 @@ def test_a_data_dir_has_one_owner_and_its_redis_dies_with_it(tmp_path, monkeypat
 
 
 def gunicorn_workers(master_pid: int) -> set[int]:
-    return {c.pid for c in psutil.Process(master_pid).children() if c.name() != "redis-server"}
+    workers = set()
+    for child in psutil.Process(master_pid).children():
+        try:
+            if child.name() != "redis-server":
+                workers.add(child.pid)
+        except psutil.Error:  # a killed worker may be reaped between the listing and this look
+            pass
+    return workers
 
 
 def answered(call, seconds: float = 30):

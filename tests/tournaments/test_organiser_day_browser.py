@@ -252,6 +252,7 @@ def test_the_organisers_day(browser, tmp_path, size):
         assert table_page.eval_on_selector("#annotation-kind", "s => s.value") == "dispute"
         table_page.fill("#annotation-text", "my opponent's last move was not allowed")
         table_page.click("#annotation-submit")
+        table_page.wait_for_selector("#disputes .kind-dispute")  # filed: leaving sooner may cancel its POST
         table_page.click("a.button:has-text('Table')")
         table_page.wait_for_selector("#pending-note:has-text('1')")  # the table's banner says so
         # the director's page shows it without a reload
