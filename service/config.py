@@ -43,6 +43,8 @@ def from_env() -> dict[str, Any]:
         "MAX_BODY_BYTES": int(os.environ.get("MAX_BODY_BYTES", 64 * 1024)),  # every route but /api/verify
         "SNAPSHOT_EVERY": int(os.environ.get("SNAPSHOT_EVERY", 100)),
         "SSE_SECONDS": float(os.environ.get("SSE_SECONDS", 25)),
+        # a stream whose client takes nothing for this long is ended (direct writes only)
+        "SSE_STALL_SECONDS": float(os.environ.get("SSE_STALL_SECONDS", 30)),
         # set by deploy/gunicorn_workers.py's gevent worker under plain HTTP (service/http/live.py)
         "LIVE_DIRECT_WRITES": os.environ.get("LIVE_DIRECT_WRITES") == "1",
         "SSE_MAX_STREAMS": int(os.environ.get("SSE_MAX_STREAMS", 16)),

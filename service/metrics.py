@@ -64,6 +64,11 @@ LIVE_RELEASED = Counter(
     "Live streams the tail stopped writing to itself because their client fell behind or left",
     namespace=NAMESPACE,
 )
+LIVE_STALLED = Counter(
+    "live_stalled",
+    "Live streams ended because their client took nothing for SSE_STALL_SECONDS",
+    namespace=NAMESPACE,
+)
 LAGGING_WRITES = Gauge(
     "lobby_writes_pending",
     "Lobby writes waiting for their Redis node",

@@ -188,9 +188,9 @@ def game_stream(game_id: str) -> Response:
     after = parse_seq(last, "Last-Event-ID") if last else None
     slot = ExitStack()
     slot.enter_context(edge().stream_slots.hold(limits.stream_client(), game_id))
-    seconds = current_app.config["SSE_SECONDS"]
-    direct = direct_socket(request.environ) if current_app.config["LIVE_DIRECT_WRITES"] else None
-    body = event_stream(tails, game_id, after, seconds, direct)
+    config = current_app.config
+    direct = direct_socket(request.environ, config["SSE_STALL_SECONDS"]) if config["LIVE_DIRECT_WRITES"] else None
+    body = event_stream(tails, game_id, after, config["SSE_SECONDS"], direct)
     return Response(
         LiveBody(body, slot.close),
         mimetype="text/event-stream",

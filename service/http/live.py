@@ -25,7 +25,9 @@ such stream without blocking, as a bare server would, instead of waking a watche
 stream (half a worker's CPU per move at a thousand viewers went to those wake-ups and
 the server's per-write framing). A client that cannot take a whole chunk at once, or is
 gone, is let go: its own watcher sends the rest and follows the ring, as every stream
-does on other servers, and comes back to the tail when it is caught up.
+does on other servers, and comes back to the tail when it is caught up. A client that
+takes nothing for ``SSE_STALL_SECONDS`` is reset and its stream ended, so a phone asleep
+with the page open does not hold a slot (and the kernel's copy of its backlog) for ever.
 
 ``StreamSlots`` caps streams per worker, per client and per game, so one client
 cannot take every slot from everyone else.
@@ -38,10 +40,11 @@ import logging
 import math
 import random
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, NamedTuple, Protocol, cast
 
 from events.shapes import JSON, Envelope
@@ -49,7 +52,7 @@ from projections.fold import PlatformState, awaited
 from projections.views import redacted_envelope
 from service.adapters.connection import UNAVAILABLE
 from service.http import json_patch
-from service.metrics import LIVE_RELEASED, LIVE_STREAMS, LIVE_TAILS, POSITIONS_COMPUTED
+from service.metrics import LIVE_RELEASED, LIVE_STALLED, LIVE_STREAMS, LIVE_TAILS, POSITIONS_COMPUTED
 from service.ports import GameLog
 from service.services.callers import SPECTATOR, Caller
 from service.services.errors import RateLimited, Unavailable
@@ -160,19 +163,25 @@ class DirectSocket(Protocol):
 
     def sendall(self, data: bytes) -> None: ...
 
+    def shutdown(self, how: int) -> None: ...
 
-def direct_socket(environ: Mapping[str, Any]) -> DirectSocket | None:
-    """The client's socket, when the tail may write a stream's frames to it itself: under
+    def setsockopt(self, level: int, option: int, value: bytes) -> None: ...
+
+
+def direct_socket(environ: Mapping[str, Any], stall: float) -> DirectSocket | None:
+    """The client's socket, when the stream may write its frames to it itself: under
     gunicorn's gevent worker (which allows it only for plain HTTP: ``LIVE_DIRECT_WRITES``)
     answering an HTTP/1.1 GET, whose body it chunks. Its send buffer is capped (the kernel
     would let it grow to megabytes per stalled viewer), so a client that stops reading is
-    soon let go to its own watcher."""
+    soon let go to its own watcher; a write that waits ``stall`` seconds ends the stream,
+    so a client that never reads again does not hold its slot for ever."""
     sock = environ.get("gunicorn.socket")
     if sock is None or not type(sock).__module__.startswith("gevent."):
         return None
     if environ.get("SERVER_PROTOCOL") != "HTTP/1.1" or environ.get("REQUEST_METHOD") != "GET":
         return None
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    sock.settimeout(stall)
     return cast(DirectSocket, sock)
 
 
@@ -479,21 +488,48 @@ def event_stream(
     once does not come back at once; its end tells the browser to come back within
     ``RESUME_MS`` rather than its usual ``retry`` (a page away for a second misses a
     second of the game), and the next stream sets the usual one again. What the stream
-    writes is bytes encoded once per frame, and a batch is one write."""
+    writes is bytes encoded once per frame, and a batch is one write.
+
+    With a ``direct`` socket the server writes the head and the first message and the
+    stream writes the rest itself (chunked as the server would): the tail while the stream
+    is at its head, the stream's own loop once let go. A write that times out (the
+    socket's stall timeout) resets the connection and ends the stream: its slot comes back."""
     yield b"retry: %d\n\n" % RETRY_MS
+    try:
+        yield from _messages(tails, game_id, after, seconds, direct)
+    except TimeoutError:  # only a direct socket's own write times out
+        assert direct is not None
+        LIVE_STALLED.inc()
+        with suppress(OSError):  # reset when closed: the kernel keeps none of the unsent rest
+            direct.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            direct.shutdown(socket.SHUT_RDWR)  # the server's last write then fails at once, quietly
+
+
+def _messages(
+    tails: LiveTails, game_id: str, after: int | None, seconds: float, direct: DirectSocket | None
+) -> Generator[bytes, None, None]:
+    """The stream's messages after the first: yielded for the server to write, or written
+    to the ``direct`` socket here."""
+
+    def out(data: bytes) -> Iterator[bytes]:
+        if direct is None:
+            yield data
+        else:
+            direct.sendall(chunked(data))
+
     with tails.watch(game_id) as tail:
         if after is None:
             # Opened at the tail: say where (an id with no data sets the browser's
             # Last-Event-ID without an event), so a reconnect before the first entry
             # resumes here instead of at a later tail, past what came meanwhile.
             after = tail.seq
-            yield b"id: %d\n\n" % after
+            yield from out(b"id: %d\n\n" % after)
         deadline = time.monotonic() + seconds * random.uniform(0.75, 1.0)
         chat: str | None = None  # the chat's mark this stream was sent
         while (left := deadline - time.monotonic()) > 0:
             if tail.chat_mark != chat:  # a frame of its own, before or after any entry's
                 chat = tail.chat_mark
-                yield tail.chat_frame
+                yield from out(tail.chat_frame)
             if direct is not None and (written := tail.attach(direct, after, chat)) is not None:
                 written.released.wait(left)  # at the tail: it writes to the client until it lets go
                 tail.detach(written)
@@ -507,11 +543,11 @@ def event_stream(
             if frames is None:  # behind the ring: a page of history, the loop reads the next
                 frames = tail.history(after)
             if not frames:
-                yield KEEP_ALIVE
+                yield from out(KEEP_ALIVE)
                 continue
-            yield frames[0][1] if len(frames) == 1 else b"".join(text for _, text, _ in frames)
+            yield from out(frames[0][1] if len(frames) == 1 else b"".join(text for _, text, _ in frames))
             after = frames[-1][0]
-    yield b"retry: %d\n\n" % RESUME_MS
+    yield from out(b"retry: %d\n\n" % RESUME_MS)
 
 
 class LiveBody:

@@ -22,7 +22,10 @@ NOTES = 400  # ~1 KB frames: far more than a stalled client's socket buffers hol
 
 @pytest.fixture()
 def base(redis_url):
-    with gunicorn("bench.toy_app:app", REDIS_URL=redis_url, WEB_CONCURRENCY=1, RATE_LIMITS="off") as (url, _):
+    # the stalled client below reads again only after every move: no stall timeout meanwhile
+    with gunicorn(
+        "bench.toy_app:app", REDIS_URL=redis_url, WEB_CONCURRENCY=1, RATE_LIMITS="off", SSE_STALL_SECONDS=300
+    ) as (url, _):
         yield url
 
 
@@ -92,3 +95,30 @@ def test_a_client_that_stops_reading_holds_up_no_one_and_misses_nothing(base):
     finally:
         stalled.close()
     assert slowest < 5, slowest
+
+
+def test_a_client_that_never_reads_again_is_let_go_and_its_slot_comes_back(redis_url):
+    """A stream whose client takes nothing for SSE_STALL_SECONDS ends: its slot is freed
+    (a phone asleep with the page open must not hold one for ever), the mover and the other
+    viewers never waited on it, and its socket is shut, not left half-written."""
+    with gunicorn(
+        "bench.toy_app:app", REDIS_URL=redis_url, WEB_CONCURRENCY=1, RATE_LIMITS="off", SSE_STALL_SECONDS=2
+    ) as (base, _):
+        game = requests.post(base + "/games", json={"game": "toy", "seats": ["a", "b"]}, timeout=10).json()
+        gid, mover = game["id"], {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+        stalled = stalled_stream(base, gid)
+        try:
+            assert metric(base, "boardgames_live_streams") == 1
+            for seq in range(2, NOTES + 2):
+                assert note(base, gid, mover) == seq
+            deadline = time.monotonic() + 30
+            while metric(base, "boardgames_live_stalled_total") < 1 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert metric(base, "boardgames_live_stalled_total") == 1
+            assert metric(base, "boardgames_live_streams") == 0, "the stalled stream's slot is free"
+            stalled.settimeout(30)
+            with pytest.raises(ConnectionResetError):  # what it had not read is cut off
+                while stalled.recv(65536):
+                    pass
+        finally:
+            stalled.close()
