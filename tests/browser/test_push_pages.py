@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 from .driver import SEQ_AT_LEAST, click_a_move, open_table
 
@@ -189,3 +190,26 @@ def test_a_long_game_and_a_rewind_are_drawn_from_patches_with_no_request(live_se
     referee.wait_for_selector(f"#referee-log li[data-seq='{seq}'].reverted")
     assert referee.locator("#referee-log li.reverted").count() == seq - 21
     assert seen == {"seat": [], "spectator": [], "referee": []}, "no request: every patch applied"
+
+
+def test_a_spectator_reads_nothing_while_its_stream_reopens_on_schedule(live_server, page):
+    """The server ends each stream on schedule (every 3.75 to 5 s here) and the browser
+    opens the next: the page reads the game again only once its link has been down 4 s on
+    end, not whenever its 5-s timer falls while a stream reopens. Each reopening is held
+    2 s here, as a loaded server would: the timer fell in one with odds of 2 in 5 before."""
+    gid = live_server.create("toy", ["Ada", "Brunel"], options={"rounds": 4})["id"]
+    opened: list[str] = []
+
+    def slow_reopening(route):
+        opened.append(route.request.url)
+        if len(opened) > 1:
+            time.sleep(2)
+        route.continue_()
+
+    page.route("**/stream*", slow_reopening)
+    open_table(page, live_server, gid, None)
+    page.wait_for_selector("#live.live-live")
+    seen = api_requests(page)
+    page.wait_for_timeout(30_000)
+    assert len(opened) >= 5, opened
+    assert seen == [], seen

@@ -16,6 +16,7 @@ import { patched } from "./json_patch.js";
 import { followOverSocket, unfollow } from "./move_socket.js";
 import { follow, serial } from "./shell.js";
 
+const DOWN_MS = 4000, DOWN_TICK_MS = 5000;  // whileDown
 const STREAM_EXTRAS = ["to_act", "status", "head", "latest", "meta", "position", "meta_patch", "position_patch"];
 
 export class GameFeed {
@@ -33,6 +34,7 @@ export class GameFeed {
     this.events = [];
     this.lastSeq = 0;
     this.live = "connecting";
+    this.downSince = Date.now();  // when the link last went down (it is down until it opens)
     this.moving = 0;        // the viewer's moves awaiting their answer
     this.owed = 0;          // the latest seq a stream message named during them
     this.refill = serial(() => this.read());
@@ -68,7 +70,11 @@ export class GameFeed {
 
   /** Follow the game: over the socket with a token, else (or without WebSocket) SSE. */
   follow() {
-    const state = (s) => { this.live = s; this.onState(s); };
+    const state = (s) => {
+      if (s !== "live" && this.live === "live") this.downSince = Date.now();
+      this.live = s;
+      this.onState(s);
+    };
     const overSocket = this.token && followOverSocket(this.gameId, this.token, LANG, {
       after: () => this.lastSeq,
       onHello: (body) => this.apply(body),
@@ -98,6 +104,15 @@ export class GameFeed {
     if (data.seq !== data.latest) return;
     if (this.moving) this.owed = Math.max(this.owed, data.latest);  // the answer may cover it
     else if (data.latest > (this.view.at ?? this.view.seq)) this.refill();
+  }
+
+  /** Call `read` every 5 s while the link has been down 4 s on end and the page is shown.
+   * Not in the moment a stream reopens (the server ends each on schedule): every page
+   * whose timer fell there would read the whole game, a thousand spectators included. */
+  whileDown(read) {
+    setInterval(() => {
+      if (this.live !== "live" && Date.now() - this.downSince >= DOWN_MS && !document.hidden) read();
+    }, DOWN_TICK_MS);
   }
 
   /** The viewer's move under way (`answer`: its promise): its answer is the position. */

@@ -57,7 +57,7 @@ async function main() {
   feed.onChange = () => { sync(); draw(); };
   feed.follow();
   setInterval(() => { if (!document.hidden) newNotes(); }, NOTES_EVERY_MS);
-  setInterval(() => { if (S.live !== "live" && !document.hidden) refresh(); }, 5000);
+  feed.whileDown(refresh);
 }
 
 /** The console's state from the feed's; a referee entry that settles a dispute marks it. */

@@ -80,7 +80,7 @@ async function main() {
   draw();
   feed.onChange = () => { sync(); draw(); };
   feed.follow();
-  setInterval(() => { if (S.live !== "live" && !document.hidden) refresh(); }, 5000);
+  feed.whileDown(refresh);
 }
 
 /** The page's state from the feed's. */
