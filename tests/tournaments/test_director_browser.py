@@ -139,3 +139,33 @@ def test_an_account_made_a_director_directs_from_its_session_without_a_link(serv
     assert theirs.locator("#director-panel").is_hidden()
     context.close()
     theirs.context.close()
+
+
+def test_the_registration_switch_waits_until_the_page_knows_which_way_it_turns(server, browser):
+    """Clicked before the page had read the tournament, the switch sent "open" (it did not
+    know registration was open yet), so a director closing registration early reopened it."""
+    made = requests.post(
+        f"{server}/api/tournaments", json={"game": "toy", "name": "Early", "options": {"table_size": 2, "rounds": 1}}
+    ).json()
+    tid = made["id"]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    held: list = []
+    sent: list = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/registration") else None)
+    page.route(f"**/api/tournaments/{tid}", lambda route: held.append(route))  # the read waits
+    try:
+        page.goto(f"{server}/tournaments/{tid}#director={made['director_token']}")
+        page.wait_for_selector("#director-panel:not([hidden])")
+        page.evaluate("document.querySelector('#toggle-registration').click()")  # a tap before the read
+        page.wait_for_timeout(500)  # room for what that tap would send
+        for route in held:
+            route.continue_()
+        page.unroute(f"**/api/tournaments/{tid}")
+        page.click("#toggle-registration")  # enabled once read
+        page.wait_for_selector("#registration-closed:not([hidden])")
+        assert sent == [{"open": False}]
+        assert requests.get(f"{server}/api/tournaments/{tid}").json()["registration"] == "closed"
+    finally:
+        context.close()

@@ -419,6 +419,7 @@ function renderHeader(t) {
   $("#registration-closed").hidden = open;
   $("#roster-form").hidden = !open;
   $("#toggle-registration").textContent = t.registration === "closed" ? _("Reopen registration") : _("Close registration");
+  $("#toggle-registration").disabled = false;  // it knows now which way it turns
   $("#director-panel").hidden = !ctx.director || t.status === "finished";
 }
 
