@@ -19,7 +19,7 @@ from service.http import limits
 from service.http import responses as R
 from service.http.blueprints import Blueprint
 from service.http.limits import client_address
-from service.http.live import LiveBody, direct_socket, event_stream
+from service.http.live import LiveBody, direct_socket, event_stream, guarded_socket
 from service.http.openapi import OBJECT, SSE_EVENT, TEXT, VERIFY_BODY
 from service.http.schemas import (
     REFEREE_SCHEMAS,
@@ -189,7 +189,8 @@ def game_stream(game_id: str) -> Response:
     slot = ExitStack()
     slot.enter_context(edge().stream_slots.hold(limits.stream_client(), game_id))
     config = current_app.config
-    direct = direct_socket(request.environ, config["SSE_STALL_SECONDS"]) if config["LIVE_DIRECT_WRITES"] else None
+    guarded = guarded_socket(request.environ, config["SSE_STALL_SECONDS"], slot)
+    direct = direct_socket(request.environ, guarded) if config["LIVE_DIRECT_WRITES"] else None
     body = event_stream(tails, game_id, after, config["SSE_SECONDS"], direct)
     return Response(
         LiveBody(body, slot.close),

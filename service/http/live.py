@@ -44,7 +44,7 @@ import struct
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from typing import Any, NamedTuple, Protocol, cast
 
 from events.shapes import JSON, Envelope
@@ -157,32 +157,52 @@ KEEP_ALIVE_CHUNK = chunked(KEEP_ALIVE)
 
 
 class DirectSocket(Protocol):
-    """A gevent socket: ``send`` with a timeout of 0 never waits."""
+    """A gevent socket: ``send`` with a timeout of 0 never waits; else it waits up to the
+    socket's timeout for room, then sends what fits."""
 
-    def send(self, data: bytes, flags: int, timeout: float) -> int: ...
+    def send(self, data: bytes | memoryview, flags: int = 0, timeout: float = ...) -> int: ...
 
-    def sendall(self, data: bytes) -> None: ...
+    def settimeout(self, value: float | None) -> None: ...
+
+    def gettimeout(self) -> float | None: ...
 
     def shutdown(self, how: int) -> None: ...
 
-    def setsockopt(self, level: int, option: int, value: bytes) -> None: ...
+    def setsockopt(self, level: int, option: int, value: int | bytes) -> None: ...
 
 
-def direct_socket(environ: Mapping[str, Any], stall: float) -> DirectSocket | None:
-    """The client's socket, when the stream may write its frames to it itself: under
-    gunicorn's gevent worker (which allows it only for plain HTTP: ``LIVE_DIRECT_WRITES``)
-    answering an HTTP/1.1 GET, whose body it chunks. Its send buffer is capped (the kernel
-    would let it grow to megabytes per stalled viewer), so a client that stops reading is
-    soon let go to its own watcher; a write that waits ``stall`` seconds ends the stream,
-    so a client that never reads again does not hold its slot for ever."""
+def guarded_socket(environ: Mapping[str, Any], stall: float, closing: ExitStack) -> DirectSocket | None:
+    """The client's socket under gunicorn's gevent worker, made to give up a write that
+    waits ``stall`` seconds for room while the stream lasts (a client that never reads
+    again must not hold its slot for ever); ``closing`` gives it back its own timeout, so
+    a later request on the kept-alive connection (a slow upload, a slow download) is not
+    held to the stream's."""
     sock = environ.get("gunicorn.socket")
     if sock is None or not type(sock).__module__.startswith("gevent."):
         return None
-    if environ.get("SERVER_PROTOCOL") != "HTTP/1.1" or environ.get("REQUEST_METHOD") != "GET":
-        return None
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    closing.callback(sock.settimeout, sock.gettimeout())
     sock.settimeout(stall)
     return cast(DirectSocket, sock)
+
+
+def direct_socket(environ: Mapping[str, Any], sock: DirectSocket | None) -> DirectSocket | None:
+    """``sock`` when the stream may write its frames to it itself: gunicorn chunks the
+    body (HTTP/1.1 and on) of a GET, over plain HTTP (``LIVE_DIRECT_WRITES``, set by the
+    gevent worker). Its send buffer is capped (the kernel would let it grow to megabytes
+    per stalled viewer), so a client that stops reading is soon let go to its own watcher."""
+    if sock is None or environ.get("SERVER_PROTOCOL") == "HTTP/1.0" or environ.get("REQUEST_METHOD") != "GET":
+        return None
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    return sock
+
+
+def send_all(sock: DirectSocket, data: bytes) -> None:
+    """Send all of ``data``; TimeoutError once the client has taken nothing for the
+    socket's timeout on end (a steady slow reader is not cut off, however long the page:
+    gevent's ``sendall`` would bound the whole of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[sock.send(view) :]
 
 
 class Direct:
@@ -515,7 +535,7 @@ def _messages(
         if direct is None:
             yield data
         else:
-            direct.sendall(chunked(data))
+            send_all(direct, chunked(data))
 
     with tails.watch(game_id) as tail:
         if after is None:
@@ -536,7 +556,7 @@ def _messages(
                 if written.gone:
                     return
                 if written.pending:
-                    direct.sendall(written.pending)
+                    send_all(direct, written.pending)
                 after, chat = written.seq, written.chat
                 continue
             frames = tail.after(after, timeout=min(left, BLOCK_MS / 1000))
